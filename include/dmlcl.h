@@ -1,0 +1,240 @@
+/*
+ * dmlcl: DirectML tensor-operator semantics on OpenCL devices.
+ *
+ * One header, C99, usable from C++. The shape follows DirectML: descriptor structs,
+ * one generic dmlcl_operator_create(), buffer bindings at dispatch.
+ *
+ * Error model: every function that can fail returns a dmlcl_status. On failure,
+ * dmlcl_last_error() returns a thread-local message naming the operator, the field and
+ * the rule (or the OpenCL call and its error). Validation always runs before any
+ * OpenCL call, so a rejected descriptor never touches the device.
+ */
+#ifndef DMLCL_H
+#define DMLCL_H
+
+#include <stdint.h>
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include "dmlcl_version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ status */
+
+/* Result of every fallible call. Values are stable (ABI). */
+typedef enum dmlcl_status {
+    DMLCL_SUCCESS = 0,
+    DMLCL_INVALID_ARGUMENT = 1, /* a descriptor, binding or argument breaks a rule */
+    DMLCL_UNSUPPORTED = 2,      /* valid, but not on this device (e.g. FLOAT64 without cl_khr_fp64) */
+    DMLCL_OUT_OF_MEMORY = 3,    /* host or device allocation failed */
+    DMLCL_OPENCL_ERROR = 4,     /* an OpenCL call failed; the message names it */
+    DMLCL_BUILD_ERROR = 5,      /* a kernel failed to JIT-compile; the message holds the build log head */
+    DMLCL_NO_DEVICE = 6,        /* no OpenCL device matches */
+    DMLCL_IO_ERROR = 7          /* a file could not be read or written */
+} dmlcl_status;
+
+/* The enum's name, e.g. "DMLCL_INVALID_ARGUMENT"; "DMLCL_UNKNOWN_STATUS" otherwise. */
+const char *dmlcl_status_string(dmlcl_status status);
+
+/* Message for the last failing call on this thread (never NULL; "" if none failed yet).
+ * Example: "reverse_subsequences: sequence_lengths_tensor sizes[2] must be 1 (the axis), got 3".
+ * The text stays valid until the next failing dmlcl call on the same thread. */
+const char *dmlcl_last_error(void);
+
+/* Library version, "MAJOR.MINOR.PATCH" (equals DMLCL_VERSION_STRING of the build). */
+const char *dmlcl_version(void);
+
+/* ------------------------------------------------------------------ tensors */
+
+/* Values equal DirectML's DML_TENSOR_DATA_TYPE. */
+typedef enum dmlcl_tensor_data_type {
+    DMLCL_TENSOR_DATA_TYPE_UNKNOWN = 0,
+    DMLCL_TENSOR_DATA_TYPE_FLOAT32 = 1,
+    DMLCL_TENSOR_DATA_TYPE_FLOAT16 = 2,
+    DMLCL_TENSOR_DATA_TYPE_UINT32 = 3,
+    DMLCL_TENSOR_DATA_TYPE_UINT16 = 4,
+    DMLCL_TENSOR_DATA_TYPE_UINT8 = 5,
+    DMLCL_TENSOR_DATA_TYPE_INT32 = 6,
+    DMLCL_TENSOR_DATA_TYPE_INT16 = 7,
+    DMLCL_TENSOR_DATA_TYPE_INT8 = 8,
+    DMLCL_TENSOR_DATA_TYPE_FLOAT64 = 9,
+    DMLCL_TENSOR_DATA_TYPE_UINT64 = 10,
+    DMLCL_TENSOR_DATA_TYPE_INT64 = 11
+} dmlcl_tensor_data_type;
+
+#define DMLCL_TENSOR_DIMENSION_COUNT_MAX 8
+
+/* A tensor's shape and layout in a buffer.
+ *   dimension_count: 1..8.   sizes: dimension_count values, each >= 1.
+ *   strides: in elements, NULL = packed row-major (last dimension fastest); 0 broadcasts
+ *            along that dimension (inputs only: an output whose indices share an element
+ *            is rejected). Any order (transposed, padded, sliced layouts).
+ *   total_tensor_size_in_bytes: 0 = compute it, else at least dmlcl_tensor_size_in_bytes(). */
+typedef struct dmlcl_tensor_desc {
+    dmlcl_tensor_data_type data_type;
+    uint32_t dimension_count;
+    const uint32_t *sizes;
+    const uint32_t *strides;
+    uint64_t total_tensor_size_in_bytes;
+} dmlcl_tensor_desc;
+
+/* DirectML's DMLCalcBufferTensorSize: (1 + sum (size-1)*stride) * element size (packed:
+ * product of sizes * element size), rounded up to a multiple of 4. 0 for an invalid desc
+ * (NULL, bad rank, size 0, unknown type, or a span that overflows 64 bits). */
+uint64_t dmlcl_tensor_size_in_bytes(const dmlcl_tensor_desc *desc);
+
+/* Bytes per element of a data type (1, 2, 4 or 8); 0 for UNKNOWN or an invalid value. */
+uint32_t dmlcl_data_type_size(dmlcl_tensor_data_type type);
+
+/* ------------------------------------------------------------------ operators */
+
+/* REVERSE_SUBSEQUENCES: for every index i, with j = i except j[axis] = 0,
+ * L = min(lengths[j], sizes[axis]): out[i] = in[i'] where i'[axis] = i[axis] < L ?
+ * L-1-i[axis] : i[axis]. Any of the 11 data types (bits are moved, never converted);
+ * sequence_lengths UINT32 or UINT64, shaped like input but with sizes[axis] == 1. */
+typedef struct dmlcl_reverse_subsequences_desc {
+    const dmlcl_tensor_desc *input_tensor;
+    const dmlcl_tensor_desc *sequence_lengths_tensor;
+    const dmlcl_tensor_desc *output_tensor;
+    uint32_t axis;
+} dmlcl_reverse_subsequences_desc;
+
+typedef enum dmlcl_interpolation_mode {
+    DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR = 0,
+    DMLCL_INTERPOLATION_MODE_LINEAR = 1
+} dmlcl_interpolation_mode;
+
+/* RESAMPLE1: per dimension d, input coordinate
+ * x = ((float)o - output_pixel_offsets[d]) / scales[d] - input_pixel_offsets[d].
+ * dimension_count must equal the tensors' rank; the three arrays hold that many values. */
+typedef struct dmlcl_resample1_desc {
+    const dmlcl_tensor_desc *input_tensor;
+    const dmlcl_tensor_desc *output_tensor;
+    dmlcl_interpolation_mode interpolation_mode;
+    uint32_t dimension_count;
+    const float *scales;
+    const float *input_pixel_offsets;
+    const float *output_pixel_offsets;
+} dmlcl_resample1_desc;
+
+/* RESAMPLE (DirectML's v0): RESAMPLE1 with input offsets 0.5 and output offsets -0.5
+ * (pixel-centre sampling). scale_count must equal the tensors' rank. */
+typedef struct dmlcl_resample_desc {
+    const dmlcl_tensor_desc *input_tensor;
+    const dmlcl_tensor_desc *output_tensor;
+    dmlcl_interpolation_mode interpolation_mode;
+    uint32_t scale_count;
+    const float *scales;
+} dmlcl_resample_desc;
+
+typedef enum dmlcl_operator_type {
+    DMLCL_OPERATOR_INVALID = 0,
+    DMLCL_OPERATOR_REVERSE_SUBSEQUENCES = 1, /* desc: dmlcl_reverse_subsequences_desc */
+    DMLCL_OPERATOR_RESAMPLE1 = 2,            /* desc: dmlcl_resample1_desc */
+    DMLCL_OPERATOR_RESAMPLE = 3              /* desc: dmlcl_resample_desc */
+} dmlcl_operator_type;
+
+typedef struct dmlcl_operator_desc {
+    dmlcl_operator_type type;
+    const void *desc;
+} dmlcl_operator_desc;
+
+/* ------------------------------------------------------------------ context */
+
+typedef struct dmlcl_context dmlcl_context;
+
+/* Wraps the caller's OpenCL objects; each is retained and released with the context.
+ * queue may be NULL: an in-order queue with profiling enabled is created.
+ * Errors: INVALID_ARGUMENT (NULL ctx/device/out, queue of another device),
+ * OPENCL_ERROR, OUT_OF_MEMORY. */
+dmlcl_status dmlcl_context_create(cl_context ctx, cl_device_id device, cl_command_queue queue,
+                                  dmlcl_context **out);
+
+/* Picks a device by $DMLCL_DEVICE: "gpu", "cpu", "P:D" (platform and device index), or a
+ * case-insensitive substring of the platform or device name; unset or empty: the first
+ * GPU, else the first CPU device. Errors: NO_DEVICE (naming what was asked), OPENCL_ERROR. */
+dmlcl_status dmlcl_context_create_default(dmlcl_context **out);
+
+/* Like dmlcl_context_create_default() with an explicit selector (NULL = default rule). */
+dmlcl_status dmlcl_context_create_for(const char *selector, dmlcl_context **out);
+
+/* Drops the caller's reference; the context lives on while operators created from it do.
+ * NULL is ignored. */
+void dmlcl_context_release(dmlcl_context *context);
+
+cl_context dmlcl_context_cl_context(const dmlcl_context *context);
+cl_device_id dmlcl_context_device(const dmlcl_context *context);
+cl_command_queue dmlcl_context_queue(const dmlcl_context *context);
+
+/* ------------------------------------------------------------------ operators: lifetime */
+
+typedef struct dmlcl_operator dmlcl_operator;
+
+/* Validates the descriptor (every rule, before any OpenCL call), plans, and gets the
+ * compiled kernel from the program cache (JIT-compiling on a miss). The descriptor and
+ * everything it points to may be freed once this returns. Thread-safe.
+ * Errors: INVALID_ARGUMENT, UNSUPPORTED, BUILD_ERROR, OPENCL_ERROR, OUT_OF_MEMORY. */
+dmlcl_status dmlcl_operator_create(dmlcl_context *context, const dmlcl_operator_desc *desc,
+                                   dmlcl_operator **out);
+
+/* NULL is ignored. */
+void dmlcl_operator_release(dmlcl_operator *op);
+
+/* The plan the planner chose, one line, e.g. "variant=generic rank=3 axis=2 elem=4B
+ * len=4B idx32 global=4096 local=256 options='-DELEM_BYTES=4 ...'". Valid while op lives;
+ * "" for NULL. */
+const char *dmlcl_operator_plan(const dmlcl_operator *op);
+
+/* A range of a cl_mem. offset in bytes, a multiple of the element size. size_in_bytes:
+ * the bytes usable from offset; 0 means "to the end of the buffer". The range must hold
+ * the tensor's span: (1 + sum (size-1)*stride) * element size bytes. */
+typedef struct dmlcl_buffer_binding {
+    cl_mem buffer;
+    uint64_t offset;
+    uint64_t size_in_bytes;
+} dmlcl_buffer_binding;
+
+/* Enqueues the operator on the context's queue. Inputs in descriptor order
+ * (reverse_subsequences: input, sequence_lengths; resample: input), outputs likewise.
+ * Bindings are checked before anything is enqueued: counts, NULL buffers, alignment,
+ * range within CL_MEM_SIZE, span fits, no output range overlapping an input range or
+ * another output (sub-buffers are resolved to their parent). event, if not NULL,
+ * receives the completion event. Thread-safe (per-operator kernel arguments are locked).
+ * Errors: INVALID_ARGUMENT, OPENCL_ERROR, OUT_OF_MEMORY. */
+dmlcl_status dmlcl_operator_enqueue(dmlcl_operator *op,
+                                    const dmlcl_buffer_binding *inputs, uint32_t input_count,
+                                    const dmlcl_buffer_binding *outputs, uint32_t output_count,
+                                    cl_uint num_events_in_wait_list,
+                                    const cl_event *event_wait_list, cl_event *event);
+
+/* Blocking convenience on host arrays laid out as the descriptors say (each holds at least
+ * the tensor's span). Output elements outside the tensor (padding between strided
+ * elements) are preserved. Errors as dmlcl_operator_enqueue. */
+dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *inputs,
+                                         void *const *outputs);
+
+/* ------------------------------------------------------------------ program cache */
+
+/* Process-wide counters of the program cache. */
+typedef struct dmlcl_cache_stats {
+    uint64_t memory_hits; /* program found in memory */
+    uint64_t disk_hits;   /* program loaded from the on-disk cache */
+    uint64_t compiles;    /* program JIT-compiled from source */
+} dmlcl_cache_stats;
+
+/* Fills *stats (NULL is ignored). */
+void dmlcl_cache_get_stats(dmlcl_cache_stats *stats);
+
+/* The on-disk cache folder in use ($DMLCL_CACHE_DIR, else $XDG_CACHE_HOME/dmlcl, else
+ * ~/.cache/dmlcl, plus a versioned subfolder), or NULL when disabled (DMLCL_CACHE_DIR=off
+ * or no home). The string is thread-local and valid until the next call on this thread. */
+const char *dmlcl_cache_directory(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DMLCL_H */

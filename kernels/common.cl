@@ -1,0 +1,19 @@
+/* Prepended to every dmlcl kernel file. Build options select the variant:
+ *   ELEM_BYTES  1/2/4/8: element width (operators that only move bits use unsigned ints)
+ *   IDX64       0/1: 32- or 64-bit index arithmetic (64 only where a tensor needs it) */
+
+#if IDX64
+typedef ulong idx_t;
+#else
+typedef uint idx_t;
+#endif
+
+#if ELEM_BYTES == 1
+typedef uchar bits_t;
+#elif ELEM_BYTES == 2
+typedef ushort bits_t;
+#elif ELEM_BYTES == 4
+typedef uint bits_t;
+#elif ELEM_BYTES == 8
+typedef ulong bits_t;
+#endif

@@ -1,0 +1,248 @@
+/* The generic operator object: create/release, binding checks, enqueue, host execution. */
+#include "internal.h"
+#include <string.h>
+
+dmlcl_status dmlcl_operator_create(dmlcl_context *c, const dmlcl_operator_desc *desc,
+                                   dmlcl_operator **out)
+{
+    if (!out)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_create: out is NULL");
+    *out = NULL;
+    if (!c)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_create: context is NULL");
+    if (!desc)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_create: desc is NULL");
+    if (!desc->desc)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_create: desc->desc is NULL");
+    dmlcl_operator *op = dmlcl__calloc(1, sizeof *op);
+    if (!op)
+        return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "dmlcl_operator_create: out of host memory");
+    op->ctx = c;
+    dmlcl_status st;
+    switch (desc->type) {
+    case DMLCL_OPERATOR_REVERSE_SUBSEQUENCES:
+        st = dmlcl__reverse_subsequences_create(op, desc->desc);
+        break;
+    case DMLCL_OPERATOR_RESAMPLE1:
+        st = dmlcl__resample1_create(op, desc->desc);
+        break;
+    case DMLCL_OPERATOR_RESAMPLE:
+        st = dmlcl__resample_create(op, desc->desc);
+        break;
+    default:
+        st = dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_create: desc->type %d is not an "
+                                                 "operator type", (int)desc->type);
+    }
+    if (st) {
+        if (op->vt && op->vt->destroy)
+            op->vt->destroy(op);
+        dmlcl__free(op);
+        return st;
+    }
+    pthread_mutex_init(&op->lock, NULL);
+    dmlcl__context_retain(c);
+    *out = op;
+    return DMLCL_SUCCESS;
+}
+
+void dmlcl_operator_release(dmlcl_operator *op)
+{
+    if (!op)
+        return;
+    op->vt->destroy(op);
+    pthread_mutex_destroy(&op->lock);
+    dmlcl_context_release(op->ctx);
+    dmlcl__free(op);
+}
+
+const char *dmlcl_operator_plan(const dmlcl_operator *op) { return op ? op->plan_text : ""; }
+
+/* ---- bindings ------------------------------------------------------------------------ */
+
+/* A binding resolved to (root buffer, absolute byte range) so sub-buffers compare. */
+typedef struct { cl_mem root; uint64_t begin, end; } range_t;
+
+static dmlcl_status check_binding(const dmlcl_operator *op, const char *kind, uint32_t i,
+                                  const dmlcl_buffer_binding *b, const dmlcl__tensor *t,
+                                  range_t *r)
+{
+    const char *name = op->vt->name;
+    if (!b->buffer)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s[%u].buffer is NULL", name, kind, i);
+    size_t mem_size = 0, sub_off = 0;
+    cl_mem parent = NULL;
+    cl_int err = clGetMemObjectInfo(b->buffer, CL_MEM_SIZE, sizeof mem_size, &mem_size, NULL);
+    if (err)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s[%u].buffer is not a valid cl_mem (%s)",
+                           name, kind, i, dmlcl__cl_error_name(err));
+    clGetMemObjectInfo(b->buffer, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL);
+    if (parent)
+        clGetMemObjectInfo(b->buffer, CL_MEM_OFFSET, sizeof sub_off, &sub_off, NULL);
+    if (b->offset % t->elem_size)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: %s[%u].offset %llu must be a multiple of the element size %u",
+                           name, kind, i, (unsigned long long)b->offset, t->elem_size);
+    if (b->offset > mem_size)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: %s[%u].offset %llu is beyond the buffer's CL_MEM_SIZE %zu",
+                           name, kind, i, (unsigned long long)b->offset, mem_size);
+    uint64_t avail = mem_size - b->offset;
+    if (b->size_in_bytes > avail)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: %s[%u] offset %llu + size_in_bytes %llu exceeds CL_MEM_SIZE %zu",
+                           name, kind, i, (unsigned long long)b->offset,
+                           (unsigned long long)b->size_in_bytes, mem_size);
+    if (b->size_in_bytes)
+        avail = b->size_in_bytes;
+    if (avail < t->span_bytes)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: %s[%u] holds %llu bytes from offset %llu, the tensor needs %llu",
+                           name, kind, i, (unsigned long long)avail, (unsigned long long)b->offset,
+                           (unsigned long long)t->span_bytes);
+    r->root = parent ? parent : b->buffer;
+    r->begin = sub_off + b->offset;
+    r->end = r->begin + t->span_bytes;
+    return DMLCL_SUCCESS;
+}
+
+static int overlap(const range_t *a, const range_t *b)
+{
+    return a->root == b->root && a->begin < b->end && b->begin < a->end;
+}
+
+static dmlcl_status check_bindings(const dmlcl_operator *op, const dmlcl_buffer_binding *in,
+                                   uint32_t n_in, const dmlcl_buffer_binding *out, uint32_t n_out)
+{
+    const char *name = op->vt->name;
+    if (n_in != op->n_in || n_out != op->n_out)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: expects %u input and %u output bindings, got %u and %u", name,
+                           op->n_in, op->n_out, n_in, n_out);
+    if (!in || !out)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s bindings array is NULL", name,
+                           in ? "output" : "input");
+    range_t ri[DMLCL_MAX_BINDINGS], ro[DMLCL_MAX_BINDINGS];
+    dmlcl_status st;
+    for (uint32_t i = 0; i < n_in; i++)
+        if ((st = check_binding(op, "inputs", i, &in[i], &op->in[i], &ri[i])))
+            return st;
+    for (uint32_t i = 0; i < n_out; i++) {
+        if ((st = check_binding(op, "outputs", i, &out[i], &op->out[i], &ro[i])))
+            return st;
+        for (uint32_t j = 0; j < n_in; j++)
+            if (overlap(&ro[i], &ri[j]))
+                return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                                   "%s: outputs[%u] overlaps inputs[%u] (in-place is not "
+                                   "supported)", name, i, j);
+        for (uint32_t j = 0; j < i; j++)
+            if (overlap(&ro[i], &ro[j]))
+                return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: outputs[%u] overlaps outputs[%u]",
+                                   name, i, j);
+    }
+    return DMLCL_SUCCESS;
+}
+
+dmlcl_status dmlcl_operator_enqueue(dmlcl_operator *op, const dmlcl_buffer_binding *inputs,
+                                    uint32_t input_count, const dmlcl_buffer_binding *outputs,
+                                    uint32_t output_count, cl_uint nwait, const cl_event *wait,
+                                    cl_event *event)
+{
+    if (!op)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_enqueue: op is NULL");
+    if ((nwait == 0) != (wait == NULL))
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: event_wait_list must be NULL exactly "
+                                                   "when num_events_in_wait_list is 0",
+                           op->vt->name);
+    dmlcl_status st = check_bindings(op, inputs, input_count, outputs, output_count);
+    if (st)
+        return st;
+    cl_mem in[DMLCL_MAX_BINDINGS], out[DMLCL_MAX_BINDINGS];
+    uint64_t in_off[DMLCL_MAX_BINDINGS], out_off[DMLCL_MAX_BINDINGS];
+    for (uint32_t i = 0; i < input_count; i++) {
+        in[i] = inputs[i].buffer;
+        in_off[i] = inputs[i].offset / op->in[i].elem_size;
+    }
+    for (uint32_t i = 0; i < output_count; i++) {
+        out[i] = outputs[i].buffer;
+        out_off[i] = outputs[i].offset / op->out[i].elem_size;
+    }
+    pthread_mutex_lock(&op->lock);
+    st = op->vt->enqueue(op, in, in_off, out, out_off, nwait, wait, event);
+    pthread_mutex_unlock(&op->lock);
+    return st;
+}
+
+/* ---- host execution -------------------------------------------------------------------- */
+
+static dmlcl_status make_buffer(dmlcl_operator *op, const dmlcl__tensor *t, const void *host,
+                                cl_mem *out)
+{
+    cl_int err = CL_SUCCESS;
+    *out = clCreateBuffer(op->ctx->cl_ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                          (size_t)t->span_bytes, (void *)host, &err);
+    if (err)
+        return dmlcl__cl_fail("clCreateBuffer", err);
+    return DMLCL_SUCCESS;
+}
+
+dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *inputs,
+                                         void *const *outputs)
+{
+    if (!op)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_execute_host: op is NULL");
+    if (!inputs || !outputs)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s array is NULL", op->vt->name,
+                           inputs ? "outputs" : "inputs");
+    for (uint32_t i = 0; i < op->n_in; i++)
+        if (!inputs[i])
+            return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: inputs[%u] is NULL", op->vt->name, i);
+    for (uint32_t i = 0; i < op->n_out; i++)
+        if (!outputs[i])
+            return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: outputs[%u] is NULL", op->vt->name, i);
+    cl_mem bufs[2 * DMLCL_MAX_BINDINGS] = {0};
+    dmlcl_buffer_binding bi[DMLCL_MAX_BINDINGS] = {{0}}, bo[DMLCL_MAX_BINDINGS] = {{0}};
+    dmlcl_status st = DMLCL_SUCCESS;
+    uint32_t nb = 0;
+    for (uint32_t i = 0; i < op->n_in && !st; i++, nb++)
+        if (!(st = make_buffer(op, &op->in[i], inputs[i], &bufs[nb])))
+            bi[i].buffer = bufs[nb];
+    /* Outputs start as the caller's array so padding between elements comes back intact. */
+    for (uint32_t i = 0; i < op->n_out && !st; i++, nb++)
+        if (!(st = make_buffer(op, &op->out[i], outputs[i], &bufs[nb])))
+            bo[i].buffer = bufs[nb];
+    if (!st)
+        st = dmlcl_operator_enqueue(op, bi, op->n_in, bo, op->n_out, 0, NULL, NULL);
+    for (uint32_t i = 0; i < op->n_out && !st; i++) {
+        cl_int err = clEnqueueReadBuffer(op->ctx->queue, bo[i].buffer, CL_TRUE, 0,
+                                         (size_t)op->out[i].span_bytes, outputs[i], 0, NULL, NULL);
+        if (err)
+            st = dmlcl__cl_fail("clEnqueueReadBuffer", err);
+    }
+    for (uint32_t i = 0; i < nb; i++)
+        if (bufs[i])
+            clReleaseMemObject(bufs[i]);
+    return st;
+}
+
+/* ---- helpers for operator files ------------------------------------------------------ */
+
+dmlcl_status dmlcl__set_arg(cl_kernel k, cl_uint idx, size_t size, const void *value)
+{
+    cl_int err = clSetKernelArg(k, idx, size, value);
+    if (err)
+        return dmlcl__fail(err == CL_OUT_OF_HOST_MEMORY ? DMLCL_OUT_OF_MEMORY : DMLCL_OPENCL_ERROR,
+                           "clSetKernelArg(%u): %s", idx, dmlcl__cl_error_name(err));
+    return DMLCL_SUCCESS;
+}
+
+dmlcl_status dmlcl__enqueue_1d(dmlcl_operator *op, cl_kernel k, size_t global, size_t local,
+                               cl_uint nwait, const cl_event *wait, cl_event *event)
+{
+    if (local)
+        global = (global + local - 1) / local * local;
+    cl_int err = clEnqueueNDRangeKernel(op->ctx->queue, k, 1, NULL, &global, local ? &local : NULL,
+                                        nwait, wait, event);
+    if (err)
+        return dmlcl__cl_fail("clEnqueueNDRangeKernel", err);
+    return DMLCL_SUCCESS;
+}

@@ -1,0 +1,132 @@
+/* REVERSE_SUBSEQUENCES: validation, planning and dispatch. */
+#include "plan.h"
+#include <stdio.h>
+#include <string.h>
+
+#define OP "reverse_subsequences"
+
+typedef struct rs_impl {
+    dmlcl__rs_plan plan;
+    cl_kernel kernel;
+} rs_impl;
+
+/* Host mirror of the kernel's rs_args. */
+typedef struct {
+    cl_ulong size[8], in_str[8], len_str[8], out_str[8];
+    cl_ulong count, axis;
+} rs_args;
+
+static dmlcl_status check_same_sizes(const char *field, const dmlcl__tensor *t,
+                                     const dmlcl__tensor *in, int64_t skip_axis)
+{
+    for (uint32_t d = 0; d < in->rank; d++) {
+        if ((int64_t)d == skip_axis)
+            continue;
+        if (t->sizes[d] != in->sizes[d])
+            return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                               OP ": %s sizes[%u] must equal input_tensor sizes[%u] (%llu), got %llu",
+                               field, d, d, (unsigned long long)in->sizes[d],
+                               (unsigned long long)t->sizes[d]);
+    }
+    return DMLCL_SUCCESS;
+}
+
+/* Every rule of operators.md, before any OpenCL call. Fills op->in / op->out. */
+static dmlcl_status validate(dmlcl_operator *op, const dmlcl_reverse_subsequences_desc *d)
+{
+    dmlcl__tensor *in = &op->in[0], *len = &op->in[1], *out = &op->out[0];
+    dmlcl_status st;
+    if ((st = dmlcl__tensor_check(OP, "input_tensor", d->input_tensor, in)) ||
+        (st = dmlcl__tensor_check(OP, "sequence_lengths_tensor", d->sequence_lengths_tensor, len)) ||
+        (st = dmlcl__tensor_check(OP, "output_tensor", d->output_tensor, out)))
+        return st;
+    if (len->rank != in->rank || out->rank != in->rank)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           OP ": %s dimension_count must equal input_tensor's (%u), got %u",
+                           len->rank != in->rank ? "sequence_lengths_tensor" : "output_tensor",
+                           in->rank, len->rank != in->rank ? len->rank : out->rank);
+    if (d->axis >= in->rank)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, OP ": axis must be < dimension_count (%u), got %u",
+                           in->rank, d->axis);
+    if (out->type != in->type)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           OP ": output_tensor data_type must equal input_tensor's (%s), got %s",
+                           dmlcl__type_name(in->type), dmlcl__type_name(out->type));
+    if (len->type != DMLCL_TENSOR_DATA_TYPE_UINT32 && len->type != DMLCL_TENSOR_DATA_TYPE_UINT64)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           OP ": sequence_lengths_tensor data_type must be UINT32 or UINT64, got %s",
+                           dmlcl__type_name(len->type));
+    if ((st = check_same_sizes("output_tensor", out, in, -1)))
+        return st;
+    if (len->sizes[d->axis] != 1)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           OP ": sequence_lengths_tensor sizes[%u] must be 1 (the axis), got %llu",
+                           d->axis, (unsigned long long)len->sizes[d->axis]);
+    if ((st = check_same_sizes("sequence_lengths_tensor", len, in, d->axis)))
+        return st;
+    return dmlcl__tensor_check_no_alias(OP, "output_tensor", out);
+}
+
+static dmlcl_status rs_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
+                               const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
+                               const cl_event *wait, cl_event *event)
+{
+    rs_impl *im = op->impl;
+    const dmlcl__rs_plan *p = &im->plan;
+    rs_args a;
+    memset(&a, 0, sizeof a);
+    for (int d = 0; d < DMLCL_RS_MAXRANK; d++) {
+        a.size[d] = d < (int)p->rank ? p->sizes[d] : 1;
+        a.in_str[d] = p->in_str[d];
+        a.len_str[d] = p->len_str[d];
+        a.out_str[d] = p->out_str[d];
+    }
+    a.count = p->count;
+    a.axis = p->axis;
+    cl_ulong offs[3] = {in_off[0], in_off[1], out_off[0]};
+    dmlcl_status st;
+    if ((st = dmlcl__set_arg(im->kernel, 0, sizeof(cl_mem), &in[0])) ||
+        (st = dmlcl__set_arg(im->kernel, 1, sizeof(cl_ulong), &offs[0])) ||
+        (st = dmlcl__set_arg(im->kernel, 2, sizeof(cl_mem), &in[1])) ||
+        (st = dmlcl__set_arg(im->kernel, 3, sizeof(cl_ulong), &offs[1])) ||
+        (st = dmlcl__set_arg(im->kernel, 4, sizeof(cl_mem), &out[0])) ||
+        (st = dmlcl__set_arg(im->kernel, 5, sizeof(cl_ulong), &offs[2])) ||
+        (st = dmlcl__set_arg(im->kernel, 6, sizeof a, &a)))
+        return st;
+    return dmlcl__enqueue_1d(op, im->kernel, p->global, p->local, nwait, wait, event);
+}
+
+static void rs_destroy(dmlcl_operator *op)
+{
+    rs_impl *im = op->impl;
+    if (im && im->kernel)
+        clReleaseKernel(im->kernel);
+    dmlcl__free(im);
+    op->impl = NULL;
+}
+
+static const dmlcl__op_vtable rs_vtable = {OP, rs_enqueue, rs_destroy};
+
+dmlcl_status dmlcl__reverse_subsequences_create(dmlcl_operator *op,
+                                                const dmlcl_reverse_subsequences_desc *d)
+{
+    dmlcl_status st = validate(op, d);
+    if (st)
+        return st;
+    op->n_in = 2;
+    op->n_out = 1;
+    rs_impl *im = dmlcl__calloc(1, sizeof *im);
+    if (!im)
+        return dmlcl__fail(DMLCL_OUT_OF_MEMORY, OP ": out of host memory");
+    op->impl = im;
+    op->vt = &rs_vtable;
+    const dmlcl__device_info *di = &op->ctx->info;
+    dmlcl__limits lim = {di->max_work_group_size, di->compute_units, di->is_cpu};
+    dmlcl__rs_plan_make(&op->in[0], &op->in[1], &op->out[0], d->axis, &lim, &im->plan);
+    const dmlcl__rs_plan *p = &im->plan;
+    snprintf(op->plan_text, sizeof op->plan_text,
+             "variant=generic rank=%u axis=%u count=%llu global=%zu local=%zu options='%s'",
+             p->rank, p->axis, (unsigned long long)p->count, p->global, p->local, p->options);
+    return dmlcl__kernel_get(op->ctx, "reverse_subsequences", im->plan.options,
+                             "reverse_subsequences", &im->kernel);
+}

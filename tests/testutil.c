@@ -1,0 +1,117 @@
+#include "testutil.h"
+#include <stdlib.h>
+#include <string.h>
+
+static dmlcl_context *shared_ctx;
+
+static void release_shared(void) { dmlcl_context_release(shared_ctx); }
+
+dmlcl_context *tu_context(void)
+{
+    if (!shared_ctx) {
+        dmlcl_status st = dmlcl_context_create_default(&shared_ctx);
+        ck_assert_msg(st == DMLCL_SUCCESS, "no test device: %s", dmlcl_last_error());
+        atexit(release_shared);
+    }
+    return shared_ctx;
+}
+
+uint64_t tu_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+uint64_t tu_range(uint64_t *s, uint64_t lo, uint64_t hi) { return lo + tu_rand(s) % (hi - lo + 1); }
+
+const char *const tu_layout_names[TU_LAYOUT_COUNT] = {"packed", "padded", "transposed", "broadcast"};
+
+void tu_make_strides(uint64_t *rng, tu_layout layout, uint32_t rank, const uint32_t *sizes,
+                     int keep, uint32_t *strides)
+{
+    uint32_t order[8];
+    for (uint32_t i = 0; i < rank; i++)
+        order[i] = i;
+    if (layout == TU_TRANSPOSED) /* random order of packing, innermost first */
+        for (uint32_t i = rank; i > 1; i--) {
+            uint32_t j = (uint32_t)tu_range(rng, 0, i - 1), t = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = t;
+        }
+    uint32_t step = 1;
+    for (int k = (int)rank - 1; k >= 0; k--) {
+        uint32_t d = order[k];
+        strides[d] = step;
+        step *= sizes[d] + (layout == TU_PADDED ? (uint32_t)tu_range(rng, 0, 2) : 0);
+    }
+    if (layout == TU_BROADCAST) {
+        int d = (int)tu_range(rng, 0, rank - 1);
+        if (d != keep)
+            strides[d] = 0;
+    }
+}
+
+uint64_t tu_span(uint32_t rank, const uint32_t *sizes, const uint32_t *strides)
+{
+    uint64_t s = 1;
+    for (uint32_t d = 0; d < rank; d++)
+        s += (uint64_t)(sizes[d] - 1) * (strides ? strides[d] : 0);
+    if (!strides) {
+        s = 1;
+        for (uint32_t d = 0; d < rank; d++)
+            s *= sizes[d];
+    }
+    return s;
+}
+
+tu_devbuf tu_devbuf_new(size_t tensor_bytes, size_t extra_offset, const void *init)
+{
+    tu_devbuf b;
+    b.offset = TU_GUARD + extra_offset;
+    b.bytes = b.offset + tensor_bytes + TU_GUARD;
+    unsigned char *host = malloc(b.bytes);
+    ck_assert_ptr_nonnull(host);
+    memset(host, TU_FILL, b.bytes);
+    if (init)
+        memcpy(host + b.offset, init, tensor_bytes);
+    cl_int err = CL_SUCCESS;
+    b.mem = clCreateBuffer(dmlcl_context_cl_context(tu_context()),
+                           CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, b.bytes, host, &err);
+    free(host);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    return b;
+}
+
+void tu_devbuf_read(const tu_devbuf *b, void *whole)
+{
+    cl_int err = clEnqueueReadBuffer(dmlcl_context_queue(tu_context()), b->mem, CL_TRUE, 0,
+                                     b->bytes, whole, 0, NULL, NULL);
+    ck_assert_int_eq(err, CL_SUCCESS);
+}
+
+void tu_devbuf_free(tu_devbuf *b)
+{
+    if (b->mem)
+        clReleaseMemObject(b->mem);
+    b->mem = NULL;
+}
+
+int tu_next_index(uint32_t rank, const uint32_t *sizes, uint32_t *idx)
+{
+    for (int d = (int)rank - 1; d >= 0; d--) {
+        if (++idx[d] < sizes[d])
+            return 1;
+        idx[d] = 0;
+    }
+    return 0;
+}
+
+uint64_t tu_offset(uint32_t rank, const uint32_t *idx, const uint32_t *strides)
+{
+    uint64_t o = 0;
+    for (uint32_t d = 0; d < rank; d++)
+        o += (uint64_t)idx[d] * strides[d];
+    return o;
+}

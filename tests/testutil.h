@@ -1,0 +1,65 @@
+/* Shared test helpers: one OpenCL context per test process (so compiled programs are
+ * reused across suites), a seeded RNG, layouts, guard-banded device buffers. */
+#ifndef DMLCL_TESTUTIL_H
+#define DMLCL_TESTUTIL_H
+#include <check.h>
+#include <pthread.h>
+#include <dmlcl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The process-wide context on $DMLCL_DEVICE (tests run with cpu = POCL). */
+dmlcl_context *tu_context(void);
+
+/* splitmix64: deterministic across platforms for fixed seeds. */
+uint64_t tu_rand(uint64_t *state);
+uint64_t tu_range(uint64_t *state, uint64_t lo, uint64_t hi); /* inclusive */
+
+/* Layout families for strided tests. */
+typedef enum { TU_PACKED, TU_PADDED, TU_TRANSPOSED, TU_BROADCAST, TU_LAYOUT_COUNT } tu_layout;
+extern const char *const tu_layout_names[TU_LAYOUT_COUNT];
+/* Fills strides[rank] for the layout; BROADCAST puts stride 0 on one random dimension
+ * (other than `keep`, -1 for none) and packs the rest. */
+void tu_make_strides(uint64_t *rng, tu_layout layout, uint32_t rank, const uint32_t *sizes,
+                     int keep, uint32_t *strides);
+/* Elements the buffer must hold: 1 + sum (size-1)*stride. */
+uint64_t tu_span(uint32_t rank, const uint32_t *sizes, const uint32_t *strides);
+
+/* A device buffer with GUARD bytes of a fill pattern before and after the tensor. */
+#define TU_GUARD 64
+#define TU_FILL 0xA5
+typedef struct {
+    cl_mem mem;
+    size_t bytes;  /* whole buffer */
+    size_t offset; /* where the tensor starts (a multiple of 8 plus the guard) */
+} tu_devbuf;
+tu_devbuf tu_devbuf_new(size_t tensor_bytes, size_t extra_offset, const void *init);
+void tu_devbuf_read(const tu_devbuf *b, void *whole); /* reads all b->bytes */
+void tu_devbuf_free(tu_devbuf *b);
+
+/* Walks every index of a shape: returns 0 after the last. idx starts all zero. */
+int tu_next_index(uint32_t rank, const uint32_t *sizes, uint32_t *idx);
+uint64_t tu_offset(uint32_t rank, const uint32_t *idx, const uint32_t *strides);
+
+/* Asserts that the last call failed with `status` and a message containing `needle`. */
+#define tu_assert_fails(call, status, needle)                                               \
+    do {                                                                                     \
+        dmlcl_status st_ = (call);                                                           \
+        ck_assert_msg(st_ == (status), "%s: expected %s, got %s (%s)", #call,                \
+                      dmlcl_status_string(status), dmlcl_status_string(st_), dmlcl_last_error()); \
+        ck_assert_msg(strstr(dmlcl_last_error(), (needle)) != NULL,                          \
+                      "message \"%s\" lacks \"%s\"", dmlcl_last_error(), (needle));          \
+    } while (0)
+
+#define tu_assert_ok(call)                                                                   \
+    do {                                                                                     \
+        dmlcl_status st_ = (call);                                                           \
+        ck_assert_msg(st_ == DMLCL_SUCCESS, "%s: %s: %s", #call, dmlcl_status_string(st_),  \
+                      dmlcl_last_error());                                                   \
+    } while (0)
+
+/* Suites registered in check_main.c. */
+Suite *reverse_subsequences_suite(void);
+Suite *validation_suite(void);
+Suite *cache_suite(void);
+#endif
