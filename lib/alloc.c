@@ -7,6 +7,16 @@
  * counters are advisory (a test that uses them runs single-threaded). */
 static uint64_t alloc_count;
 static uint64_t fail_at; /* allocation number that fails; 0 = never */
+static int64_t live;     /* allocations not yet freed: tests compare it to find leaks */
+
+int64_t dmlcl_test_live_allocations(void) { return __atomic_load_n(&live, __ATOMIC_SEQ_CST); }
+
+static void *counted(void *p)
+{
+    if (p)
+        __atomic_add_fetch(&live, 1, __ATOMIC_SEQ_CST);
+    return p;
+}
 
 uint64_t dmlcl_test_fail_alloc_after(uint64_t n)
 {
@@ -22,16 +32,27 @@ static int should_fail(void)
     return f != 0 && k == f;
 }
 
-void *dmlcl__malloc(size_t n) { return should_fail() ? NULL : malloc(n ? n : 1); }
+void *dmlcl__malloc(size_t n) { return should_fail() ? NULL : counted(malloc(n ? n : 1)); }
 
 void *dmlcl__calloc(size_t count, size_t n)
 {
-    return should_fail() ? NULL : calloc(count ? count : 1, n ? n : 1);
+    return should_fail() ? NULL : counted(calloc(count ? count : 1, n ? n : 1));
 }
 
-void *dmlcl__realloc(void *p, size_t n) { return should_fail() ? NULL : realloc(p, n ? n : 1); }
+void *dmlcl__realloc(void *p, size_t n)
+{
+    if (should_fail())
+        return NULL;
+    void *q = realloc(p, n ? n : 1);
+    return p ? q : counted(q);
+}
 
-void dmlcl__free(void *p) { free(p); }
+void dmlcl__free(void *p)
+{
+    if (p)
+        __atomic_sub_fetch(&live, 1, __ATOMIC_SEQ_CST);
+    free(p);
+}
 
 char *dmlcl__strdup(const char *s)
 {

@@ -178,9 +178,40 @@ dmlcl_status dmlcl__kernel_get(dmlcl_context *c, const char *kernel_file, const 
     return DMLCL_SUCCESS;
 }
 
-void dmlcl__cache_forget_context(cl_context ctx)
+/* dmlcl contexts wrapping each cl_context: its programs are dropped when the last goes,
+ * because a released cl_context's address may be reused by a new one. */
+typedef struct { cl_context ctx; int refs; } attached;
+static attached *contexts;
+static size_t n_contexts, cap_contexts;
+
+dmlcl_status dmlcl__cache_attach(cl_context ctx)
 {
+    dmlcl_status st = DMLCL_SUCCESS;
     pthread_mutex_lock(&cache_lock);
+    size_t i = 0;
+    while (i < n_contexts && contexts[i].ctx != ctx)
+        i++;
+    if (i == n_contexts && n_contexts == cap_contexts) {
+        size_t cap = cap_contexts ? 2 * cap_contexts : 8;
+        attached *grown = dmlcl__realloc(contexts, cap * sizeof *grown);
+        if (grown) {
+            contexts = grown;
+            cap_contexts = cap;
+        }
+    }
+    if (i < n_contexts)
+        contexts[i].refs++;
+    else if (n_contexts < cap_contexts)
+        contexts[n_contexts++] = (attached){ctx, 1};
+    else
+        st = dmlcl__fail(DMLCL_OUT_OF_MEMORY, "dmlcl_context_create: out of host memory");
+    pthread_mutex_unlock(&cache_lock);
+    return st;
+}
+
+/* Caller holds cache_lock. */
+static void forget_programs(cl_context ctx)
+{
     size_t kept = 0;
     for (size_t i = 0; i < n_entries; i++) {
         if (entries[i].ctx == ctx) {
@@ -191,10 +222,28 @@ void dmlcl__cache_forget_context(cl_context ctx)
         }
     }
     n_entries = kept;
-    if (n_entries == 0) { /* give the array back so a finished process leaks nothing */
+}
+
+void dmlcl__cache_detach(cl_context ctx)
+{
+    pthread_mutex_lock(&cache_lock);
+    for (size_t i = 0; i < n_contexts; i++) {
+        if (contexts[i].ctx != ctx || --contexts[i].refs > 0)
+            continue;
+        contexts[i] = contexts[--n_contexts];
+        forget_programs(ctx);
+        break;
+    }
+    /* Empty arrays go back, so a finished process (or test) holds nothing of ours. */
+    if (n_entries == 0) {
         dmlcl__free(entries);
         entries = NULL;
         cap_entries = 0;
+    }
+    if (n_contexts == 0) {
+        dmlcl__free(contexts);
+        contexts = NULL;
+        cap_contexts = 0;
     }
     pthread_mutex_unlock(&cache_lock);
 }

@@ -78,12 +78,17 @@ dmlcl_status dmlcl_context_create(cl_context ctx, cl_device_id device, cl_comman
     dmlcl_context *c = dmlcl__calloc(1, sizeof *c);
     if (!c)
         return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "dmlcl_context_create: out of host memory");
+    if ((st = dmlcl__cache_attach(ctx))) {
+        dmlcl__free(c);
+        return st;
+    }
     cl_int err = CL_SUCCESS;
     if (queue) {
         clRetainCommandQueue(queue);
     } else {
         queue = clCreateCommandQueue(ctx, device, CL_QUEUE_PROFILING_ENABLE, &err);
         if (err) {
+            dmlcl__cache_detach(ctx);
             dmlcl__free(c);
             return dmlcl__cl_fail("clCreateCommandQueue", err);
         }
@@ -105,8 +110,7 @@ void dmlcl_context_release(dmlcl_context *c)
 {
     if (!c || __atomic_sub_fetch(&c->refs, 1, __ATOMIC_SEQ_CST) != 0)
         return;
-    /* Programs are keyed by cl_context; once ours goes, its address may be reused. */
-    dmlcl__cache_forget_context(c->cl_ctx);
+    dmlcl__cache_detach(c->cl_ctx);
     clReleaseCommandQueue(c->queue);
     clReleaseDevice(c->device);
     clReleaseContext(c->cl_ctx);

@@ -34,6 +34,8 @@ char *dmlcl__strdup(const char *s);
 /* Test hook: fail the Nth allocation from now on (1 = next), 0 = never. Returns the
  * number of allocations since the last call. Not in the public header. */
 uint64_t dmlcl_test_fail_alloc_after(uint64_t n);
+/* Test hook: library allocations currently not freed (leak checks). */
+int64_t dmlcl_test_live_allocations(void);
 
 /* ---- hashing (hash.c) --------------------------------------------------------------- */
 uint64_t dmlcl__hash64(const void *data, size_t len, uint64_t seed); /* FNV-1a 64 */
@@ -106,8 +108,10 @@ dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const
 /* Creates a kernel from a cached program; the program reference is dropped. */
 dmlcl_status dmlcl__kernel_get(dmlcl_context *c, const char *kernel_file, const char *options,
                                const char *kernel_name, cl_kernel *out);
-/* Drops every in-memory program that belongs to cl_ctx (called when a context dies). */
-void dmlcl__cache_forget_context(cl_context cl_ctx);
+/* Counts the dmlcl contexts wrapping cl_ctx; when the last detaches, its programs are
+ * dropped from memory (the cl_context's address may be reused afterwards). */
+dmlcl_status dmlcl__cache_attach(cl_context cl_ctx);
+void dmlcl__cache_detach(cl_context cl_ctx);
 
 /* ---- operators (operator.c + one file per operator) ---------------------------------- */
 #define DMLCL_MAX_BINDINGS 2

@@ -1,6 +1,7 @@
 /* Runs every OpenCL-backed suite in one process, so all share one context and its
  * compiled programs (CK_FORK=no is set by the test environment). */
 #include "testutil.h"
+#include <stdio.h>
 #include <stdlib.h>
 
 typedef Suite *(*suite_fn)(void);
@@ -9,6 +10,8 @@ static const suite_fn suites[] = {
     validation_suite,
     reverse_subsequences_suite,
     cache_suite,
+    threads_suite,
+    alloc_failure_suite,
 };
 
 int main(void)
@@ -19,5 +22,10 @@ int main(void)
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    dmlcl_cache_stats cs;
+    dmlcl_cache_get_stats(&cs);
+    printf("program cache: %llu compiles, %llu memory hits, %llu disk hits\n",
+           (unsigned long long)cs.compiles, (unsigned long long)cs.memory_hits,
+           (unsigned long long)cs.disk_hits);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

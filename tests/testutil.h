@@ -62,4 +62,6 @@ uint64_t tu_offset(uint32_t rank, const uint32_t *idx, const uint32_t *strides);
 Suite *reverse_subsequences_suite(void);
 Suite *validation_suite(void);
 Suite *cache_suite(void);
+Suite *threads_suite(void);
+Suite *alloc_failure_suite(void);
 #endif
