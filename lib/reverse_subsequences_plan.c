@@ -90,10 +90,11 @@ void dmlcl__rs_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *lengths,
     p->len_bytes = lengths->elem_size;
     /* 32-bit index arithmetic is much cheaper on GPUs; it is exact while every element
      * offset (relative to the binding) and the element count stay below 2^32. */
-    const uint64_t lim32 = (uint64_t)1 << 32;
-    p->idx64 = p->count >= lim32 || in->span >= lim32 || lengths->span >= lim32 ||
-               out->span >= lim32;
+    /* The grid-stride loop computes index + global size, which must not wrap either. */
     dmlcl__plan_ndrange(p->count, lim, &p->global, &p->local);
+    const uint64_t lim32 = (uint64_t)1 << 32;
+    p->idx64 = p->count + p->global >= lim32 || in->span >= lim32 || lengths->span >= lim32 ||
+               out->span >= lim32;
     snprintf(p->options, sizeof p->options, "-DELEM_BYTES=%u -DLEN_BYTES=%u -DRANK=%u -DIDX64=%d",
              p->elem_bytes, p->len_bytes, p->rank, p->idx64);
 }

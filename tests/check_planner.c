@@ -123,6 +123,9 @@ START_TEST(large_tensors_use_64_bit_indices)
     ck_assert_ptr_nonnull(strstr(p.options, "-DIDX64=1"));
     const uint64_t t[2] = {65535, 65536};
     p = plan(2, t, NULL, 1, &gpu);
+    ck_assert_int_eq(p.idx64, 1); /* 2^32 - 65536 elements: index + global size would wrap */
+    const uint64_t u[2] = {32768, 65536};
+    p = plan(2, u, NULL, 1, &gpu);
     ck_assert_int_eq(p.idx64, 0);
 }
 END_TEST
