@@ -231,8 +231,20 @@ void dmlcl_cache_get_stats(dmlcl_cache_stats *stats);
 
 /* The on-disk cache folder in use ($DMLCL_CACHE_DIR, else $XDG_CACHE_HOME/dmlcl, else
  * ~/.cache/dmlcl, plus a versioned subfolder), or NULL when disabled (DMLCL_CACHE_DIR=off
- * or no home). The string is thread-local and valid until the next call on this thread. */
+ * or no home). The string is thread-local and valid until the next call on this thread.
+ * The folder is created on the first store; it may not exist yet. */
 const char *dmlcl_cache_directory(void);
+
+/* Removes this library's entries (and leftover temporary files) from the on-disk cache
+ * folder; other files there are left alone. Programs cached in memory stay. Success when
+ * the disk cache is off or the folder does not exist. Errors: IO_ERROR (the folder cannot
+ * be read, or an entry cannot be removed; the message names the file). */
+dmlcl_status dmlcl_cache_clear(void);
+
+/* Counts the entries of the on-disk cache folder and their total size in bytes (either
+ * pointer may be NULL). Both 0 when the disk cache is off or the folder does not exist.
+ * Errors: IO_ERROR (the folder cannot be read; the counts are then 0). */
+dmlcl_status dmlcl_cache_disk_usage(uint64_t *entries, uint64_t *bytes);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,8 @@
 /* REVERSE_SUBSEQUENCES: out[i] = in[i'] with i'[axis] mirrored inside the first
  * L = min(lengths[i with axis 0], sizes[axis]) elements of each line.
- * Extra options: LEN_BYTES 4/8 (UINT32/UINT64 lengths), RANK (collapsed rank class).
+ * Extra options: LEN_BYTES 4/8 (UINT32/UINT64 lengths), RANK (collapsed rank class),
+ * VARIANT (0 generic, 1 lines, 2 chunks: see lib/plan.h), AXIS_LAST (the axis is the
+ * innermost collapsed dimension, the "line").
  * The shape travels as a struct argument so that shapes never cause recompiles. */
 
 #if LEN_BYTES == 8
@@ -13,12 +15,78 @@ typedef uint len_t;
 typedef struct {
     ulong size[8];
     ulong in_str[8];
-    ulong len_str[8];
+    ulong len_str[8]; /* 0 at the axis */
     ulong out_str[8];
-    ulong count;
+    ulong div_mul[8]; /* fast division by size[d] */
+    ulong div_shr[8];
+    ulong units;      /* work units: elements, line segments or chunks */
     ulong axis;
+    ulong segs, seg_mul, seg_shr; /* segments per line, fast division by it */
+    ulong seg_len;    /* elements per segment */
+    ulong per_item;   /* LINES: units per work-item */
+    ulong in_span;    /* input elements from the binding's start */
 } rs_args;
 
+/* n / d with d's (mul, sh1 | sh2 << 8) from the host (lib/fastdiv.c). */
+inline idx_t fdiv(idx_t n, ulong mul, ulong shr)
+{
+    const idx_t t = mul_hi(n, (idx_t)mul);
+    return (t + ((n - t) >> (uint)(shr & 0xff))) >> (uint)(shr >> 8);
+}
+
+/* Lengths are compared wide: values above 2^32 (UINT64) clamp to n. */
+inline idx_t clamp_len(len_t len, idx_t n) { return (idx_t)min((ulong)len, (ulong)n); }
+
+/* Offsets of line number `line` (dims RANK-2..0; the line dim itself excluded).
+ * io and lo leave out the axis, whose index comes back in *ai. */
+inline void line_offsets(const rs_args *a, idx_t line, idx_t *io, idx_t *lo, idx_t *oo, idx_t *ai)
+{
+    idx_t rem = line, i_in = 0, l_off = 0, o_off = 0, axis_i = 0;
+#pragma unroll
+    for (int d = RANK - 2; d >= 0; d--) {
+        idx_t i = rem;
+        if (d > 0) {
+            const idx_t q = fdiv(rem, a->div_mul[d], a->div_shr[d]);
+            i = rem - q * (idx_t)a->size[d];
+            rem = q;
+        }
+        o_off += i * (idx_t)a->out_str[d];
+        if (d == (int)a->axis)
+            axis_i = i;
+        else {
+            i_in += i * (idx_t)a->in_str[d];
+            l_off += i * (idx_t)a->len_str[d];
+        }
+    }
+    *io = i_in;
+    *lo = l_off;
+    *oo = o_off;
+    *ai = axis_i;
+}
+
+/* 16-byte vectors of elements (bits only: no arithmetic on them). */
+#if ELEM_BYTES == 1
+typedef uchar16 vec_t;
+#define VEC 16
+#define REVERSE(v) (v).sFEDCBA9876543210
+#define AS_VEC(w) as_uchar16(w)
+#elif ELEM_BYTES == 2
+typedef ushort8 vec_t;
+#define VEC 8
+#define REVERSE(v) (v).s76543210
+#define AS_VEC(w) as_ushort8(w)
+#elif ELEM_BYTES == 4
+typedef uint4 vec_t;
+#define VEC 4
+#define REVERSE(v) (v).s3210
+#elif ELEM_BYTES == 8
+typedef ulong2 vec_t;
+#define VEC 2
+#define REVERSE(v) (v).s10
+#endif
+
+#if VARIANT == 0
+/* ---- GENERIC: one output element per step, any layout --------------------------------- */
 __kernel void reverse_subsequences(__global const bits_t *in, ulong in_off,
                                    __global const len_t *lens, ulong len_off,
                                    __global bits_t *out, ulong out_off, rs_args a)
@@ -26,26 +94,214 @@ __kernel void reverse_subsequences(__global const bits_t *in, ulong in_off,
     in += in_off; /* binding offsets are applied as 64-bit pointer steps, so idx_t only */
     lens += len_off; /* needs to hold offsets relative to each binding */
     out += out_off;
-    const idx_t count = (idx_t)a.count;
+    const idx_t count = (idx_t)a.units, last = RANK - 1;
     for (idx_t g = (idx_t)get_global_id(0); g < count; g += (idx_t)get_global_size(0)) {
-        idx_t rem = g, io = 0, lo = 0, oo = 0, ai = 0;
-#pragma unroll
-        for (int d = RANK - 1; d >= 0; d--) {
-            const idx_t s = (idx_t)a.size[d];
-            const idx_t i = rem % s;
-            rem /= s;
-            oo += i * (idx_t)a.out_str[d];
-            if (d == (int)a.axis)
-                ai = i;
-            else {
-                io += i * (idx_t)a.in_str[d];
-                lo += i * (idx_t)a.len_str[d];
-            }
-        }
-        const idx_t n = (idx_t)a.size[a.axis];
-        const len_t len = lens[lo];
-        const idx_t l = (idx_t)min((ulong)len, (ulong)n); /* compare wide: lengths clamp */
+        const idx_t line = fdiv(g, a.div_mul[last], a.div_shr[last]);
+        const idx_t c = g - line * (idx_t)a.size[last];
+        idx_t io, lo, oo, ai;
+        line_offsets(&a, line, &io, &lo, &oo, &ai);
+        if (a.axis == last)
+            ai = c;
+        else
+            io += c * (idx_t)a.in_str[last];
+        lo += c * (idx_t)a.len_str[last];
+        oo += c * (idx_t)a.out_str[last];
+        const idx_t l = clamp_len(lens[lo], (idx_t)a.size[a.axis]);
         const idx_t src = ai < l ? l - 1 - ai : ai;
         out[oo] = in[io + src * (idx_t)a.in_str[a.axis]];
     }
 }
+
+#elif VARIANT == 1
+/* ---- LINES (CPUs): plain loops over contiguous blocks of line segments -------------------
+ * Contiguous runs move 16-byte vectors (reversed ones are shuffled in registers): the
+ * first vector at the run's start, then vectors at 16-byte-aligned outputs, then one last
+ * vector ending at the run's end. The first and last overlap their neighbours instead of
+ * needing scalar head and tail loops: they write the same values again. With STREAM the
+ * aligned stores are non-temporal (no read of the destination line before it is
+ * written: a third less memory traffic on large outputs). Strided lines take plain
+ * element loops. */
+/* Unaligned vector access: POCL's vloadn/vstoren builtins move single bytes, while a
+ * vector type with alignment 1 compiles to one unaligned vector move. */
+typedef vec_t __attribute__((aligned(1))) uvec_t;
+#define VLOAD(p) (*(__global const uvec_t *)(p))
+#define VSTORE(v, p) (*(__global uvec_t *)(p) = (v))
+#if STREAM && defined(__clang__)
+#define VSTORE_ALIGNED(v, p) __builtin_nontemporal_store((v), (__global vec_t *)(p))
+#else
+#define VSTORE_ALIGNED(v, p) (*(__global vec_t *)(p) = (v))
+#endif
+
+/* Elements from o to the next 16-byte boundary (0 when aligned). */
+inline idx_t to_aligned(const __global bits_t *o)
+{
+    return (idx_t)(((16 - ((size_t)o & 15)) & 15) / ELEM_BYTES);
+}
+
+inline void copy_fwd(__global bits_t *restrict o, __global const bits_t *restrict s, idx_t n,
+                     idx_t is, idx_t os)
+{
+    if (is == 1 && os == 1 && n >= VEC) {
+        VSTORE(VLOAD(s), o);
+        idx_t k = to_aligned(o);
+        for (; k + VEC <= n; k += VEC)
+            VSTORE_ALIGNED(VLOAD(s + k), o + k);
+        VSTORE(VLOAD(s + n - VEC), o + n - VEC);
+    } else {
+        for (; n; n--, o += os, s += is)
+            *o = *s;
+    }
+}
+
+/* o[k * os] = s[-k * is] for k in [0, n): s is the first source, the others lie below. */
+inline void copy_rev(__global bits_t *restrict o, __global const bits_t *restrict s, idx_t n,
+                     idx_t is, idx_t os)
+{
+    if (is == 1 && os == 1 && n >= VEC) {
+        __global const bits_t *e = s + 1; /* one past the source run */
+        VSTORE(REVERSE(VLOAD(e - VEC)), o);
+        idx_t k = to_aligned(o);
+        for (; k + VEC <= n; k += VEC)
+            VSTORE_ALIGNED(REVERSE(VLOAD(e - k - VEC)), o + k);
+        VSTORE(REVERSE(VLOAD(e - n)), o + n - VEC);
+    } else {
+        for (; n; n--, o += os, s -= is)
+            *o = *s;
+    }
+}
+
+__kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_off,
+                                   __global const len_t *restrict lens, ulong len_off,
+                                   __global bits_t *restrict out, ulong out_off, rs_args a)
+{
+    in += in_off;
+    lens += len_off;
+    out += out_off;
+    const idx_t per = (idx_t)a.per_item, units = (idx_t)a.units, last = RANK - 1;
+    const idx_t b = (idx_t)a.size[last], seg = (idx_t)a.seg_len, segs = (idx_t)a.segs;
+    const idx_t is = (idx_t)a.in_str[last], os = (idx_t)a.out_str[last];
+    idx_t u = (idx_t)get_global_id(0) * per;
+    const idx_t u1 = min(u + per, units);
+    for (; u < u1; u++) {
+        const idx_t line = fdiv(u, a.seg_mul, a.seg_shr);
+        const idx_t c0 = (u - line * segs) * seg, c1 = min(c0 + seg, b);
+        idx_t io, lo, oo, ai;
+        line_offsets(&a, line, &io, &lo, &oo, &ai);
+#if AXIS_LAST
+        const idx_t l = clamp_len(lens[lo], b);
+        const idx_t r1 = min(c1, l), f0 = max(c0, l);
+        if (c0 < r1) /* out[c] = in[l-1-c] for c in [c0, r1) */
+            copy_rev(out + oo + c0 * os, in + io + (l - 1 - c0) * is, r1 - c0, is, os);
+        if (f0 < c1)
+            copy_fwd(out + oo + f0 * os, in + io + f0 * is, c1 - f0, is, os);
+#else
+        const idx_t n = (idx_t)a.size[a.axis], as = (idx_t)a.in_str[a.axis];
+        const idx_t ls = (idx_t)a.len_str[last];
+        if (ls == 0) { /* one length for the whole line: a copy from the mirrored line */
+            const idx_t l = clamp_len(lens[lo], n), sa = ai < l ? l - 1 - ai : ai;
+            copy_fwd(out + oo + c0 * os, in + io + sa * as + c0 * is, c1 - c0, is, os);
+        } else {
+            for (idx_t c = c0; c < c1; c++) {
+                const idx_t l = clamp_len(lens[lo + c * ls], n), sa = ai < l ? l - 1 - ai : ai;
+                out[oo + c * os] = in[io + sa * as + c * is];
+            }
+        }
+#endif
+    }
+}
+
+#elif VARIANT == 2
+/* ---- CHUNKS (GPUs): one 16-byte vector of outputs per step ------------------------------
+ * Lines are contiguous in input and output. A chunk whose output is 16-byte aligned and
+ * whole is stored as one vector; its input is one aligned vector load (reversed in
+ * registers), else element loads (4- and 8-byte elements) or aligned 32-bit word loads
+ * joined by funnel shifts (1- and 2-byte elements, where per-byte loads would be slow).
+ * Anything else (line ends, chunks straddling L, unaligned outputs) goes element-wise. */
+inline int aligned16(const __global void *p) { return ((size_t)p & 15) == 0; }
+
+/* Loads VEC elements starting at s into *v. Returns 0, loading nothing, where the
+ * word-wise load of narrow elements would read past in_end (the input span's end). */
+inline int load_vec(__global const bits_t *s, size_t in_end, vec_t *v)
+{
+    if (aligned16(s)) {
+        *v = *(__global const vec_t *)s;
+        return 1;
+    }
+#if ELEM_BYTES == 4
+    *v = (uint4)(s[0], s[1], s[2], s[3]);
+    return 1;
+#elif ELEM_BYTES == 8
+    *v = (ulong2)(s[0], s[1]);
+    return 1;
+#elif defined(__ENDIAN_LITTLE__)
+    const __global uchar *p = (const __global uchar *)s;
+    const uint sh = (uint)((size_t)p & 3);
+    const __global uint *w = (const __global uint *)(p - sh);
+    if (sh && (size_t)(w + 5) > in_end)
+        return 0;
+    const uint w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = sh ? w[4] : 0, bits = sh * 8;
+    *v = AS_VEC((uint4)((uint)(upsample(w1, w0) >> bits), (uint)(upsample(w2, w1) >> bits),
+                        (uint)(upsample(w3, w2) >> bits), (uint)(upsample(w4, w3) >> bits)));
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+__kernel void reverse_subsequences(__global const bits_t *in, ulong in_off,
+                                   __global const len_t *lens, ulong len_off,
+                                   __global bits_t *out, ulong out_off, rs_args a)
+{
+    in += in_off;
+    lens += len_off;
+    out += out_off;
+    const idx_t units = (idx_t)a.units, last = RANK - 1, b = (idx_t)a.size[last];
+    const idx_t segs = (idx_t)a.segs;
+    const size_t in_end = (size_t)(in + a.in_span);
+    for (idx_t g = (idx_t)get_global_id(0); g < units; g += (idx_t)get_global_size(0)) {
+        const idx_t line = fdiv(g, a.seg_mul, a.seg_shr), c0 = (g - line * segs) * VEC;
+        idx_t io, lo, oo, ai;
+        line_offsets(&a, line, &io, &lo, &oo, &ai);
+        __global bits_t *o = out + oo + c0;
+        const int vstore = c0 + VEC <= b && aligned16(o);
+        vec_t v;
+#if AXIS_LAST
+        __global const bits_t *row = in + io;
+        const idx_t l = clamp_len(lens[lo], b);
+        if (vstore && c0 + VEC <= l && load_vec(row + (l - VEC - c0), in_end, &v)) {
+            *(__global vec_t *)o = REVERSE(v);
+        } else if (vstore && c0 >= l && load_vec(row + c0, in_end, &v)) {
+            *(__global vec_t *)o = v;
+        } else {
+            for (uint e = 0; e < VEC; e++) {
+                const idx_t c = c0 + e;
+                if (c < b)
+                    o[e] = row[c < l ? l - 1 - c : c];
+            }
+        }
+#else
+        const idx_t n = (idx_t)a.size[a.axis], as = (idx_t)a.in_str[a.axis];
+        const idx_t ls = (idx_t)a.len_str[last];
+        if (ls == 0) { /* one length for the whole line: a copy from the mirrored line */
+            const idx_t l = clamp_len(lens[lo], n), sa = ai < l ? l - 1 - ai : ai;
+            __global const bits_t *s = in + io + sa * as + c0;
+            if (vstore && load_vec(s, in_end, &v)) {
+                *(__global vec_t *)o = v;
+            } else {
+                for (uint e = 0; e < VEC; e++)
+                    if (c0 + e < b)
+                        o[e] = s[e];
+            }
+        } else {
+            for (uint e = 0; e < VEC; e++) {
+                const idx_t c = c0 + e;
+                if (c < b) {
+                    const idx_t l = clamp_len(lens[lo + c * ls], n), sa = ai < l ? l - 1 - ai : ai;
+                    o[e] = in[io + sa * as + c];
+                }
+            }
+        }
+#endif
+    }
+}
+#endif

@@ -11,13 +11,50 @@ typedef struct dmlcl__limits {
     int is_cpu;
 } dmlcl__limits;
 
+/* ---- fast division (fastdiv.c) ---------------------------------------------------------
+ * q = n / d for every n < 2^bits as t = mul_hi(n, mul); q = (t + ((n - t) >> sh1)) >> sh2
+ * (Granlund & Montgomery): kernels get mul and sh1 | sh2 << 8 instead of dividing. */
+typedef struct dmlcl__fastdiv {
+    uint64_t mul;
+    uint32_t sh1, sh2;
+} dmlcl__fastdiv;
+dmlcl__fastdiv dmlcl__fastdiv_make(uint64_t d, unsigned bits); /* d >= 1; bits 32 or 64 */
+uint64_t dmlcl__fastdiv_apply(const dmlcl__fastdiv *f, uint64_t n, unsigned bits); /* host mirror */
+
 /* ---- REVERSE_SUBSEQUENCES -------------------------------------------------------------- */
 
 /* Rank classes the kernel is compiled for: collapsed ranks are padded up to one of these
  * so that the number of programs stays small. */
 #define DMLCL_RS_MAXRANK 8
 
+/* Kernel variants. The "line" is the innermost collapsed dimension (the axis or not).
+ *   GENERIC: one output element per step, any layout (the fallback on GPUs).
+ *   LINES:   CPUs. Each work-item runs plain loops over a contiguous block of line
+ *            segments, which the device compiler vectorizes; coordinates once per segment.
+ *   CHUNKS:  GPUs, lines contiguous in input and output. One 16-byte vector of outputs per
+ *            step: aligned vector stores, aligned vector loads (reversed in registers), or
+ *            word loads and funnel shifts where the mirrored segment is not aligned. */
+typedef enum { DMLCL_RS_GENERIC = 0, DMLCL_RS_LINES = 1, DMLCL_RS_CHUNKS = 2 } dmlcl__rs_variant;
+extern const char *const dmlcl__rs_variant_names[3];
+
+/* Overrides for tuning and tests ($DMLCL_RS_PLAN, e.g. "variant=lines,wg=128,waves=8");
+ * 0 / -1 = the planner's choice. A variant that does not apply to the shape is ignored. */
+typedef struct dmlcl__rs_tune {
+    int variant;     /* -1 or a dmlcl__rs_variant */
+    uint32_t wg;     /* GPU work-group size */
+    uint32_t waves;  /* GPU work-groups per compute unit before items loop (grid stride) */
+} dmlcl__rs_tune;
+
 typedef struct dmlcl__rs_plan {
+    dmlcl__rs_variant variant;
+    int axis_last;                   /* the axis is the line (innermost collapsed dim) */
+    uint32_t vec;                    /* CHUNKS: elements per 16-byte vector */
+    uint64_t units;                  /* work units: elements, line segments or chunks */
+    uint64_t segs, seg_len;          /* segments per line, elements per segment */
+    uint64_t per_item;               /* LINES: units per work-item */
+    uint64_t in_span;                /* input elements from the binding's start */
+    dmlcl__fastdiv div[DMLCL_RS_MAXRANK]; /* by sizes[d] */
+    dmlcl__fastdiv seg_div;          /* by segs */
     uint32_t rank;                   /* collapsed rank, padded to the rank class */
     uint32_t axis;                   /* the axis in the collapsed shape */
     uint64_t sizes[DMLCL_RS_MAXRANK];
@@ -34,7 +71,61 @@ typedef struct dmlcl__rs_plan {
 void dmlcl__rs_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *lengths,
                          const dmlcl__tensor *out, uint32_t axis, const dmlcl__limits *lim,
                          dmlcl__rs_plan *p);
+/* The same with overrides (NULL = none). */
+void dmlcl__rs_plan_make_tuned(const dmlcl__tensor *in, const dmlcl__tensor *lengths,
+                               const dmlcl__tensor *out, uint32_t axis, const dmlcl__limits *lim,
+                               const dmlcl__rs_tune *tune, dmlcl__rs_plan *p);
+/* Parses "key=value,..." (variant=generic|lines|chunks, wg=N, waves=N) into *t; returns 0,
+ * or -1 naming nothing (callers report the whole string). NULL or "" = no overrides. */
+int dmlcl__rs_tune_parse(const char *s, dmlcl__rs_tune *t);
 
 /* Work-group and global size for a grid-stride loop over `items` elements. */
 void dmlcl__plan_ndrange(uint64_t items, const dmlcl__limits *lim, size_t *global, size_t *local);
+
+/* ---- RESAMPLE1 ------------------------------------------------------------------------
+ * The coordinate mapping runs on the host in IEEE float32 (OpenCL's float division is not
+ * correctly rounded): one table row per output coordinate of every resampled dimension.
+ * A dimension whose row is affine (input index = first + o * step) with no weights, such
+ * as identity, broadcast of size 1, FLT_MAX scales or an integer nearest downsample, is
+ * "pass-through": plain strides, no table, no corners. */
+
+/* x = ((float)o - out_offset) / scale - in_offset, every step rounded to float32. */
+float dmlcl__resample1_coord(uint64_t o, float scale, float in_offset, float out_offset);
+/* NEAREST_NEIGHBOR: clamp(floor(x + 0.5), 0, n - 1) (ties round up). */
+uint32_t dmlcl__resample1_nearest(float x, uint64_t n);
+/* LINEAR: x clamped to [0, n - 1]; returns i0 = floor(x) and sets *w = x - i0.
+ * i1 = min(i0 + 1, n - 1) equals i0 + 1 whenever w != 0. */
+uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w);
+
+/* Table words per row: NEAREST {index}; LINEAR {i0, bits of the float weight}. */
+#define DMLCL_RESAMPLE1_WORDS(linear) ((linear) ? 2u : 1u)
+
+typedef struct dmlcl__resample1_plan {
+    int linear;                 /* 1: resample1_linear with K = nr; 0: resample1_gather */
+    const char *variant;        /* "copy" (nr == 0), "gather" (nearest), "linear" */
+    uint32_t np, nr;            /* pass-through / resampled dimensions after collapsing */
+    int pass_inner;             /* the output's fastest-varying dimension is pass-through */
+    uint64_t psize[DMLCL_MAXDIM], pin[DMLCL_MAXDIM], pout[DMLCL_MAXDIM];
+    uint64_t rsize[DMLCL_MAXDIM], rin[DMLCL_MAXDIM], rout[DMLCL_MAXDIM];
+    uint64_t rtab[DMLCL_MAXDIM];  /* first table row of each resampled dimension */
+    uint32_t rdim[DMLCL_MAXDIM];  /* its dimension in the descriptor */
+    uint64_t in_base;           /* input element offset fixed by the pass-through maps */
+    uint64_t count;             /* output elements */
+    uint64_t table_rows;        /* sum of the resampled dimensions' output sizes */
+    uint64_t table_bytes;       /* table_rows * words * 4 */
+    int idx64;                  /* 64-bit index arithmetic needed (or forced by a test) */
+    size_t global, local;
+    char options[160];          /* complete build options: the program variant */
+} dmlcl__resample1_plan;
+
+/* Classifies and collapses the dimensions and picks the variant; `linear` is the mode.
+ * Computes every row once but stores none (see dmlcl__resample1_fill). */
+void dmlcl__resample1_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *out, int linear,
+                                const float *scales, const float *in_offsets,
+                                const float *out_offsets, const dmlcl__limits *lim,
+                                int force_idx64, dmlcl__resample1_plan *p);
+/* Writes the plan's table (p->table_bytes bytes) for the same descriptor. */
+void dmlcl__resample1_fill(const dmlcl__resample1_plan *p, const dmlcl__tensor *in,
+                           const float *scales, const float *in_offsets,
+                           const float *out_offsets, uint32_t *table);
 #endif

@@ -1,12 +1,236 @@
-/* RESAMPLE1: TEMPORARY until the RESAMPLE1 issue lands: validates nothing, unsupported. */
-#include "internal.h"
+/* RESAMPLE1 and RESAMPLE (v0): validation, planning, coordinate tables and dispatch. */
+#include "plan.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct r1_impl {
+    dmlcl__resample1_plan plan;
+    cl_kernel kernel;
+    cl_mem table; /* the coordinate tables; NULL when nothing is resampled */
+} r1_impl;
+
+/* Host mirror of the kernel's resample1_args. */
+typedef struct {
+    cl_ulong count, np, nr, pass_inner;
+    cl_ulong psize[8], pin[8], pout[8];
+    cl_ulong rsize[8], rin[8], rout[8], rtab[8];
+} r1_args;
+
+/* Test hook (not in any public header): forces 64-bit index arithmetic, so the tests run
+ * the IDX64 kernels on tensors small enough to allocate. */
+static int force_idx64;
+void dmlcl_test_resample_force_idx64(int on);
+void dmlcl_test_resample_force_idx64(int on)
+{
+    __atomic_store_n(&force_idx64, on, __ATOMIC_SEQ_CST);
+}
+
+/* ---- validation: every rule, before any OpenCL call ---------------------------------- */
+
+static int supported_type(dmlcl_tensor_data_type t)
+{
+    return t == DMLCL_TENSOR_DATA_TYPE_FLOAT32 || t == DMLCL_TENSOR_DATA_TYPE_FLOAT16 ||
+           t == DMLCL_TENSOR_DATA_TYPE_FLOAT64 || t == DMLCL_TENSOR_DATA_TYPE_INT8 ||
+           t == DMLCL_TENSOR_DATA_TYPE_UINT8;
+}
+
+/* name: "resample1" or "resample"; count_field: "dimension_count" or "scale_count". */
+static dmlcl_status check_tensors(dmlcl_operator *op, const char *name, const char *count_field,
+                                  const dmlcl_resample1_desc *d)
+{
+    dmlcl__tensor *in = &op->in[0], *out = &op->out[0];
+    dmlcl_status st;
+    if ((st = dmlcl__tensor_check(name, "input_tensor", d->input_tensor, in)) ||
+        (st = dmlcl__tensor_check(name, "output_tensor", d->output_tensor, out)))
+        return st;
+    if (out->rank != in->rank)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: output_tensor dimension_count must equal input_tensor's (%u), "
+                           "got %u", name, in->rank, out->rank);
+    if (d->dimension_count != in->rank)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: %s must equal the tensors' dimension_count (%u), got %u", name,
+                           count_field, in->rank, d->dimension_count);
+    if (out->type != in->type)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: output_tensor data_type must equal input_tensor's (%s), got %s",
+                           name, dmlcl__type_name(in->type), dmlcl__type_name(out->type));
+    if (!supported_type(in->type))
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 "
+                           "or UINT8, got %s", name, dmlcl__type_name(in->type));
+    return DMLCL_SUCCESS;
+}
+
+static dmlcl_status check_array(const char *name, const char *field, const float *v, uint32_t n,
+                                int is_scale)
+{
+    if (!v)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s is NULL (it needs %u values)", name,
+                           field, n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (is_scale && !(isfinite(v[i]) && v[i] > 0))
+            return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s[%u] must be finite and > 0, got %g",
+                               name, field, i, (double)v[i]);
+        if (!is_scale && !isfinite(v[i]))
+            return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s[%u] must be finite, got %g", name,
+                               field, i, (double)v[i]);
+    }
+    return DMLCL_SUCCESS;
+}
+
+static dmlcl_status validate(dmlcl_operator *op, const char *name, const char *count_field,
+                             const dmlcl_resample1_desc *d)
+{
+    dmlcl_status st = check_tensors(op, name, count_field, d);
+    if (st)
+        return st;
+    if (d->interpolation_mode != DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR &&
+        d->interpolation_mode != DMLCL_INTERPOLATION_MODE_LINEAR)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: interpolation_mode must be 0 (NEAREST_NEIGHBOR) or 1 (LINEAR), "
+                           "got %d", name, (int)d->interpolation_mode);
+    uint32_t n = d->dimension_count;
+    if ((st = check_array(name, "scales", d->scales, n, 1)) ||
+        (st = check_array(name, "input_pixel_offsets", d->input_pixel_offsets, n, 0)) ||
+        (st = check_array(name, "output_pixel_offsets", d->output_pixel_offsets, n, 0)) ||
+        (st = dmlcl__tensor_check_no_alias(name, "output_tensor", &op->out[0])))
+        return st;
+    if (op->in[0].type == DMLCL_TENSOR_DATA_TYPE_FLOAT64 && !op->ctx->info.has_fp64)
+        return dmlcl__fail(DMLCL_UNSUPPORTED,
+                           "%s: data_type FLOAT64 needs cl_khr_fp64, which the device \"%s\" "
+                           "does not support", name, op->ctx->info.name);
+    return DMLCL_SUCCESS;
+}
+
+/* ---- dispatch --------------------------------------------------------------------------- */
+
+static dmlcl_status r1_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
+                               const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
+                               const cl_event *wait, cl_event *event)
+{
+    r1_impl *im = op->impl;
+    const dmlcl__resample1_plan *p = &im->plan;
+    r1_args a;
+    memset(&a, 0, sizeof a);
+    a.count = p->count;
+    a.np = p->np;
+    a.nr = p->nr;
+    a.pass_inner = (cl_ulong)p->pass_inner;
+    for (int d = 0; d < 8; d++) {
+        a.psize[d] = d < (int)p->np ? p->psize[d] : 1;
+        a.pin[d] = p->pin[d];
+        a.pout[d] = p->pout[d];
+        a.rsize[d] = d < (int)p->nr ? p->rsize[d] : 1;
+        a.rin[d] = p->rin[d];
+        a.rout[d] = p->rout[d];
+        a.rtab[d] = p->rtab[d];
+    }
+    /* The pass-through maps' fixed input offset rides on the binding offset. */
+    cl_ulong offs[2] = {in_off[0] + p->in_base, out_off[0]};
+    dmlcl_status st;
+    if ((st = dmlcl__set_arg(im->kernel, 0, sizeof(cl_mem), &in[0])) ||
+        (st = dmlcl__set_arg(im->kernel, 1, sizeof(cl_ulong), &offs[0])) ||
+        (st = dmlcl__set_arg(im->kernel, 2, sizeof(cl_mem), &out[0])) ||
+        (st = dmlcl__set_arg(im->kernel, 3, sizeof(cl_ulong), &offs[1])) ||
+        (st = dmlcl__set_arg(im->kernel, 4, sizeof(cl_mem), &im->table)) ||
+        (st = dmlcl__set_arg(im->kernel, 5, sizeof a, &a)))
+        return st;
+    return dmlcl__enqueue_1d(op, im->kernel, p->global, p->local, nwait, wait, event);
+}
+
+static void r1_destroy(dmlcl_operator *op)
+{
+    r1_impl *im = op->impl;
+    if (im && im->kernel)
+        clReleaseKernel(im->kernel);
+    if (im && im->table)
+        clReleaseMemObject(im->table);
+    dmlcl__free(im);
+    op->impl = NULL;
+}
+
+static const dmlcl__op_vtable r1_vtable = {"resample1", r1_enqueue, r1_destroy};
+static const dmlcl__op_vtable r0_vtable = {"resample", r1_enqueue, r1_destroy};
+
+/* ---- creation ----------------------------------------------------------------------------- */
+
+/* Builds the tables on the host and uploads them into one read-only buffer. */
+static dmlcl_status upload_tables(dmlcl_operator *op, const char *name,
+                                  const dmlcl_resample1_desc *d)
+{
+    r1_impl *im = op->impl;
+    const dmlcl__resample1_plan *p = &im->plan;
+    if (p->table_bytes == 0)
+        return DMLCL_SUCCESS;
+    if (p->table_bytes > op->ctx->info.max_mem_alloc || p->table_bytes > SIZE_MAX)
+        return dmlcl__fail(DMLCL_UNSUPPORTED,
+                           "%s: the coordinate tables need %llu bytes, more than the device's "
+                           "CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu)", name,
+                           (unsigned long long)p->table_bytes,
+                           (unsigned long long)op->ctx->info.max_mem_alloc);
+    uint32_t *host = dmlcl__malloc((size_t)p->table_bytes);
+    if (!host)
+        return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory for the coordinate "
+                           "tables (%llu bytes)", name, (unsigned long long)p->table_bytes);
+    dmlcl__resample1_fill(p, &op->in[0], d->scales, d->input_pixel_offsets,
+                          d->output_pixel_offsets, host);
+    cl_int err = CL_SUCCESS;
+    im->table = clCreateBuffer(op->ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                               (size_t)p->table_bytes, host, &err);
+    dmlcl__free(host);
+    if (err) {
+        im->table = NULL;
+        return dmlcl__cl_fail("clCreateBuffer", err);
+    }
+    return DMLCL_SUCCESS;
+}
+
+static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const char *count_field,
+                           const dmlcl_resample1_desc *d)
+{
+    dmlcl_status st = validate(op, vt->name, count_field, d);
+    if (st)
+        return st;
+    op->n_in = 1;
+    op->n_out = 1;
+    r1_impl *im = dmlcl__calloc(1, sizeof *im);
+    if (!im)
+        return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory", vt->name);
+    op->impl = im;
+    op->vt = vt;
+    const dmlcl__device_info *di = &op->ctx->info;
+    dmlcl__limits lim = {di->max_work_group_size, di->compute_units, di->is_cpu};
+    int linear = d->interpolation_mode == DMLCL_INTERPOLATION_MODE_LINEAR;
+    dmlcl__resample1_plan *p = &im->plan;
+    dmlcl__resample1_plan_make(&op->in[0], &op->out[0], linear, d->scales, d->input_pixel_offsets,
+                               d->output_pixel_offsets, &lim,
+                               __atomic_load_n(&force_idx64, __ATOMIC_SEQ_CST), p);
+    snprintf(op->plan_text, sizeof op->plan_text,
+             "variant=%s resampled=%u pass=%u inner=%s count=%llu table=%lluB global=%zu "
+             "local=%zu options='%s'",
+             p->variant, p->nr, p->np, p->pass_inner ? "pass" : "resampled",
+             (unsigned long long)p->count, (unsigned long long)p->table_bytes, p->global,
+             p->local, p->options);
+    if ((st = dmlcl__kernel_get(op->ctx, "resample1", p->options,
+                                p->linear ? "resample1_linear" : "resample1_gather", &im->kernel)))
+        return st;
+    return upload_tables(op, vt->name, d);
+}
 
 dmlcl_status dmlcl__resample1_create(dmlcl_operator *op, const dmlcl_resample1_desc *d)
 {
-    return dmlcl__fail(DMLCL_UNSUPPORTED, "resample1: not implemented yet");
+    return create(op, &r1_vtable, "dimension_count", d);
 }
 
+/* v0: pixel-centre offsets on every dimension (input 0.5, output -0.5). */
 dmlcl_status dmlcl__resample_create(dmlcl_operator *op, const dmlcl_resample_desc *d)
 {
-    return dmlcl__fail(DMLCL_UNSUPPORTED, "resample: not implemented yet");
+    static const float in_off[DMLCL_MAXDIM] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
+    static const float out_off[DMLCL_MAXDIM] = {-0.5f, -0.5f, -0.5f, -0.5f,
+                                                -0.5f, -0.5f, -0.5f, -0.5f};
+    dmlcl_resample1_desc r1 = {d->input_tensor, d->output_tensor, d->interpolation_mode,
+                               d->scale_count, d->scales, in_off, out_off};
+    return create(op, &r0_vtable, "scale_count", &r1);
 }

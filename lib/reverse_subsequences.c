@@ -1,6 +1,7 @@
 /* REVERSE_SUBSEQUENCES: validation, planning and dispatch. */
 #include "plan.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define OP "reverse_subsequences"
@@ -13,7 +14,9 @@ typedef struct rs_impl {
 /* Host mirror of the kernel's rs_args. */
 typedef struct {
     cl_ulong size[8], in_str[8], len_str[8], out_str[8];
-    cl_ulong count, axis;
+    cl_ulong div_mul[8], div_shr[8];
+    cl_ulong units, axis;
+    cl_ulong segs, seg_mul, seg_shr, seg_len, per_item, in_span;
 } rs_args;
 
 static dmlcl_status check_same_sizes(const char *field, const dmlcl__tensor *t,
@@ -80,9 +83,17 @@ static dmlcl_status rs_enqueue(dmlcl_operator *op, const cl_mem *in, const uint6
         a.in_str[d] = p->in_str[d];
         a.len_str[d] = p->len_str[d];
         a.out_str[d] = p->out_str[d];
+        a.div_mul[d] = d < (int)p->rank ? p->div[d].mul : 1;
+        a.div_shr[d] = d < (int)p->rank ? p->div[d].sh1 | p->div[d].sh2 << 8 : 0;
     }
-    a.count = p->count;
+    a.units = p->units;
     a.axis = p->axis;
+    a.segs = p->segs;
+    a.seg_mul = p->seg_div.mul;
+    a.seg_shr = p->seg_div.sh1 | p->seg_div.sh2 << 8;
+    a.seg_len = p->seg_len;
+    a.per_item = p->per_item;
+    a.in_span = p->in_span;
     cl_ulong offs[3] = {in_off[0], in_off[1], out_off[0]};
     dmlcl_status st;
     if ((st = dmlcl__set_arg(im->kernel, 0, sizeof(cl_mem), &in[0])) ||
@@ -122,11 +133,23 @@ dmlcl_status dmlcl__reverse_subsequences_create(dmlcl_operator *op,
     op->vt = &rs_vtable;
     const dmlcl__device_info *di = &op->ctx->info;
     dmlcl__limits lim = {di->max_work_group_size, di->compute_units, di->is_cpu};
-    dmlcl__rs_plan_make(&op->in[0], &op->in[1], &op->out[0], d->axis, &lim, &im->plan);
+    /* $DMLCL_RS_PLAN overrides the planner's choices: for tuning runs and for the tests
+     * that cover every variant on one device. */
+    dmlcl__rs_tune tune;
+    const char *force = getenv("DMLCL_RS_PLAN");
+    if (dmlcl__rs_tune_parse(force, &tune))
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           OP ": DMLCL_RS_PLAN must be key=value pairs (variant=generic|lines|"
+                           "chunks, wg=N, waves=N) separated by commas, got \"%s\"", force);
+    dmlcl__rs_plan_make_tuned(&op->in[0], &op->in[1], &op->out[0], d->axis, &lim, &tune,
+                              &im->plan);
     const dmlcl__rs_plan *p = &im->plan;
     snprintf(op->plan_text, sizeof op->plan_text,
-             "variant=generic rank=%u axis=%u count=%llu global=%zu local=%zu options='%s'",
-             p->rank, p->axis, (unsigned long long)p->count, p->global, p->local, p->options);
+             "variant=%s vec=%u rank=%u axis=%u units=%llu segs=%llu global=%zu local=%zu "
+             "options='%s'", dmlcl__rs_variant_names[p->variant],
+             p->variant == DMLCL_RS_CHUNKS ? p->vec : 1, p->rank, p->axis,
+             (unsigned long long)p->units, (unsigned long long)p->segs, p->global, p->local,
+             p->options);
     return dmlcl__kernel_get(op->ctx, "reverse_subsequences", im->plan.options,
                              "reverse_subsequences", &im->kernel);
 }

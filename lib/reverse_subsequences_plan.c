@@ -1,6 +1,7 @@
 /* REVERSE_SUBSEQUENCES planner: collapses the shape, picks the variant and the NDRange. */
 #include "plan.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void dmlcl__plan_ndrange(uint64_t items, const dmlcl__limits *lim, size_t *global, size_t *local)
@@ -70,9 +71,60 @@ static void pad_to_class(dmlcl__rs_plan *p)
     p->rank = cls;
 }
 
-void dmlcl__rs_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *lengths,
-                         const dmlcl__tensor *out, uint32_t axis, const dmlcl__limits *lim,
-                         dmlcl__rs_plan *p)
+const char *const dmlcl__rs_variant_names[3] = {"generic", "lines", "chunks"};
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/* LINES (CPUs): a few work-items per core, each a contiguous block of line segments, so
+ * every thread streams through memory; long lines are split when there are few of them. */
+static void plan_lines(dmlcl__rs_plan *p, uint64_t lines, uint64_t b, const dmlcl__limits *lim)
+{
+    uint64_t target = (uint64_t)lim->compute_units * 8;
+    p->segs = 1;
+    p->seg_len = b;
+    if (lines < target) {
+        uint64_t len = ceil_div(b, ceil_div(target, lines));
+        p->seg_len = len < 4096 ? (b < 4096 ? b : 4096) : len;
+        p->segs = ceil_div(b, p->seg_len);
+    }
+    p->units = lines * p->segs;
+    p->per_item = ceil_div(p->units, target);
+    p->global = (size_t)ceil_div(p->units, p->per_item);
+    p->local = 1; /* POCL runs a group's items in one thread: 1 keeps blocks contiguous */
+}
+
+/* GPU NDRange: `wg`-wide groups, at most `waves` groups per compute unit (grid stride). */
+static void plan_gpu_range(dmlcl__rs_plan *p, const dmlcl__limits *lim, const dmlcl__rs_tune *t)
+{
+    size_t wg = t && t->wg ? t->wg : 256;
+    if (wg > lim->max_work_group_size)
+        wg = lim->max_work_group_size;
+    uint64_t waves = t && t->waves ? t->waves : 32;
+    uint64_t cap = (uint64_t)lim->compute_units * wg * waves;
+    uint64_t g = p->units < cap ? p->units : cap;
+    p->global = (size_t)(ceil_div(g ? g : 1, wg) * wg);
+    p->local = wg;
+}
+
+static dmlcl__rs_variant pick_variant(const dmlcl__rs_plan *p, const dmlcl__limits *lim,
+                                      const dmlcl__rs_tune *t)
+{
+    uint32_t last = p->rank - 1;
+    int contiguous = p->in_str[last] == 1 && p->out_str[last] == 1 && p->sizes[last] >= p->vec;
+    if (t && t->variant == DMLCL_RS_LINES)
+        return DMLCL_RS_LINES;
+    if (t && t->variant == DMLCL_RS_GENERIC)
+        return DMLCL_RS_GENERIC;
+    if (t && t->variant == DMLCL_RS_CHUNKS && contiguous)
+        return DMLCL_RS_CHUNKS;
+    if (lim->is_cpu)
+        return DMLCL_RS_LINES;
+    return contiguous ? DMLCL_RS_CHUNKS : DMLCL_RS_GENERIC;
+}
+
+void dmlcl__rs_plan_make_tuned(const dmlcl__tensor *in, const dmlcl__tensor *lengths,
+                               const dmlcl__tensor *out, uint32_t axis, const dmlcl__limits *lim,
+                               const dmlcl__rs_tune *tune, dmlcl__rs_plan *p)
 {
     memset(p, 0, sizeof *p);
     p->rank = in->rank;
@@ -88,13 +140,82 @@ void dmlcl__rs_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *lengths,
     p->count = out->elements;
     p->elem_bytes = in->elem_size;
     p->len_bytes = lengths->elem_size;
+    p->in_span = in->span;
+    uint32_t last = p->rank - 1;
+    uint64_t b = p->sizes[last], lines = p->count / b;
+    p->axis_last = p->axis == last;
+    p->vec = 16 / p->elem_bytes;
+    p->variant = pick_variant(p, lim, tune);
+    switch (p->variant) {
+    case DMLCL_RS_LINES:
+        plan_lines(p, lines, b, lim);
+        break;
+    case DMLCL_RS_CHUNKS:
+        p->seg_len = p->vec;
+        p->segs = ceil_div(b, p->vec);
+        p->units = lines * p->segs;
+        plan_gpu_range(p, lim, tune);
+        break;
+    default:
+        p->segs = p->seg_len = 1;
+        p->units = p->count;
+        if (lim->is_cpu && !(tune && (tune->wg || tune->waves)))
+            dmlcl__plan_ndrange(p->units, lim, &p->global, &p->local);
+        else
+            plan_gpu_range(p, lim, tune);
+    }
     /* 32-bit index arithmetic is much cheaper on GPUs; it is exact while every element
-     * offset (relative to the binding) and the element count stay below 2^32. */
-    /* The grid-stride loop computes index + global size, which must not wrap either. */
-    dmlcl__plan_ndrange(p->count, lim, &p->global, &p->local);
+     * offset (relative to the binding) stays below 2^32, and so do the loops' sums: a
+     * work unit plus the grid stride (or a LINES item's block), a position in a line plus
+     * a segment or a vector. */
     const uint64_t lim32 = (uint64_t)1 << 32;
-    p->idx64 = p->count + p->global >= lim32 || in->span >= lim32 || lengths->span >= lim32 ||
-               out->span >= lim32;
-    snprintf(p->options, sizeof p->options, "-DELEM_BYTES=%u -DLEN_BYTES=%u -DRANK=%u -DIDX64=%d",
-             p->elem_bytes, p->len_bytes, p->rank, p->idx64);
+    uint64_t stride = p->variant == DMLCL_RS_LINES ? p->per_item : p->global;
+    p->idx64 = p->units + stride >= lim32 || p->count + p->seg_len + 16 >= lim32 ||
+               in->span >= lim32 || lengths->span >= lim32 || out->span >= lim32;
+    unsigned bits = p->idx64 ? 64 : 32;
+    for (uint32_t d = 0; d < p->rank; d++)
+        p->div[d] = dmlcl__fastdiv_make(p->sizes[d], bits);
+    p->seg_div = dmlcl__fastdiv_make(p->segs, bits);
+    snprintf(p->options, sizeof p->options,
+             "-DELEM_BYTES=%u -DLEN_BYTES=%u -DRANK=%u -DIDX64=%d -DVARIANT=%d -DAXIS_LAST=%d",
+             p->elem_bytes, p->len_bytes, p->rank, p->idx64, (int)p->variant, p->axis_last);
+}
+
+void dmlcl__rs_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *lengths,
+                         const dmlcl__tensor *out, uint32_t axis, const dmlcl__limits *lim,
+                         dmlcl__rs_plan *p)
+{
+    dmlcl__rs_plan_make_tuned(in, lengths, out, axis, lim, NULL, p);
+}
+
+int dmlcl__rs_tune_parse(const char *s, dmlcl__rs_tune *t)
+{
+    t->variant = -1;
+    t->wg = t->waves = 0;
+    while (s && *s) {
+        char key[16], val[16];
+        int n = 0;
+        if (sscanf(s, "%15[a-z]=%15[a-z0-9]%n", key, val, &n) != 2)
+            return -1;
+        s += n;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return -1;
+        unsigned long v = strtoul(val, NULL, 10);
+        if (!strcmp(key, "variant")) {
+            t->variant = -1;
+            for (int i = 0; i < 3; i++)
+                if (!strcmp(val, dmlcl__rs_variant_names[i]))
+                    t->variant = i;
+            if (t->variant < 0)
+                return -1;
+        } else if (!strcmp(key, "wg") && v >= 1 && v <= 4096)
+            t->wg = (uint32_t)v;
+        else if (!strcmp(key, "waves") && v >= 1 && v <= 1u << 20)
+            t->waves = (uint32_t)v;
+        else
+            return -1;
+    }
+    return 0;
 }

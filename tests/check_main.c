@@ -9,7 +9,10 @@ typedef Suite *(*suite_fn)(void);
 static const suite_fn suites[] = {
     validation_suite,
     reverse_subsequences_suite,
+    reverse_variants_suite,
+    resample1_suite,
     cache_suite,
+    disk_cache_suite,
     threads_suite,
     alloc_failure_suite,
 };

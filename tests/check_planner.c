@@ -30,17 +30,32 @@ static dmlcl__tensor tensor(uint32_t rank, const uint64_t *sizes, const uint64_t
     return t;
 }
 
-static dmlcl__rs_plan plan(uint32_t rank, const uint64_t *sizes, const uint64_t *in_strides,
-                           uint32_t axis, const dmlcl__limits *lim)
+static const dmlcl__rs_tune force_generic = {DMLCL_RS_GENERIC, 0, 0};
+static const dmlcl__rs_tune force_lines = {DMLCL_RS_LINES, 0, 0};
+static const dmlcl__rs_tune force_chunks = {DMLCL_RS_CHUNKS, 0, 0};
+
+/* Elements of `elem` bytes, packed UINT32 lengths and output; tune may be NULL. */
+static dmlcl__rs_plan plan_e(uint32_t rank, const uint64_t *sizes, const uint64_t *in_strides,
+                             uint32_t axis, const dmlcl__limits *lim, uint32_t elem,
+                             const dmlcl__rs_tune *tune)
 {
     uint64_t ls[8];
     memcpy(ls, sizes, rank * sizeof *ls);
     ls[axis] = 1;
-    dmlcl__tensor in = tensor(rank, sizes, in_strides, 4), len = tensor(rank, ls, NULL, 4),
-                  out = tensor(rank, sizes, NULL, 4);
+    dmlcl__tensor in = tensor(rank, sizes, in_strides, elem), len = tensor(rank, ls, NULL, 4),
+                  out = tensor(rank, sizes, NULL, elem);
     dmlcl__rs_plan p;
-    dmlcl__rs_plan_make(&in, &len, &out, axis, lim, &p);
+    if (tune)
+        dmlcl__rs_plan_make_tuned(&in, &len, &out, axis, lim, tune, &p);
+    else
+        dmlcl__rs_plan_make(&in, &len, &out, axis, lim, &p);
     return p;
+}
+
+static dmlcl__rs_plan plan(uint32_t rank, const uint64_t *sizes, const uint64_t *in_strides,
+                           uint32_t axis, const dmlcl__limits *lim)
+{
+    return plan_e(rank, sizes, in_strides, axis, lim, 4, NULL);
 }
 
 START_TEST(spec_example_collapses_to_rows)
@@ -55,7 +70,9 @@ START_TEST(spec_example_collapses_to_rows)
     ck_assert_uint_eq(p.in_str[1], 4);
     ck_assert_uint_eq(p.len_str[1], 1);
     ck_assert_uint_eq(p.count, 12);
-    ck_assert_str_eq(p.options, "-DELEM_BYTES=4 -DLEN_BYTES=4 -DRANK=3 -DIDX64=0");
+    ck_assert_int_eq(p.variant, DMLCL_RS_CHUNKS);
+    ck_assert_str_eq(p.options,
+                     "-DELEM_BYTES=4 -DLEN_BYTES=4 -DRANK=3 -DIDX64=0 -DVARIANT=2 -DAXIS_LAST=1");
 }
 END_TEST
 
@@ -95,7 +112,8 @@ START_TEST(transposed_input_keeps_dimensions)
     for (int d = 0; d < 4; d++)
         ck_assert_uint_eq(p.sizes[d], 1);
     ck_assert_uint_eq(p.in_str[7], 24);
-    ck_assert_str_eq(p.options, "-DELEM_BYTES=4 -DLEN_BYTES=4 -DRANK=8 -DIDX64=0");
+    ck_assert_str_eq(p.options,
+                     "-DELEM_BYTES=4 -DLEN_BYTES=4 -DRANK=8 -DIDX64=0 -DVARIANT=0 -DAXIS_LAST=0");
 }
 END_TEST
 
@@ -121,11 +139,17 @@ START_TEST(large_tensors_use_64_bit_indices)
     dmlcl__rs_plan p = plan(2, s, NULL, 1, &gpu);
     ck_assert_int_eq(p.idx64, 1);
     ck_assert_ptr_nonnull(strstr(p.options, "-DIDX64=1"));
+    /* 2^32 - 65536 elements: one per work unit (GENERIC), index + global size would wrap;
+     * CHUNKS has a quarter as many units and stays 32-bit. */
     const uint64_t t[2] = {65535, 65536};
+    p = plan_e(2, t, NULL, 1, &gpu, 4, &force_generic);
+    ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
+    ck_assert_int_eq(p.idx64, 1);
     p = plan(2, t, NULL, 1, &gpu);
-    ck_assert_int_eq(p.idx64, 1); /* 2^32 - 65536 elements: index + global size would wrap */
+    ck_assert_int_eq(p.variant, DMLCL_RS_CHUNKS);
+    ck_assert_int_eq(p.idx64, 0);
     const uint64_t u[2] = {32768, 65536};
-    p = plan(2, u, NULL, 1, &gpu);
+    p = plan_e(2, u, NULL, 1, &gpu, 4, &force_generic);
     ck_assert_int_eq(p.idx64, 0);
 }
 END_TEST
@@ -138,14 +162,122 @@ START_TEST(ndrange_from_device_limits)
     ck_assert_uint_eq(p.global % 256, 0);
     ck_assert_uint_le(p.global, (size_t)132 * 256 * 32);
     p = plan(2, s, NULL, 1, &cpu);
-    ck_assert_uint_eq(p.local, 0);
-    ck_assert_uint_ge(p.global, 1);
+    ck_assert_int_eq(p.variant, DMLCL_RS_LINES);
+    ck_assert_uint_eq(p.local, 1);
+    ck_assert_uint_eq(p.global, 16); /* 8 items per compute unit */
     const uint64_t tiny[1] = {3};
     p = plan(1, tiny, NULL, 0, &gpu);
     ck_assert_uint_eq(p.global, 256);
     dmlcl__limits small = {64, 4, 0};
     p = plan(2, s, NULL, 1, &small);
     ck_assert_uint_eq(p.local, 64);
+}
+END_TEST
+
+/* The variant follows the device and the layout of the line (innermost collapsed dim). */
+START_TEST(variant_from_device_and_layout)
+{
+    const uint64_t rows[2] = {100, 1024}, outer[3] = {512, 64, 32}, tr[2] = {1, 100};
+    dmlcl__rs_plan p = plan(2, rows, NULL, 1, &gpu);
+    ck_assert_int_eq(p.variant, DMLCL_RS_CHUNKS);
+    ck_assert_int_eq(p.axis_last, 1);
+    ck_assert_uint_eq(p.vec, 4);
+    ck_assert_uint_eq(p.segs, 256);
+    ck_assert_uint_eq(p.units, 100 * 256);
+    p = plan(3, outer, NULL, 0, &gpu); /* the line is the contiguous inner dim, not the axis */
+    ck_assert_int_eq(p.variant, DMLCL_RS_CHUNKS);
+    ck_assert_int_eq(p.axis_last, 0);
+    p = plan(2, rows, tr, 1, &gpu); /* column-major input: the line is strided */
+    ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
+    p = plan(2, rows, tr, 1, &cpu);
+    ck_assert_int_eq(p.variant, DMLCL_RS_LINES);
+    const uint64_t short_rows[2] = {100, 8}; /* int8 lines shorter than a 16-byte vector */
+    p = plan_e(2, short_rows, NULL, 1, &gpu, 1, NULL);
+    ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
+    p = plan_e(2, short_rows, NULL, 1, &gpu, 2, NULL); /* fp16: 8 elements per vector */
+    ck_assert_int_eq(p.variant, DMLCL_RS_CHUNKS);
+    ck_assert_uint_eq(p.vec, 8);
+}
+END_TEST
+
+/* Overrides are honoured where they apply and ignored where they do not. */
+START_TEST(tuning_overrides)
+{
+    const uint64_t rows[2] = {100, 1024}, tr[2] = {1, 100};
+    dmlcl__rs_plan p = plan_e(2, rows, NULL, 1, &gpu, 4, &force_lines);
+    ck_assert_int_eq(p.variant, DMLCL_RS_LINES);
+    p = plan_e(2, rows, NULL, 1, &cpu, 4, &force_chunks);
+    ck_assert_int_eq(p.variant, DMLCL_RS_CHUNKS);
+    p = plan_e(2, rows, tr, 1, &gpu, 4, &force_chunks); /* strided line: not applicable */
+    ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
+    dmlcl__rs_tune t = {-1, 128, 2};
+    const uint64_t many_rows[2] = {10000, 1024};
+    p = plan_e(2, many_rows, NULL, 1, &gpu, 4, &t);
+    ck_assert_uint_eq(p.local, 128);
+    ck_assert_uint_eq(p.global, (size_t)132 * 128 * 2);
+    ck_assert_int_eq(dmlcl__rs_tune_parse("variant=lines,wg=64,waves=3", &t), 0);
+    ck_assert_int_eq(t.variant, DMLCL_RS_LINES);
+    ck_assert_uint_eq(t.wg, 64);
+    ck_assert_uint_eq(t.waves, 3);
+    ck_assert_int_eq(dmlcl__rs_tune_parse("", &t), 0);
+    ck_assert_int_eq(t.variant, -1);
+    ck_assert_int_eq(dmlcl__rs_tune_parse(NULL, &t), 0);
+    ck_assert_int_eq(dmlcl__rs_tune_parse("variant=fast", &t), -1);
+    ck_assert_int_eq(dmlcl__rs_tune_parse("wg=0", &t), -1);
+    ck_assert_int_eq(dmlcl__rs_tune_parse("wg=64;waves=2", &t), -1);
+    ck_assert_int_eq(dmlcl__rs_tune_parse("colour=red", &t), -1);
+}
+END_TEST
+
+/* LINES: a few items per core, each a contiguous block; few long lines are split. */
+START_TEST(lines_split_long_lines)
+{
+    const uint64_t two[2] = {2, 1 << 20};
+    dmlcl__rs_plan p = plan(2, two, NULL, 1, &cpu);
+    ck_assert_int_eq(p.variant, DMLCL_RS_LINES);
+    ck_assert_uint_eq(p.segs, 8);
+    ck_assert_uint_eq(p.seg_len, (1 << 20) / 8);
+    ck_assert_uint_eq(p.units, 16);
+    ck_assert_uint_eq(p.per_item, 1);
+    ck_assert_uint_eq(p.global, 16);
+    const uint64_t many[2] = {1000, 1000};
+    p = plan(2, many, NULL, 0, &cpu);
+    ck_assert_uint_eq(p.segs, 1);
+    ck_assert_uint_eq(p.units, 1000);
+    ck_assert_uint_eq(p.per_item, 63); /* ceil(1000 / 16) */
+    ck_assert_uint_eq(p.global, 16);
+    const uint64_t short_few[2] = {3, 100}; /* short lines are never split below 4096 */
+    p = plan(2, short_few, NULL, 1, &cpu);
+    ck_assert_uint_eq(p.segs, 1);
+    ck_assert_uint_eq(p.global, 3);
+}
+END_TEST
+
+/* Division by invariants: exact for every dividend below 2^bits. */
+START_TEST(fastdiv_is_exact)
+{
+    static const uint64_t ds[] = {1, 2, 3, 5, 7, 10, 641, 1024, 1025, 65535, 65536, 65537,
+                                  0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu};
+    uint64_t rng = 42;
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++)
+        for (unsigned bits = 32; bits <= 64; bits += 32) {
+            dmlcl__fastdiv f = dmlcl__fastdiv_make(ds[i], bits);
+            uint64_t top = bits == 32 ? 0xffffffffu : UINT64_MAX;
+            uint64_t ns[8] = {0, 1, ds[i] - 1, ds[i], ds[i] + 1, top, top - 1, top / ds[i] * ds[i]};
+            for (int k = 0; k < 8 + 2000; k++) {
+                uint64_t n = k < 8 ? ns[k] : (rng = rng * 6364136223846793005ull + 1442695040888963407ull);
+                if (bits == 32)
+                    n &= 0xffffffffu;
+                ck_assert_msg(dmlcl__fastdiv_apply(&f, n, bits) == n / ds[i],
+                              "%llu / %llu (%u bits)", (unsigned long long)n,
+                              (unsigned long long)ds[i], bits);
+            }
+        }
+    dmlcl__fastdiv big = dmlcl__fastdiv_make((uint64_t)1 << 40 | 12345, 64);
+    ck_assert_uint_eq(dmlcl__fastdiv_apply(&big, UINT64_MAX, 64), UINT64_MAX / ((uint64_t)1 << 40 | 12345));
+    dmlcl__fastdiv huge = dmlcl__fastdiv_make(UINT64_MAX - 2, 64); /* s = 64 */
+    ck_assert_uint_eq(dmlcl__fastdiv_apply(&huge, UINT64_MAX, 64), 1);
+    ck_assert_uint_eq(dmlcl__fastdiv_apply(&huge, UINT64_MAX - 3, 64), 0);
 }
 END_TEST
 
@@ -160,6 +292,10 @@ int main(void)
     tcase_add_test(tc, broadcast_dims_of_size_one_dropped);
     tcase_add_test(tc, large_tensors_use_64_bit_indices);
     tcase_add_test(tc, ndrange_from_device_limits);
+    tcase_add_test(tc, variant_from_device_and_layout);
+    tcase_add_test(tc, tuning_overrides);
+    tcase_add_test(tc, lines_split_long_lines);
+    tcase_add_test(tc, fastdiv_is_exact);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -60,8 +60,11 @@ uint64_t tu_offset(uint32_t rank, const uint32_t *idx, const uint32_t *strides);
 
 /* Suites registered in check_main.c. */
 Suite *reverse_subsequences_suite(void);
+Suite *reverse_variants_suite(void);
+Suite *resample1_suite(void);
 Suite *validation_suite(void);
 Suite *cache_suite(void);
+Suite *disk_cache_suite(void);
 Suite *threads_suite(void);
 Suite *alloc_failure_suite(void);
 #endif

@@ -1,5 +1,6 @@
 /* dmlcl: the command-line tool. `dmlcl info`, `dmlcl demo`. */
 #include "config.h"
+#include "cli.h"
 #include <dmlcl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +11,16 @@ static int usage(FILE *f)
     fprintf(f, "usage: dmlcl <command> [options]\n"
                "commands:\n"
                "  info   list OpenCL platforms and devices, the default pick, the cache folder\n"
-               "  demo   run the REVERSE_SUBSEQUENCES reference examples on the default device\n"
+               "  run    run an operator on .npy files (dmlcl run --help)\n"
+               "  npy    inspect or compare .npy files (dmlcl npy --help)\n"
+               "  demo   run the REVERSE_SUBSEQUENCES reference examples and a RESAMPLE1 example\n"
+               "  bench  time each operator case against a buffer copy (dmlcl bench --help)\n"
+               "  cache  show the on-disk program cache: folder, entries, size;\n"
+               "         'dmlcl cache clear' removes its entries\n"
                "environment: DMLCL_DEVICE (gpu, cpu, P:D or a name substring),\n"
-               "             DMLCL_CACHE_DIR (folder, or 'off')\n");
+               "             DMLCL_CACHE_DIR (folder, or 'off')\n"
+               "exit status: 0 ok, 1 usage, 2 input error (bad file or arguments the\n"
+               "             operator rejects), 3 device/OpenCL error\n");
     return f == stderr ? 1 : 0;
 }
 
@@ -81,6 +89,38 @@ static int cmd_info(void)
     return st ? 3 : 0;
 }
 
+/* ---- cache ------------------------------------------------------------------------------ */
+
+/* `dmlcl cache`: where compiled programs are kept and how much; `dmlcl cache clear`. */
+static int cmd_cache(int argc, char **argv)
+{
+    int clear = argc > 1 && !strcmp(argv[1], "clear");
+    if (argc > 2 || (argc == 2 && !clear)) {
+        fprintf(stderr, "usage: dmlcl cache [clear]\n");
+        return 1;
+    }
+    const char *dir = dmlcl_cache_directory();
+    if (!dir) {
+        printf("program cache folder: none (disk cache off: DMLCL_CACHE_DIR=off, or no HOME)\n");
+        return 0;
+    }
+    uint64_t n = 0, bytes = 0;
+    dmlcl_status st = dmlcl_cache_disk_usage(&n, &bytes);
+    if (st)
+        return fail("cache", st);
+    if (clear) {
+        if ((st = dmlcl_cache_clear()))
+            return fail("cache clear", st);
+        printf("removed %llu entries (%.1f KiB) from %s\n", (unsigned long long)n,
+               bytes / 1024.0, dir);
+        return 0;
+    }
+    printf("program cache folder: %s\n", dir);
+    printf("entries: %llu, %.1f KiB (%llu bytes)\n", (unsigned long long)n, bytes / 1024.0,
+           (unsigned long long)bytes);
+    return 0;
+}
+
 /* ---- demo ------------------------------------------------------------------------------ */
 
 static void print_matrix(const char *title, const float *v, int rows, int cols)
@@ -124,6 +164,35 @@ static int demo_reverse(dmlcl_context *c, uint32_t axis, const uint32_t *len_siz
     return 0;
 }
 
+/* RESAMPLE1, LINEAR, pixel-centre offsets (DirectML's RESAMPLE): 2x2 -> 4x4. */
+static int demo_resample(dmlcl_context *c)
+{
+    static const float in[4] = {1, 2, 3, 4};
+    float out[16] = {0};
+    const uint32_t in_sizes[2] = {2, 2}, out_sizes[2] = {4, 4};
+    const float scales[2] = {2, 2}, in_offsets[2] = {0.5f, 0.5f}, out_offsets[2] = {-0.5f, -0.5f};
+    dmlcl_tensor_desc ti = {DMLCL_TENSOR_DATA_TYPE_FLOAT32, 2, in_sizes, NULL, 0};
+    dmlcl_tensor_desc to = {DMLCL_TENSOR_DATA_TYPE_FLOAT32, 2, out_sizes, NULL, 0};
+    dmlcl_resample1_desc rd = {&ti, &to, DMLCL_INTERPOLATION_MODE_LINEAR, 2, scales,
+                               in_offsets, out_offsets};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
+    dmlcl_operator *op = NULL;
+    dmlcl_status st = dmlcl_operator_create(c, &od, &op);
+    if (st)
+        return fail("resample1", st);
+    const void *ins[1] = {in};
+    void *outs[1] = {out};
+    st = dmlcl_operator_execute_host(op, ins, outs);
+    printf("\nRESAMPLE1, LINEAR, scales {2,2}, input offsets {0.5,0.5}, output offsets "
+           "{-0.5,-0.5} (pixel centres)\nplan: %s\n", dmlcl_operator_plan(op));
+    dmlcl_operator_release(op);
+    if (st)
+        return fail("resample1", st);
+    print_matrix("input", in, 2, 2);
+    print_matrix("output", out, 4, 4);
+    return 0;
+}
+
 static int cmd_demo(void)
 {
     dmlcl_context *c = NULL;
@@ -138,6 +207,8 @@ static int cmd_demo(void)
     int rc = demo_reverse(c, 3, ls1, l1, 3);
     if (!rc)
         rc = demo_reverse(c, 2, ls2, l2, 4);
+    if (!rc)
+        rc = demo_resample(c);
     dmlcl_context_release(c);
     return rc;
 }
@@ -150,6 +221,14 @@ int main(int argc, char **argv)
         return cmd_info();
     if (!strcmp(argv[1], "demo"))
         return cmd_demo();
+    if (!strcmp(argv[1], "bench"))
+        return dmlcl_cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "cache"))
+        return cmd_cache(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "run"))
+        return dmlcl_cmd_run(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "npy"))
+        return dmlcl_cmd_npy(argc - 1, argv + 1);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
         return usage(stdout);
     fprintf(stderr, "dmlcl: unknown command '%s'\n", argv[1]);

@@ -1,0 +1,176 @@
+/* RESAMPLE1 planner: host-side coordinate tables, dimension classification and collapsing,
+ * variant choice. Pure C: no OpenCL calls (tests/check_resample1_planner.c). */
+#include "plan.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The mapping must be IEEE float32, step by step, on every host. There is no product in
+ * it, so nothing can be fused into an FMA; clang still gets told, and the volatile stores
+ * force each step to round to float even where a compiler keeps excess precision (x87). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+float dmlcl__resample1_coord(uint64_t o, float scale, float in_offset, float out_offset)
+{
+    volatile float t = (float)o;
+    t = t - out_offset;
+    t = t / scale;
+    t = t - in_offset;
+    return t;
+}
+
+uint32_t dmlcl__resample1_nearest(float x, uint64_t n)
+{
+    volatile float t = x + 0.5f;
+    float f = floorf(t);
+    if (!(f > 0)) /* also -inf */
+        return 0;
+    if ((double)f >= (double)(n - 1)) /* compared in double: n - 1 may not be a float */
+        return (uint32_t)(n - 1);
+    return (uint32_t)f;
+}
+
+uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w)
+{
+    *w = 0;
+    if (!(x > 0))
+        return 0;
+    if ((double)x >= (double)(n - 1))
+        return (uint32_t)(n - 1);
+    float f = floorf(x);
+    *w = x - f; /* exact: the fraction bits of a float are a float */
+    return (uint32_t)f;
+}
+
+/* One table row: the input index and (LINEAR) the weight of index + 1. */
+static uint32_t row(int linear, uint64_t o, uint64_t n_in, float s, float ip, float op, float *w)
+{
+    float x = dmlcl__resample1_coord(o, s, ip, op);
+    if (linear)
+        return dmlcl__resample1_linear(x, n_in, w);
+    *w = 0;
+    return dmlcl__resample1_nearest(x, n_in);
+}
+
+/* A dimension is pass-through when its rows are index = first + o * step, all weights 0. */
+typedef struct { int affine; uint64_t first, step; } dim_map;
+
+static dim_map classify(int linear, uint64_t n_in, uint64_t n_out, float s, float ip, float op)
+{
+    dim_map m = {1, 0, 0};
+    float w;
+    m.first = row(linear, 0, n_in, s, ip, op, &w);
+    m.affine = w == 0;
+    for (uint64_t o = 1; o < n_out && m.affine; o++) {
+        uint64_t i = row(linear, o, n_in, s, ip, op, &w);
+        if (o == 1)
+            m.step = i >= m.first ? i - m.first : 0;
+        m.affine = w == 0 && i == m.first + o * m.step;
+    }
+    return m;
+}
+
+/* Appends a pass-through dimension, merged into the previous one when both tensors step
+ * through the pair as one dimension. */
+static void add_pass(dmlcl__resample1_plan *p, uint64_t size, uint64_t in_str, uint64_t out_str)
+{
+    uint32_t k = p->np;
+    if (k > 0 && p->pin[k - 1] == in_str * size && p->pout[k - 1] == out_str * size) {
+        p->psize[k - 1] *= size;
+        p->pin[k - 1] = in_str;
+        p->pout[k - 1] = out_str;
+        return;
+    }
+    p->psize[k] = size;
+    p->pin[k] = in_str;
+    p->pout[k] = out_str;
+    p->np++;
+}
+
+/* Decompose the fastest-varying output dimension first: whichever group holds it
+ * (pass-through or resampled) is the inner one, so neighbouring work-items write
+ * neighbouring outputs. */
+static int pass_is_inner(const dmlcl__resample1_plan *p)
+{
+    uint64_t best = UINT64_MAX;
+    int pass = 1;
+    for (uint32_t k = 0; k < p->np; k++)
+        if (p->pout[k] < best)
+            best = p->pout[k], pass = 1;
+    for (uint32_t k = 0; k < p->nr; k++)
+        if (p->rsize[k] > 1 && p->rout[k] < best)
+            best = p->rout[k], pass = 0;
+    return pass;
+}
+
+void dmlcl__resample1_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *out, int linear,
+                                const float *scales, const float *in_offsets,
+                                const float *out_offsets, const dmlcl__limits *lim,
+                                int force_idx64, dmlcl__resample1_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    for (uint32_t d = 0; d < in->rank; d++) {
+        uint64_t n_out = out->sizes[d];
+        dim_map m = classify(linear, in->sizes[d], n_out, scales[d], in_offsets[d],
+                             out_offsets[d]);
+        if (m.affine) {
+            p->in_base += m.first * in->strides[d];
+            if (n_out > 1)
+                add_pass(p, n_out, m.step * in->strides[d], out->strides[d]);
+            continue;
+        }
+        uint32_t k = p->nr++;
+        p->rsize[k] = n_out;
+        p->rin[k] = in->strides[d];
+        p->rout[k] = out->strides[d];
+        p->rtab[k] = p->table_rows;
+        p->rdim[k] = d;
+        p->table_rows += n_out;
+    }
+    p->linear = linear && p->nr > 0; /* LINEAR with nothing resampled is a strided copy */
+    p->variant = p->nr == 0 ? "copy" : p->linear ? "linear" : "gather";
+    p->table_bytes = p->table_rows * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
+    p->pass_inner = pass_is_inner(p);
+    p->count = out->elements;
+    dmlcl__plan_ndrange(p->count, lim, &p->global, &p->local);
+    if (lim->is_cpu) {
+        /* POCL compiles a kernel once per work-group size: left to the runtime, the size
+         * follows the global size and every new shape would cost a JIT compile. A fixed
+         * group keeps it to one compile per variant (the grid-stride loop absorbs the
+         * rounding). */
+        size_t wg = lim->max_work_group_size < 64 ? lim->max_work_group_size : 64;
+        p->local = wg ? wg : 1;
+        p->global = (p->global + p->local - 1) / p->local * p->local;
+    }
+    /* 32-bit indices while every offset relative to a binding, the grid-stride index
+     * (plus the global size) and the table row numbers stay below 2^32. */
+    const uint64_t lim32 = (uint64_t)1 << 32;
+    p->idx64 = force_idx64 || p->count + p->global >= lim32 || in->span >= lim32 ||
+               out->span >= lim32 || p->table_rows >= lim32;
+    if (p->linear)
+        snprintf(p->options, sizeof p->options,
+                 "-DLINEAR=1 -DDTYPE=%d -DELEM_BYTES=%u -DK=%u -DIDX64=%d", (int)in->type,
+                 in->elem_size, p->nr, p->idx64);
+    else
+        snprintf(p->options, sizeof p->options, "-DLINEAR=0 -DELEM_BYTES=%u -DIDX64=%d",
+                 in->elem_size, p->idx64);
+}
+
+void dmlcl__resample1_fill(const dmlcl__resample1_plan *p, const dmlcl__tensor *in,
+                           const float *scales, const float *in_offsets,
+                           const float *out_offsets, uint32_t *table)
+{
+    const uint32_t words = DMLCL_RESAMPLE1_WORDS(p->linear);
+    for (uint32_t k = 0; k < p->nr; k++) {
+        uint32_t d = p->rdim[k];
+        uint32_t *t = table + p->rtab[k] * words;
+        for (uint64_t o = 0; o < p->rsize[k]; o++, t += words) {
+            float w;
+            t[0] = row(p->linear, o, in->sizes[d], scales[d], in_offsets[d], out_offsets[d], &w);
+            if (p->linear)
+                memcpy(&t[1], &w, sizeof w);
+        }
+    }
+}

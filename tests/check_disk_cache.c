@@ -1,0 +1,472 @@
+/* The on-disk program cache: folder resolution, store then hit in a fresh context, every
+ * kind of bad entry is a miss that gets rewritten, unwritable and full folders, clear and
+ * usage, allocation failures on the disk paths. Programs are cached in memory per
+ * cl_context, so a fresh context misses memory and must go to disk: the counters show it. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* setenv, mkdtemp */
+#endif
+#include "testutil.h"
+#include "cachetest.h"
+#include "disk_cache.h" /* the entry layout: dmlcl__disk_header and its constants */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Test hooks exported by the library (not in the public header). */
+uint64_t dmlcl_test_fail_alloc_after(uint64_t n);
+int64_t dmlcl_test_live_allocations(void);
+
+static const dmlcl_tensor_data_type F32 = DMLCL_TENSOR_DATA_TYPE_FLOAT32;
+static char base[CT_PATH]; /* this test's DMLCL_CACHE_DIR */
+
+static void fresh_folder(void)
+{
+    ck_assert_msg(ct_use_fresh_dir(base) == 0, "mkdtemp failed");
+}
+
+static void restore_off(void)
+{
+    dmlcl_test_disk_write_limit(-1);
+    ct_restore(base);
+    base[0] = 0;
+}
+
+static dmlcl_context *fresh_context(void)
+{
+    dmlcl_context *c = NULL;
+    tu_assert_ok(dmlcl_context_create_default(&c));
+    return c;
+}
+
+/* In a fresh context (cold in memory): runs the operator, checks its result and how the
+ * program was obtained. */
+static void run_fresh(dmlcl_tensor_data_type type, uint64_t compiles, uint64_t disk_hits)
+{
+    dmlcl_context *c = fresh_context();
+    dmlcl_cache_stats s0, s1;
+    dmlcl_cache_get_stats(&s0);
+    int r = ct_run_rs(c, type);
+    dmlcl_cache_get_stats(&s1);
+    dmlcl_context_release(c);
+    ck_assert_msg(r == 0, "run: %s (%s)", r < 0 ? "wrong result" : dmlcl_status_string(r),
+                  dmlcl_last_error());
+    ck_assert_uint_eq(s1.compiles - s0.compiles, compiles);
+    ck_assert_uint_eq(s1.disk_hits - s0.disk_hits, disk_hits);
+}
+
+/* The folder holds exactly `entries` entries, no temp files, nothing else. */
+static ct_scan expect_folder(int entries)
+{
+    const char *dir = dmlcl_cache_directory();
+    ck_assert_ptr_nonnull(dir);
+    ct_scan s = ct_scan_dir(dir);
+    ck_assert_int_eq(s.entries, entries);
+    ck_assert_int_eq(s.temps, 0);
+    ck_assert_int_eq(s.others, 0);
+    return s;
+}
+
+/* ---- where the folder is ---------------------------------------------------------------- */
+
+static void expect_dir(const char *expect)
+{
+    const char *dir = dmlcl_cache_directory();
+    if (!expect) {
+        ck_assert_msg(dir == NULL, "expected no folder, got %s", dir);
+        return;
+    }
+    ck_assert_ptr_nonnull(dir);
+    ck_assert_str_eq(dir, expect);
+}
+
+START_TEST(folder_from_environment)
+{
+    char home[CT_PATH] = "", xdg[CT_PATH] = "", env[CT_PATH] = "";
+    int had_home = getenv("HOME") != NULL, had_xdg = getenv("XDG_CACHE_HOME") != NULL;
+    int had_env = getenv("DMLCL_CACHE_DIR") != NULL;
+    snprintf(home, sizeof home, "%s", had_home ? getenv("HOME") : "");
+    snprintf(xdg, sizeof xdg, "%s", had_xdg ? getenv("XDG_CACHE_HOME") : "");
+    snprintf(env, sizeof env, "%s", had_env ? getenv("DMLCL_CACHE_DIR") : "");
+
+    setenv("DMLCL_CACHE_DIR", "off", 1);
+    expect_dir(NULL);
+    setenv("DMLCL_CACHE_DIR", "/some/where//", 1);
+    expect_dir("/some/where/" DMLCL__DISK_SUBDIR);
+    setenv("XDG_CACHE_HOME", "/xdg", 1);
+    setenv("HOME", "/home/u", 1);
+    unsetenv("DMLCL_CACHE_DIR");
+    expect_dir("/xdg/dmlcl/" DMLCL__DISK_SUBDIR);
+    setenv("DMLCL_CACHE_DIR", "", 1); /* empty = unset */
+    expect_dir("/xdg/dmlcl/" DMLCL__DISK_SUBDIR);
+    setenv("XDG_CACHE_HOME", "relative/path", 1); /* the XDG spec: ignore it */
+    expect_dir("/home/u/.cache/dmlcl/" DMLCL__DISK_SUBDIR);
+    unsetenv("XDG_CACHE_HOME");
+    expect_dir("/home/u/.cache/dmlcl/" DMLCL__DISK_SUBDIR);
+    unsetenv("HOME");
+    expect_dir(NULL);
+    /* Disabled or missing folder: nothing to clear or count, and no error. */
+    uint64_t n = 7, bytes = 7;
+    tu_assert_ok(dmlcl_cache_clear());
+    tu_assert_ok(dmlcl_cache_disk_usage(&n, &bytes));
+    ck_assert_uint_eq(n, 0);
+    ck_assert_uint_eq(bytes, 0);
+
+    had_home ? setenv("HOME", home, 1) : unsetenv("HOME");
+    had_xdg ? setenv("XDG_CACHE_HOME", xdg, 1) : unsetenv("XDG_CACHE_HOME");
+    had_env ? setenv("DMLCL_CACHE_DIR", env, 1) : unsetenv("DMLCL_CACHE_DIR");
+}
+END_TEST
+
+/* ---- store, then hit ------------------------------------------------------------------- */
+
+START_TEST(store_then_disk_hit_in_fresh_context)
+{
+    char expect[CT_PATH + 8];
+    snprintf(expect, sizeof expect, "%s/%s", base, DMLCL__DISK_SUBDIR);
+    expect_dir(expect);
+    run_fresh(F32, 1, 0);
+    expect_folder(1);
+    run_fresh(F32, 0, 1);
+    run_fresh(DMLCL_TENSOR_DATA_TYPE_INT16, 1, 0); /* another variant, another entry */
+    expect_folder(2);
+    run_fresh(DMLCL_TENSOR_DATA_TYPE_INT16, 0, 1);
+
+    /* In one context the second create is a memory hit, not another disk read. */
+    dmlcl_context *c = fresh_context();
+    dmlcl_cache_stats s0, s1;
+    dmlcl_cache_get_stats(&s0);
+    ck_assert_int_eq(ct_run_rs(c, F32), 0);
+    ck_assert_int_eq(ct_run_rs(c, F32), 0);
+    dmlcl_cache_get_stats(&s1);
+    dmlcl_context_release(c);
+    ck_assert_uint_eq(s1.disk_hits - s0.disk_hits, 1);
+    ck_assert_uint_eq(s1.memory_hits - s0.memory_hits, 1);
+    ck_assert_uint_eq(s1.compiles - s0.compiles, 0);
+
+    struct stat st;
+    ck_assert_int_eq(stat(expect, &st), 0);
+    ck_assert_uint_eq(st.st_mode & 077, 0); /* private: cached binaries are code we run */
+}
+END_TEST
+
+/* The extra build options are part of the key: they select another entry. */
+START_TEST(build_options_are_part_of_the_key)
+{
+    run_fresh(F32, 1, 0);
+    setenv("DMLCL_BUILD_OPTIONS", "-cl-opt-disable", 1);
+    run_fresh(F32, 1, 0);
+    run_fresh(F32, 0, 1);
+    unsetenv("DMLCL_BUILD_OPTIONS");
+    run_fresh(F32, 0, 1);
+    expect_folder(2);
+}
+END_TEST
+
+/* ---- bad entries ------------------------------------------------------------------------- */
+
+enum {
+    TRUNCATED_HALF, TRUNCATED_IN_HEADER, EMPTY, GARBAGE, FLIPPED_BINARY_BYTE, WRONG_FORMAT,
+    WRONG_MAGIC, OTHER_DEVICE_SAME_LENGTH, OTHER_DEVICE_IN_KEY, DRIVER_REFUSES_BINARY,
+    CORRUPTION_COUNT
+};
+static const char *const corruption_names[CORRUPTION_COUNT] = {
+    "truncated to half", "truncated inside the header", "empty", "garbage",
+    "flipped byte in the binary", "wrong format version", "wrong magic",
+    "another device name of the same length in the key (valid header and checksum)",
+    "another device name in the key (valid checksum)",
+    "binary the driver refuses (valid header, key and checksum)"};
+
+/* Recomputes the checksum, so only the intended defect remains. */
+static void reseal(unsigned char *data)
+{
+    dmlcl__disk_header h;
+    memcpy(&h, data, sizeof h);
+    const unsigned char *key = data + sizeof h;
+    h.checksum = ct_fnv(key + h.key_length, h.payload_size, ct_fnv(key, h.key_length, 0));
+    memcpy(data, &h, sizeof h);
+}
+
+/* Replaces the device name in the key with another device's: of the same length (so
+ * only the key comparison can catch it) or not (the key length differs too). */
+static unsigned char *swap_device(const unsigned char *data, int same_length, size_t *out_len)
+{
+    dmlcl__disk_header h;
+    memcpy(&h, data, sizeof h);
+    const char *key = (const char *)data + sizeof h;
+    const char *line = NULL;
+    for (const char *p = key; p < key + h.key_length - 7; p++)
+        if ((p == key || p[-1] == '\n') && !strncmp(p, "device ", 7))
+            line = p;
+    ck_assert_msg(line != NULL, "no device line in the key");
+    const char *end = memchr(line, '\n', (size_t)(key + h.key_length - line));
+    ck_assert_ptr_nonnull(end);
+    char other[600] = "device Some Other Accelerator 9000";
+    if (same_length) { /* "device " then the old name's length of other letters */
+        size_t n = (size_t)(end - line);
+        ck_assert_uint_lt(n, sizeof other);
+        for (size_t i = 7; i < n; i++)
+            other[i] = line[i] == 'Q' ? 'R' : 'Q';
+        other[n] = 0;
+    }
+    size_t head = (size_t)(line - key), tail = h.key_length - (size_t)(end - key);
+    size_t key_len = head + strlen(other) + tail;
+    unsigned char *o = malloc(sizeof h + key_len + h.payload_size);
+    ck_assert_ptr_nonnull(o);
+    h.key_length = (uint32_t)key_len;
+    memcpy(o, &h, sizeof h);
+    memcpy(o + sizeof h, key, head);
+    memcpy(o + sizeof h + head, other, strlen(other));
+    memcpy(o + sizeof h + head + strlen(other), end, tail + h.payload_size);
+    reseal(o);
+    *out_len = sizeof h + key_len + h.payload_size;
+    return o;
+}
+
+static unsigned char *corrupt(int kind, const unsigned char *data, size_t len, size_t *out_len)
+{
+    if (kind == OTHER_DEVICE_IN_KEY || kind == OTHER_DEVICE_SAME_LENGTH)
+        return swap_device(data, kind == OTHER_DEVICE_SAME_LENGTH, out_len);
+    unsigned char *o = malloc(len);
+    ck_assert_ptr_nonnull(o);
+    memcpy(o, data, len);
+    *out_len = len;
+    dmlcl__disk_header h;
+    memcpy(&h, o, sizeof h);
+    uint64_t rng = 12345;
+    switch (kind) {
+    case TRUNCATED_HALF: *out_len = len / 2; break;
+    case TRUNCATED_IN_HEADER: *out_len = sizeof h / 3; break;
+    case EMPTY: *out_len = 0; break;
+    case GARBAGE:
+        for (size_t i = 0; i < len; i++)
+            o[i] = (unsigned char)tu_rand(&rng);
+        break;
+    case FLIPPED_BINARY_BYTE: o[len - h.payload_size / 2] ^= 0x40; break;
+    case WRONG_FORMAT: h.format = DMLCL__DISK_FORMAT + 1; memcpy(o, &h, sizeof h); break;
+    case WRONG_MAGIC: o[0] ^= 0x20; break;
+    case DRIVER_REFUSES_BINARY:
+        for (size_t i = sizeof h + h.key_length; i < len; i++)
+            o[i] = (unsigned char)tu_rand(&rng);
+        reseal(o);
+        break;
+    }
+    return o;
+}
+
+/* Store, damage the entry, then a fresh context: a compile (never an error, and no
+ * message on the caller's thread), the right result, and a valid entry again. */
+START_TEST(bad_entry_is_a_miss_and_rewritten)
+{
+    int kind = _i;
+    run_fresh(F32, 1, 0);
+    ct_scan s = expect_folder(1);
+    size_t len = 0, bad_len = 0;
+    unsigned char *good = ct_read(s.entry, &len);
+    ck_assert_ptr_nonnull(good);
+    ck_assert_uint_gt(len, sizeof(dmlcl__disk_header));
+    unsigned char *bad = corrupt(kind, good, len, &bad_len);
+    ck_assert_int_eq(ct_write(s.entry, bad, bad_len), 0);
+
+    /* A known message first: the miss must leave it alone. */
+    ck_assert_int_eq(dmlcl_context_create(NULL, NULL, NULL, NULL), DMLCL_INVALID_ARGUMENT);
+    char before[512];
+    snprintf(before, sizeof before, "%s", dmlcl_last_error());
+    run_fresh(F32, 1, 0);
+    ck_assert_msg(!strcmp(before, dmlcl_last_error()), "%s: message changed to \"%s\"",
+                  corruption_names[kind], dmlcl_last_error());
+
+    /* Rewritten under the same name, and valid: the next fresh context loads it. */
+    ct_scan again = expect_folder(1);
+    ck_assert_str_eq(again.entry, s.entry);
+    size_t now_len = 0;
+    unsigned char *now = ct_read(again.entry, &now_len);
+    ck_assert_ptr_nonnull(now);
+    ck_assert_msg(now_len != bad_len || memcmp(now, bad, bad_len), "%s: entry not rewritten",
+                  corruption_names[kind]);
+    run_fresh(F32, 0, 1);
+    free(now);
+    free(bad);
+    free(good);
+}
+END_TEST
+
+/* The control for the cases above: an entry resealed by this test, unchanged otherwise,
+ * still loads. So the resealed cases fail on their one defect, not on the checksum. */
+START_TEST(resealed_entry_still_loads)
+{
+    run_fresh(F32, 1, 0);
+    ct_scan s = expect_folder(1);
+    size_t len = 0;
+    unsigned char *data = ct_read(s.entry, &len);
+    ck_assert_ptr_nonnull(data);
+    dmlcl__disk_header h;
+    memcpy(&h, data, sizeof h);
+    uint64_t sum = h.checksum;
+    reseal(data);
+    memcpy(&h, data, sizeof h);
+    ck_assert_uint_eq(h.checksum, sum);
+    ck_assert_int_eq(ct_write(s.entry, data, len), 0);
+    run_fresh(F32, 0, 1);
+    free(data);
+}
+END_TEST
+
+/* An entry file that is not a regular file (a folder in its place) is a miss, too. */
+START_TEST(folder_in_place_of_entry)
+{
+    run_fresh(F32, 1, 0);
+    ct_scan s = expect_folder(1);
+    ck_assert_int_eq(unlink(s.entry), 0);
+    ck_assert_int_eq(mkdir(s.entry, 0700), 0);
+    run_fresh(F32, 1, 0); /* the store's rename onto a folder fails: silently */
+    run_fresh(F32, 1, 0);
+    ck_assert_int_eq(rmdir(s.entry), 0);
+}
+END_TEST
+
+/* ---- folders we cannot write --------------------------------------------------------------- */
+
+START_TEST(unwritable_folder_still_works)
+{
+    /* A regular file where the folder should be: fails even for root. */
+    char path[CT_PATH + 16];
+    snprintf(path, sizeof path, "%s/file", base);
+    ck_assert_int_eq(ct_write(path, "x", 1), 0);
+    setenv("DMLCL_CACHE_DIR", path, 1);
+    run_fresh(F32, 1, 0);
+    run_fresh(F32, 1, 0);
+    /* The versioned subfolder name taken by a file. */
+    snprintf(path, sizeof path, "%s/%s", base, DMLCL__DISK_SUBDIR);
+    ck_assert_int_eq(ct_write(path, "x", 1), 0);
+    setenv("DMLCL_CACHE_DIR", base, 1);
+    run_fresh(F32, 1, 0);
+    ck_assert_int_eq(unlink(path), 0);
+    /* A read-only folder (permissions do not bind root, so only as another user). */
+    if (geteuid() != 0) {
+        ck_assert_int_eq(mkdir(path, 0500), 0);
+        run_fresh(F32, 1, 0);
+        run_fresh(F32, 1, 0);
+        chmod(path, 0700);
+    }
+}
+END_TEST
+
+/* A full disk (simulated by a test hook: writes past 2 KiB fail with ENOSPC, after the
+ * header and key but inside the binary): no entry, no temp file, and no error. */
+START_TEST(full_disk_leaves_no_file)
+{
+    dmlcl_test_disk_write_limit(2048);
+    run_fresh(F32, 1, 0);
+    expect_folder(0);
+    dmlcl_test_disk_write_limit(0); /* nothing fits */
+    run_fresh(F32, 1, 0);
+    expect_folder(0);
+    dmlcl_test_disk_write_limit(-1); /* room again: stored */
+    run_fresh(F32, 1, 0);
+    expect_folder(1);
+    run_fresh(F32, 0, 1);
+}
+END_TEST
+
+/* ---- clear and usage ---------------------------------------------------------------------- */
+
+START_TEST(clear_removes_only_our_files)
+{
+    uint64_t n = 9, bytes = 9;
+    tu_assert_ok(dmlcl_cache_disk_usage(&n, &bytes)); /* folder not made yet */
+    ck_assert_uint_eq(n, 0);
+    ck_assert_uint_eq(bytes, 0);
+    run_fresh(F32, 1, 0);
+    run_fresh(DMLCL_TENSOR_DATA_TYPE_INT8, 1, 0);
+    ct_scan s = expect_folder(2);
+    char path[CT_PATH + 64];
+    struct stat st;
+    uint64_t total = 0;
+    const char *dir = dmlcl_cache_directory();
+    snprintf(path, sizeof path, "%s", s.entry);
+    ck_assert_int_eq(stat(path, &st), 0);
+    total += (uint64_t)st.st_size;
+    tu_assert_ok(dmlcl_cache_disk_usage(&n, NULL));
+    ck_assert_uint_eq(n, 2);
+    tu_assert_ok(dmlcl_cache_disk_usage(NULL, &bytes));
+    ck_assert_uint_gt(bytes, total); /* two entries, one of which is `total` bytes */
+    /* A crashed writer's temp file is ours; a user's file is not. */
+    snprintf(path, sizeof path, "%s/0123456789abcdef.bin.tmp-1-2-3", dir);
+    ck_assert_int_eq(ct_write(path, "tmp", 3), 0);
+    snprintf(path, sizeof path, "%s/notes.txt", dir);
+    ck_assert_int_eq(ct_write(path, "mine", 4), 0);
+    tu_assert_ok(dmlcl_cache_disk_usage(&n, NULL));
+    ck_assert_uint_eq(n, 2);
+    tu_assert_ok(dmlcl_cache_clear());
+    s = ct_scan_dir(dir);
+    ck_assert_int_eq(s.entries, 0);
+    ck_assert_int_eq(s.temps, 0);
+    ck_assert_int_eq(s.others, 1);
+    tu_assert_ok(dmlcl_cache_disk_usage(&n, &bytes));
+    ck_assert_uint_eq(n, 0);
+    ck_assert_uint_eq(bytes, 0);
+    run_fresh(F32, 1, 0); /* cleared means compiled again */
+}
+END_TEST
+
+/* ---- allocation failures on the disk paths ------------------------------------------------- */
+
+/* Every allocation of an operator create that loads (entry present) or stores (folder
+ * empty) fails in turn: success or a clean OUT_OF_MEMORY, right results, no leak, and
+ * never a half-written or temp file. */
+static void alloc_sweep(int with_entry)
+{
+    const dmlcl_tensor_data_type type = DMLCL_TENSOR_DATA_TYPE_UINT32;
+    run_fresh(type, 1, 0); /* the entry, and the driver's caches warm */
+    for (uint64_t n = 1;; n++) {
+        if (!with_entry)
+            tu_assert_ok(dmlcl_cache_clear());
+        int64_t live0 = dmlcl_test_live_allocations();
+        dmlcl_context *c = fresh_context();
+        dmlcl_test_fail_alloc_after(n);
+        int r = ct_run_rs(c, type);
+        uint64_t seen = dmlcl_test_fail_alloc_after(0);
+        dmlcl_context_release(c);
+        ck_assert_msg(r == 0 || r == DMLCL_OUT_OF_MEMORY, "allocation %llu: %s (%s)",
+                      (unsigned long long)n, r < 0 ? "wrong result" : dmlcl_status_string(r),
+                      dmlcl_last_error());
+        ck_assert_msg(dmlcl_test_live_allocations() == live0, "allocation %llu leaked",
+                      (unsigned long long)n);
+        ck_assert_int_eq(ct_scan_dir(dmlcl_cache_directory()).temps, 0);
+        if (seen < n) /* the Nth allocation never happened: all were covered */
+            break;
+    }
+    run_fresh(type, 0, 1); /* whatever failed, the folder ends valid */
+}
+
+START_TEST(allocation_failures_while_loading) { alloc_sweep(1); }
+END_TEST
+
+START_TEST(allocation_failures_while_storing) { alloc_sweep(0); }
+END_TEST
+
+Suite *disk_cache_suite(void)
+{
+    Suite *s = suite_create("disk_cache");
+    TCase *env = tcase_create("folder");
+    tcase_add_test(env, folder_from_environment);
+    suite_add_tcase(s, env);
+
+    TCase *tc = tcase_create("entries");
+    tcase_set_timeout(tc, 120);
+    tcase_add_checked_fixture(tc, fresh_folder, restore_off);
+    tcase_add_test(tc, store_then_disk_hit_in_fresh_context);
+    tcase_add_test(tc, build_options_are_part_of_the_key);
+    tcase_add_loop_test(tc, bad_entry_is_a_miss_and_rewritten, 0, CORRUPTION_COUNT);
+    tcase_add_test(tc, resealed_entry_still_loads);
+    tcase_add_test(tc, folder_in_place_of_entry);
+    tcase_add_test(tc, unwritable_folder_still_works);
+    tcase_add_test(tc, full_disk_leaves_no_file);
+    tcase_add_test(tc, clear_removes_only_our_files);
+    tcase_add_test(tc, allocation_failures_while_loading);
+    tcase_add_test(tc, allocation_failures_while_storing);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,355 @@
+/* The RESAMPLE1 planner as pure functions: coordinate rows, dimension classification,
+ * collapsing, variant choice. No OpenCL device involved. */
+#include <check.h>
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+#include "plan.h"
+
+static const dmlcl__limits gpu = {1024, 132, 0};
+static const dmlcl__limits cpu = {4096, 2, 1};
+
+/* A tensor by hand, as dmlcl__tensor_check would produce it (NULL strides: packed). */
+static dmlcl__tensor tensor(uint32_t rank, const uint64_t *sizes, const uint64_t *strides,
+                            dmlcl_tensor_data_type type, uint32_t elem)
+{
+    dmlcl__tensor t;
+    memset(&t, 0, sizeof t);
+    t.type = type;
+    t.rank = rank;
+    t.elem_size = elem;
+    t.elements = 1;
+    t.span = 1;
+    uint64_t packed = 1;
+    for (int d = (int)rank - 1; d >= 0; d--) {
+        t.sizes[d] = sizes[d];
+        t.strides[d] = strides ? strides[d] : packed;
+        packed *= sizes[d];
+    }
+    for (uint32_t d = 0; d < rank; d++) {
+        t.elements *= t.sizes[d];
+        t.span += (t.sizes[d] - 1) * t.strides[d];
+    }
+    t.span_bytes = t.span * elem;
+    return t;
+}
+
+static const float half8[8] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
+static const float mhalf8[8] = {-0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f};
+static const float zero8[8] = {0};
+
+static dmlcl__resample1_plan plan_f32(uint32_t rank, const uint64_t *in_sizes,
+                                      const uint64_t *in_str, const uint64_t *out_sizes,
+                                      const uint64_t *out_str, int linear, const float *scales,
+                                      const float *ipo, const float *opo)
+{
+    dmlcl__tensor in = tensor(rank, in_sizes, in_str, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(rank, out_sizes, out_str, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan p;
+    dmlcl__resample1_plan_make(&in, &out, linear, scales, ipo, opo, &gpu, 0, &p);
+    return p;
+}
+
+/* ---- coordinate rows --------------------------------------------------------------------- */
+
+START_TEST(nearest_4_to_2_pixel_centre_picks_1_and_3)
+{
+    /* x = (o + 0.5) / 0.5 - 0.5 = 0.5 and 2.5: exact ties, rounded up. */
+    ck_assert_float_eq(dmlcl__resample1_coord(0, 0.5f, 0.5f, -0.5f), 0.5f);
+    ck_assert_float_eq(dmlcl__resample1_coord(1, 0.5f, 0.5f, -0.5f), 2.5f);
+    ck_assert_uint_eq(dmlcl__resample1_nearest(0.5f, 4), 1);
+    ck_assert_uint_eq(dmlcl__resample1_nearest(2.5f, 4), 3);
+}
+END_TEST
+
+START_TEST(scale_3_pixel_centre_rows)
+{
+    /* 2 -> 6: x = (o + 0.5) / 3 - 0.5 = -1/3, 0, 1/3, 2/3, 1, 4/3 (0 and 1 exactly). */
+    static const uint32_t expect[6] = {0, 0, 0, 1, 1, 1};
+    for (uint32_t o = 0; o < 6; o++)
+        ck_assert_uint_eq(dmlcl__resample1_nearest(dmlcl__resample1_coord(o, 3, 0.5f, -0.5f), 2),
+                          expect[o]);
+    ck_assert_float_eq(dmlcl__resample1_coord(1, 3, 0.5f, -0.5f), 0.0f);
+    ck_assert_float_eq(dmlcl__resample1_coord(4, 3, 0.5f, -0.5f), 1.0f);
+    ck_assert_float_eq(dmlcl__resample1_coord(7, 3, 0.5f, -0.5f), 2.0f);
+    /* Ties with scale 3 (x = (o + 0.5) / 3, output offset -0.5 only): o = 1 gives 0.5. */
+    ck_assert_float_eq(dmlcl__resample1_coord(1, 3, 0, -0.5f), 0.5f);
+    ck_assert_uint_eq(dmlcl__resample1_nearest(0.5f, 5), 1);
+    ck_assert_float_eq(dmlcl__resample1_coord(4, 3, 0, -0.5f), 1.5f);
+    ck_assert_uint_eq(dmlcl__resample1_nearest(1.5f, 5), 2);
+}
+END_TEST
+
+START_TEST(linear_rows_clamp_and_weights)
+{
+    float w;
+    ck_assert_uint_eq(dmlcl__resample1_linear(-0.25f, 2, &w), 0);
+    ck_assert_float_eq(w, 0);
+    ck_assert_uint_eq(dmlcl__resample1_linear(0.25f, 2, &w), 0);
+    ck_assert_float_eq(w, 0.25f);
+    ck_assert_uint_eq(dmlcl__resample1_linear(0.75f, 2, &w), 0);
+    ck_assert_float_eq(w, 0.75f);
+    ck_assert_uint_eq(dmlcl__resample1_linear(1.25f, 2, &w), 1);
+    ck_assert_float_eq(w, 0);
+    ck_assert_uint_eq(dmlcl__resample1_linear(1.0f, 2, &w), 1); /* x = n - 1: i1 = i0 */
+    ck_assert_float_eq(w, 0);
+    ck_assert_uint_eq(dmlcl__resample1_linear(5.5f, 1, &w), 0); /* n = 1 */
+    ck_assert_float_eq(w, 0);
+}
+END_TEST
+
+START_TEST(extreme_scales_and_sizes)
+{
+    /* FLT_MAX maps every output to input 0; tiny scales send coordinates to +inf. */
+    float x = dmlcl__resample1_coord(1000, FLT_MAX, 0.5f, -0.5f);
+    ck_assert_uint_eq(dmlcl__resample1_nearest(x, 9), 0);
+    x = dmlcl__resample1_coord(3, 1e-38f, 0, 0);
+    ck_assert(x > 1e30f);
+    ck_assert_uint_eq(dmlcl__resample1_nearest(x, 9), 8);
+    float w;
+    ck_assert_uint_eq(dmlcl__resample1_linear(x, 9, &w), 8);
+    ck_assert_float_eq(w, 0);
+    ck_assert_uint_eq(dmlcl__resample1_nearest(-1e30f, 9), 0);
+    /* Sizes near 2^32 clamp in exact arithmetic: n - 1 is not a float. */
+    const uint64_t n = 0xffffffffull;
+    ck_assert_uint_eq(dmlcl__resample1_nearest(5e9f, n), n - 1);
+    ck_assert_uint_eq(dmlcl__resample1_linear(4294967040.0f, n, &w), 4294967040u);
+    ck_assert_float_eq(w, 0);
+    ck_assert_uint_eq(dmlcl__resample1_linear(4294967296.0f, n, &w), n - 1);
+}
+END_TEST
+
+/* ---- classification and collapsing ------------------------------------------------------- */
+
+START_TEST(nchw_spatial_upsample_collapses_batch_and_channels)
+{
+    const uint64_t is[4] = {2, 3, 4, 5}, os[4] = {2, 3, 8, 10};
+    const float sc[4] = {1, 1, 2, 2};
+    dmlcl__resample1_plan p = plan_f32(4, is, NULL, os, NULL, 1, sc, half8, mhalf8);
+    ck_assert_str_eq(p.variant, "linear");
+    ck_assert_uint_eq(p.np, 1); /* N and C merged */
+    ck_assert_uint_eq(p.psize[0], 6);
+    ck_assert_uint_eq(p.pin[0], 20);
+    ck_assert_uint_eq(p.pout[0], 80);
+    ck_assert_uint_eq(p.nr, 2);
+    ck_assert_uint_eq(p.rsize[0], 8);
+    ck_assert_uint_eq(p.rsize[1], 10);
+    ck_assert_uint_eq(p.rin[0], 5);
+    ck_assert_uint_eq(p.rin[1], 1);
+    ck_assert_uint_eq(p.rout[0], 10);
+    ck_assert_uint_eq(p.rdim[0], 2);
+    ck_assert_uint_eq(p.rtab[1], 8);
+    ck_assert_uint_eq(p.table_rows, 18);
+    ck_assert_uint_eq(p.table_bytes, 18 * 8);
+    ck_assert_int_eq(p.pass_inner, 0);
+    ck_assert_uint_eq(p.count, 480);
+    ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=1 -DELEM_BYTES=4 -DK=2 -DIDX64=0");
+    p = plan_f32(4, is, NULL, os, NULL, 0, sc, half8, mhalf8);
+    ck_assert_str_eq(p.variant, "gather");
+    ck_assert_uint_eq(p.table_bytes, 18 * 4);
+    ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=4 -DIDX64=0");
+}
+END_TEST
+
+START_TEST(channels_last_makes_pass_through_inner)
+{
+    /* NCHW indices, NHWC memory: C has stride 1. */
+    const uint64_t is[4] = {1, 3, 4, 5}, ist[4] = {60, 1, 15, 3};
+    const uint64_t os[4] = {1, 3, 8, 10}, ost[4] = {240, 1, 30, 3};
+    const float sc[4] = {1, 1, 2, 2};
+    dmlcl__resample1_plan p = plan_f32(4, is, ist, os, ost, 1, sc, half8, mhalf8);
+    ck_assert_uint_eq(p.np, 1);
+    ck_assert_uint_eq(p.psize[0], 3);
+    ck_assert_uint_eq(p.pin[0], 1);
+    ck_assert_uint_eq(p.nr, 2);
+    ck_assert_int_eq(p.pass_inner, 1);
+}
+END_TEST
+
+START_TEST(identity_dimensions_cost_nothing)
+{
+    /* Equal sizes, scale 1, offsets that cancel (0.5/-0.5, 0/0, 0.25/-0.25): no table. */
+    const uint64_t s[3] = {4, 5, 6};
+    const float sc[3] = {1, 1, 1}, ip[3] = {0.5f, 0, 0.25f}, op[3] = {-0.5f, 0, -0.25f};
+    for (int linear = 0; linear < 2; linear++) {
+        dmlcl__resample1_plan p = plan_f32(3, s, NULL, s, NULL, linear, sc, ip, op);
+        ck_assert_str_eq(p.variant, "copy");
+        ck_assert_uint_eq(p.nr, 0);
+        ck_assert_uint_eq(p.np, 1); /* all three merged */
+        ck_assert_uint_eq(p.psize[0], 120);
+        ck_assert_uint_eq(p.table_bytes, 0);
+        ck_assert_uint_eq(p.in_base, 0);
+        ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=4 -DIDX64=0");
+    }
+    /* Offsets that do not cancel make it a real resample (linear weights 0.25). */
+    const float ip2[3] = {0.5f, 0.5f, 0.25f};
+    dmlcl__resample1_plan p = plan_f32(3, s, NULL, s, NULL, 1, sc, ip2, op);
+    ck_assert_uint_eq(p.nr, 1);
+    ck_assert_uint_eq(p.rdim[0], 1);
+}
+END_TEST
+
+START_TEST(affine_maps_become_strides)
+{
+    /* Nearest 4 -> 2 pixel-centre picks 1, 3: input offset 1, stride 2. */
+    const uint64_t is[2] = {3, 4}, os[2] = {3, 2};
+    const float sc[2] = {1, 0.5f};
+    dmlcl__resample1_plan p = plan_f32(2, is, NULL, os, NULL, 0, sc, half8, mhalf8);
+    ck_assert_str_eq(p.variant, "copy");
+    ck_assert_uint_eq(p.in_base, 1);
+    ck_assert_uint_eq(p.np, 1); /* {3} input stride 4 and {2} stride 2 merge: 6, stride 2 */
+    ck_assert_uint_eq(p.psize[0], 6);
+    ck_assert_uint_eq(p.pin[0], 2);
+    ck_assert_uint_eq(p.pout[0], 1);
+    /* The same in LINEAR has weights 0.5: resampled. */
+    p = plan_f32(2, is, NULL, os, NULL, 1, sc, half8, mhalf8);
+    ck_assert_uint_eq(p.nr, 1);
+    /* LINEAR asymmetric 2x downsample lands on inputs (w = 0): a stride of 2. */
+    p = plan_f32(2, is, NULL, os, NULL, 1, sc, zero8, zero8);
+    ck_assert_str_eq(p.variant, "copy");
+    ck_assert_uint_eq(p.in_base, 0);
+    ck_assert_uint_eq(p.pin[0], 2);
+    /* FLT_MAX and input size 1 map everything to input 0: stride 0 (broadcast). */
+    const uint64_t is3[2] = {1, 7}, os3[2] = {5, 3};
+    const float sc3[2] = {3.5f, FLT_MAX};
+    p = plan_f32(2, is3, NULL, os3, NULL, 1, sc3, half8, mhalf8);
+    ck_assert_str_eq(p.variant, "copy");
+    ck_assert_uint_eq(p.np, 1); /* both stride 0: merged */
+    ck_assert_uint_eq(p.psize[0], 15);
+    ck_assert_uint_eq(p.pin[0], 0);
+}
+END_TEST
+
+START_TEST(output_size_one_folds_into_base)
+{
+    /* Nearest 5 -> 1 with scale 1/5 pixel-centre: x = 0.5 / 0.2 - 0.5 = 2. */
+    const uint64_t is[2] = {5, 3}, os[2] = {1, 3};
+    const float sc[2] = {0.2f, 1};
+    dmlcl__resample1_plan p = plan_f32(2, is, NULL, os, NULL, 0, sc, half8, mhalf8);
+    ck_assert_str_eq(p.variant, "copy");
+    ck_assert_uint_eq(p.in_base, 2 * 3);
+    ck_assert_uint_eq(p.np, 1);
+    ck_assert_uint_eq(p.psize[0], 3);
+    /* LINEAR with a fractional coordinate keeps a size-1 resampled dimension. */
+    const float ip[2] = {0.25f, 0.5f};
+    p = plan_f32(2, is, NULL, os, NULL, 1, sc, ip, mhalf8);
+    ck_assert_uint_eq(p.nr, 1);
+    ck_assert_uint_eq(p.rsize[0], 1);
+}
+END_TEST
+
+START_TEST(transposed_pass_dims_do_not_merge)
+{
+    const uint64_t s[3] = {3, 4, 2}, ist[3] = {1, 3, 12}, os[3] = {3, 4, 5};
+    const float sc[3] = {1, 1, 2.5f};
+    dmlcl__resample1_plan p = plan_f32(3, s, ist, os, NULL, 1, sc, half8, mhalf8);
+    ck_assert_uint_eq(p.np, 2);
+    ck_assert_uint_eq(p.nr, 1);
+    ck_assert_int_eq(p.pass_inner, 0); /* output packed: the resampled dim is innermost */
+}
+END_TEST
+
+START_TEST(rank_8_all_resampled)
+{
+    uint64_t is[8], os[8];
+    float sc[8];
+    for (int d = 0; d < 8; d++)
+        is[d] = 2, os[d] = 3, sc[d] = 1.5f;
+    dmlcl__resample1_plan p = plan_f32(8, is, NULL, os, NULL, 1, sc, half8, mhalf8);
+    ck_assert_uint_eq(p.nr, 8);
+    ck_assert_uint_eq(p.np, 0);
+    ck_assert_uint_eq(p.table_rows, 24);
+    ck_assert_ptr_nonnull(strstr(p.options, "-DK=8"));
+}
+END_TEST
+
+START_TEST(types_and_index_width)
+{
+    const uint64_t is[2] = {2, 2}, os[2] = {65536, 65536};
+    const float sc[2] = {2, 2};
+    dmlcl__tensor in = tensor(2, is, NULL, DMLCL_TENSOR_DATA_TYPE_UINT8, 1);
+    dmlcl__tensor out = tensor(2, os, NULL, DMLCL_TENSOR_DATA_TYPE_UINT8, 1);
+    dmlcl__resample1_plan p;
+    dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
+    ck_assert_int_eq(p.idx64, 1); /* 2^32 outputs */
+    ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=5 -DELEM_BYTES=1 -DK=2 -DIDX64=1");
+    const uint64_t os2[2] = {16, 16};
+    out = tensor(2, os2, NULL, DMLCL_TENSOR_DATA_TYPE_UINT8, 1);
+    dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
+    ck_assert_int_eq(p.idx64, 0);
+    dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 1, &p);
+    ck_assert_int_eq(p.idx64, 1); /* forced (test hook) */
+    /* A strided input whose span passes 2^32 elements needs 64-bit offsets. */
+    const uint64_t ist[2] = {(uint64_t)1 << 32, 1};
+    in = tensor(2, is, ist, DMLCL_TENSOR_DATA_TYPE_FLOAT16, 2);
+    out = tensor(2, os2, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT16, 2);
+    dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &cpu, 0, &p);
+    ck_assert_int_eq(p.idx64, 1);
+    ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=2 -DIDX64=1");
+    /* CPU: a fixed work-group, so that POCL compiles once per variant, not per shape. */
+    ck_assert_uint_eq(p.local, 64);
+    ck_assert_uint_eq(p.global % 64, 0);
+    ck_assert_uint_ge(p.global, 256);
+    dmlcl__limits tiny_cpu = {16, 2, 1};
+    dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &tiny_cpu, 0, &p);
+    ck_assert_uint_eq(p.local, 16);
+    ck_assert_uint_eq(p.global % 16, 0);
+    dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &gpu, 0, &p);
+    ck_assert_uint_eq(p.local, 256);
+}
+END_TEST
+
+START_TEST(fill_writes_the_rows)
+{
+    /* 2x2 -> 4x4 pixel-centre: rows (0, 0), (0, .25), (0, .75), (1, 0) per dimension. */
+    const uint64_t is[2] = {2, 2}, os[2] = {4, 4};
+    const float sc[2] = {2, 2};
+    dmlcl__tensor in = tensor(2, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(2, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan p;
+    dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
+    ck_assert_uint_eq(p.table_bytes, 64);
+    uint32_t t[16];
+    dmlcl__resample1_fill(&p, &in, sc, half8, mhalf8, t);
+    static const uint32_t idx[4] = {0, 0, 0, 1};
+    static const float w[4] = {0, 0.25f, 0.75f, 0};
+    for (int r = 0; r < 8; r++) {
+        float got;
+        memcpy(&got, &t[2 * r + 1], 4);
+        ck_assert_uint_eq(t[2 * r], idx[r % 4]);
+        ck_assert_float_eq(got, w[r % 4]);
+    }
+    dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &gpu, 0, &p);
+    dmlcl__resample1_fill(&p, &in, sc, half8, mhalf8, t);
+    static const uint32_t near[4] = {0, 0, 1, 1};
+    for (int r = 0; r < 8; r++)
+        ck_assert_uint_eq(t[r], near[r % 4]);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("resample1_planner");
+    TCase *tc = tcase_create("rows");
+    tcase_add_test(tc, nearest_4_to_2_pixel_centre_picks_1_and_3);
+    tcase_add_test(tc, scale_3_pixel_centre_rows);
+    tcase_add_test(tc, linear_rows_clamp_and_weights);
+    tcase_add_test(tc, extreme_scales_and_sizes);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("plan");
+    tcase_add_test(tc, nchw_spatial_upsample_collapses_batch_and_channels);
+    tcase_add_test(tc, channels_last_makes_pass_through_inner);
+    tcase_add_test(tc, identity_dimensions_cost_nothing);
+    tcase_add_test(tc, affine_maps_become_strides);
+    tcase_add_test(tc, output_size_one_folds_into_base);
+    tcase_add_test(tc, transposed_pass_dims_do_not_merge);
+    tcase_add_test(tc, rank_8_all_resampled);
+    tcase_add_test(tc, types_and_index_width);
+    tcase_add_test(tc, fill_writes_the_rows);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,249 @@
+#!/bin/sh
+# The dmlcl tool on real .npy files: golden files from tests/data (expected outputs computed
+# without dmlcl, see tests/data/README.md), files this script writes byte by byte with
+# printf, and every exit status with its message. Run by `make check` from the build
+# folder ($srcdir is the source folder); prints "N passed, N failed, N skipped".
+#
+# Tests marked [RESAMPLE1] need the RESAMPLE1 operator; while the library still answers
+# "not implemented yet" for it they are counted as skipped, never as passed.
+set -u
+srcdir=${srcdir:-.}
+DATA=$srcdir/tests/data
+DMLCL=${DMLCL:-./tools/dmlcl}
+work=$(mktemp -d "${TMPDIR:-/tmp}/dmlcl_cli.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM
+# A fresh on-disk program cache, so the --verbose test sees a compile, then a disk hit.
+DMLCL_CACHE_DIR=$work/cache
+export DMLCL_CACHE_DIR
+pass=0 fail=0 skip=0
+
+ok() { pass=$((pass + 1)); echo "PASS: $1"; }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $1"
+    sed 's/^/    | /' "$work/out" "$work/err" 2>/dev/null
+}
+skipped() { skip=$((skip + 1)); echo "SKIP: $1"; }
+
+# RESAMPLE1 not there yet: the library's placeholder message.
+pending() { [ "$1" -eq 3 ] && grep -q "not implemented yet" "$work/err"; }
+
+# expect NAME STATUS NEEDLE COMMAND...: COMMAND exits with STATUS and prints NEEDLE.
+expect() {
+    name=$1 want=$2 needle=$3
+    shift 3
+    "$@" >"$work/out" 2>"$work/err"
+    rc=$?
+    case $name in \[RESAMPLE1\]*) if pending $rc; then skipped "$name"; return; fi ;; esac
+    if [ $rc -ne "$want" ]; then
+        bad "$name (exit status $rc, expected $want)"
+    elif [ -n "$needle" ] && ! grep -qF -- "$needle" "$work/out" "$work/err"; then
+        bad "$name (the output lacks: $needle)"
+    else
+        ok "$name"
+    fi
+}
+
+# golden NAME EXPECTED.npy "COMPARE OPTIONS" RUN-ARGUMENTS...: `dmlcl run` writes
+# NAME.npy, which must equal EXPECTED.npy element by element.
+golden() {
+    name=$1 expected=$2 cmp=$3
+    shift 3
+    out=$work/$(echo "$name" | tr -c 'a-zA-Z0-9_\n' _).npy
+    "$DMLCL" run "$@" --output "$out" >"$work/out" 2>"$work/err"
+    rc=$?
+    case $name in \[RESAMPLE1\]*) if pending $rc; then skipped "$name"; return; fi ;; esac
+    if [ $rc -ne 0 ]; then
+        bad "$name (dmlcl run exited with $rc)"
+    elif ! "$DMLCL" npy compare $cmp "$out" "$expected" >"$work/out" 2>"$work/err"; then
+        bad "$name (differs from $expected)"
+    else
+        ok "$name"
+    fi
+}
+
+# bytes N SIZE ORDER: integer N as SIZE bytes (two's complement), ORDER '<' or '>'.
+bytes() {
+    k=0 esc=''
+    while [ $k -lt "$2" ]; do
+        if [ "$3" = '>' ]; then sh_=$((8 * ($2 - 1 - k))); else sh_=$((8 * k)); fi
+        esc="$esc\\$(printf %03o $((($1 >> sh_) & 255)))"
+        k=$((k + 1))
+    done
+    printf "$esc"
+}
+
+# npy FILE VERSION DESCR FORTRAN SHAPE VALUE...: a .npy file of integers written by hand,
+# header padded as NumPy pads it. DESCR such as '>i2'; FORTRAN True or False.
+npy() {
+    f=$1 ver=$2 descr=$3 fortran=$4 shape=$5
+    shift 5
+    hdr="{'descr': '$descr', 'fortran_order': $fortran, 'shape': $shape, }"
+    if [ "$ver" = 1 ]; then pre=10; else pre=12; fi
+    len=$((${#hdr} + 1))
+    pad=$(((64 - (pre + len) % 64) % 64))
+    {
+        printf '\223NUMPY'
+        printf "\\$(printf %03o "$ver")\\000"
+        bytes $((len + pad)) $((pre - 8)) '<'
+        printf "%s%${pad}s\n" "$hdr" ''
+        order=${descr%"${descr#?}"} size=${descr#??}
+        for v; do bytes "$v" "$size" "$order"; done
+    } >"$f"
+}
+
+run_rs() { "$DMLCL" run reverse-subsequences "$@"; }
+
+# ---- golden files: REVERSE_SUBSEQUENCES ----------------------------------------------------
+golden "reverse: spec example 1 (f4, axis 3)" "$DATA/rs1_expected.npy" "" reverse-subsequences \
+    --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_lengths.npy" --axis 3
+golden "reverse: spec example 2 (f4, axis 2)" "$DATA/rs2_expected.npy" "" reverse-subsequences \
+    --input "$DATA/rs1_input.npy" --lengths "$DATA/rs2_lengths.npy" --axis 2
+golden "reverse: big-endian f2, Fortran order, format 2.0, u8 lengths, NaN payloads" \
+    "$DATA/rs3_expected.npy" --bits reverse-subsequences \
+    --input "$DATA/rs3_input.npy" --lengths "$DATA/rs3_lengths.npy" --axis 1
+golden "reverse: i8, format 3.0, big-endian u4 lengths, axis 0" "$DATA/rs4_expected.npy" "" \
+    reverse-subsequences --input "$DATA/rs4_input.npy" --lengths "$DATA/rs4_lengths.npy" --axis 0
+golden "reverse: negative axis (-1 = 3)" "$DATA/rs1_expected.npy" "" reverse-subsequences \
+    --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_lengths.npy" --axis=-1
+
+# ---- golden files: RESAMPLE1 and RESAMPLE ---------------------------------------------------
+golden "[RESAMPLE1] resample: 4->2 nearest, pixel centres pick 1 and 3" \
+    "$DATA/rz1_expected.npy" --bits resample --input "$DATA/rz1_input.npy" --mode nearest \
+    --scales 0.5,0.5
+golden "[RESAMPLE1] resample: --output-size alone sets the scales" \
+    "$DATA/rz1_expected.npy" --bits resample --input "$DATA/rz1_input.npy" --output-size 2,2
+golden "[RESAMPLE1] resample1: linear 2x, default offsets and output size" \
+    "$DATA/rz2_expected.npy" "--max-ulp 2 --atol 1e-6" resample1 --input "$DATA/rz2_input.npy" \
+    --mode linear --scales 1,1,2,2
+golden "[RESAMPLE1] resample: linear 2x equals resample1 with 0.5/-0.5" \
+    "$DATA/rz2_expected.npy" "--max-ulp 2 --atol 1e-6" resample --input "$DATA/rz2_input.npy" \
+    --mode linear --scales 1,1,2,2
+golden "[RESAMPLE1] resample1: linear, zero offsets, explicit output size" \
+    "$DATA/rz3_expected.npy" "--max-ulp 2 --atol 1e-6" resample1 --input "$DATA/rz2_input.npy" \
+    --mode linear --scales 1,1,2,2 --input-offsets 0,0,0,0 --output-offsets 0,0,0,0 \
+    --output-size 1,1,3,5
+golden "[RESAMPLE1] resample1: big-endian f2 nearest x3" "$DATA/rz4_expected.npy" --bits \
+    resample1 --input "$DATA/rz4_input.npy" --mode nearest --scales 1,3,3 \
+    --input-offsets 0,0,0 --output-offsets 0,0,0
+golden "[RESAMPLE1] resample1: Fortran order, fractional scale and offsets" \
+    "$DATA/rz5_expected.npy" --bits resample1 --input "$DATA/rz5_input.npy" --scales 1.5,1.5 \
+    --input-offsets 0.25,-0.25 --output-offsets 0.1,0.75
+
+# ---- files written here, byte by byte -------------------------------------------------------
+# [[1,2,3],[4,5,6]] as big-endian int16 in Fortran order (stored 1 4 2 5 3 6), format 3.0.
+npy "$work/x16.npy" 3 '>i2' True '(2, 3)' 1 4 2 5 3 6
+npy "$work/l16.npy" 1 '<u4' False '(2, 1)' 3 2
+npy "$work/e16.npy" 1 '<i2' False '(2, 3)' 3 2 1 5 4 6
+expect "npy info: a hand-written Fortran-order big-endian file" 0 \
+    "INT16 ('>i2'), shape (2, 3), Fortran order, .npy format 3.0, 6 elements" \
+    "$DMLCL" npy info "$work/x16.npy"
+golden "reverse: hand-written >i2 Fortran order, format 3.0" "$work/e16.npy" --bits \
+    reverse-subsequences --input "$work/x16.npy" --lengths "$work/l16.npy" --axis 1
+npy "$work/x8.npy" 2 '|i1' False '(5,)' -128 -1 0 1 127
+npy "$work/l8.npy" 1 '>u8' False '(1,)' 4
+npy "$work/e8.npy" 1 '|i1' False '(5,)' 1 0 -1 -128 127
+golden "reverse: hand-written i1, rank 1, big-endian u8 lengths" "$work/e8.npy" "" \
+    reverse-subsequences --input "$work/x8.npy" --lengths "$work/l8.npy" --axis 0
+npy "$work/x64.npy" 1 '>u8' False '(1, 3)' -1 9223372036854775807 5
+npy "$work/l64.npy" 1 '<u4' False '(1, 1)' 9
+npy "$work/e64.npy" 1 '<u8' False '(1, 3)' 5 9223372036854775807 -1
+golden "reverse: hand-written >u8 above 2^63, length above the axis size" "$work/e64.npy" "" \
+    reverse-subsequences --input "$work/x64.npy" --lengths "$work/l64.npy" --axis 1
+expect "npy compare: different values exit 4 and name the index" 4 \
+    "differs at (0, 0): 3 vs 1" "$DMLCL" npy compare "$work/e16.npy" "$work/x16.npy"
+
+# ---- --verbose: device, plan, cache outcome, kernel time ------------------------------------
+npy "$work/xv.npy" 1 '<u2' False '(3, 7)' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21
+npy "$work/lv.npy" 1 '<u4' False '(3, 1)' 7 2 0
+for what in "device: " "plan: variant=" "program cache: compiled from source" "kernel time: " \
+    "output $work/yv.npy: UINT16"; do
+    expect "--verbose prints '$what'" 0 "$what" run_rs --input "$work/xv.npy" \
+        --lengths "$work/lv.npy" --axis 1 --output "$work/yv.npy" --verbose --device cpu
+    rm -rf "$DMLCL_CACHE_DIR"
+done
+run_rs --input "$work/xv.npy" --lengths "$work/lv.npy" --axis 1 --output "$work/yv.npy" 2>/dev/null
+expect "--verbose: a second process loads the program from the disk cache" 0 \
+    "program cache: loaded from the disk cache" run_rs --input "$work/xv.npy" \
+    --lengths "$work/lv.npy" --axis 1 --output "$work/yv.npy" -v
+
+# ---- usage errors: exit 1 -------------------------------------------------------------------
+expect "dmlcl run without an operator" 1 "usage: dmlcl run <operator>" "$DMLCL" run
+expect "unknown operator" 1 "unknown operator 'transpose'" "$DMLCL" run transpose
+expect "unknown option" 1 "unknown option '--bogus'" run_rs --bogus 1
+expect "option without its value" 1 "option '--output' needs a value" run_rs --output
+expect "missing --axis" 1 "--axis is required" run_rs --input "$work/x16.npy" \
+    --lengths "$work/l16.npy" --output "$work/y.npy"
+expect "--axis not a number" 1 "--axis 'two': expected an integer" run_rs \
+    --input "$work/x16.npy" --lengths "$work/l16.npy" --axis two --output "$work/y.npy"
+expect "resample1: bad --scales" 1 "--scales '1,x': expected comma-separated numbers" \
+    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --scales 1,x --output "$work/y.npy"
+expect "resample1: bad --mode" 1 "--mode 'cubic': expected nearest or linear" \
+    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --mode cubic --scales 1,1 \
+    --output "$work/y.npy"
+expect "resample1: neither --scales nor --output-size" 1 "give --scales, --output-size or both" \
+    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --output "$work/y.npy"
+expect "resample1: --output-size 0" 1 "--output-size '2,0': expected comma-separated sizes" \
+    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --output-size 2,0 --output "$work/y.npy"
+expect "resample has no offsets" 1 "unknown option '--input-offsets'" "$DMLCL" run resample \
+    --input "$DATA/rz1_input.npy" --scales 1,1 --input-offsets 0,0 --output "$work/y.npy"
+expect "npy compare needs two files" 1 "give two .npy files" "$DMLCL" npy compare "$work/e8.npy"
+[ ! -e "$work/y.npy" ] && ok "no output file after usage errors" || bad "an output file appeared"
+
+# ---- --help everywhere: exit 0, exit statuses documented ------------------------------------
+for cmd in "run" "run reverse-subsequences" "run resample1" "run resample" "npy"; do
+    expect "dmlcl $cmd --help" 0 "exit status" "$DMLCL" $cmd --help
+done
+expect "reverse-subsequences --help documents status 3" 0 "3  device error" run_rs -h
+expect "dmlcl --help lists run and npy" 0 "run    run an operator on .npy files" "$DMLCL" --help
+
+# ---- input errors: exit 2 ---------------------------------------------------------------------
+expect "missing input file" 2 "$work/none.npy: cannot open: No such file or directory" \
+    run_rs --input "$work/none.npy" --lengths "$work/l16.npy" --axis 1 --output "$work/y.npy"
+printf 'hello, not a numpy file\n' >"$work/text.npy"
+expect "not a .npy file" 2 "$work/text.npy: not a .npy file" run_rs --input "$work/text.npy" \
+    --lengths "$work/l16.npy" --axis 1 --output "$work/y.npy"
+npy "$work/c8.npy" 1 '<c8' False '(1,)' 0
+expect "unsupported dtype" 2 "$work/c8.npy: unsupported dtype '<c8'" run_rs \
+    --input "$work/c8.npy" --lengths "$work/l16.npy" --axis 0 --output "$work/y.npy"
+npy "$work/short.npy" 1 '<i4' False '(2, 3)' 1 2 3 4 5
+expect "data shorter than the shape" 2 \
+    "$work/short.npy: data truncated: shape (2, 3) of '<i4' needs 24 bytes, the file has 20" \
+    run_rs --input "$work/short.npy" --lengths "$work/l16.npy" --axis 1 --output "$work/y.npy"
+npy "$work/huge.npy" 1 '<f8' False '(4000000000, 400000000)' 1
+expect "a shape far beyond the file (no huge allocation)" 2 "data truncated: shape (4000000000, 400000000) of '<f8' needs 12800000000000000000 bytes"\
+    run_rs --input "$work/huge.npy" --lengths "$work/l16.npy" --axis 1 --output "$work/y.npy"
+head -c 20 "$work/x16.npy" >"$work/cut.npy"
+expect "header length beyond the file" 2 "$work/cut.npy: header length 116 runs past the end" \
+    run_rs --input "$work/cut.npy" --lengths "$work/l16.npy" --axis 1 --output "$work/y.npy"
+npy "$work/r9.npy" 1 '<i4' False '(1, 1, 1, 1, 1, 1, 1, 1, 1)' 1
+expect "rank 9" 2 "shape has 9 dimensions: dmlcl tensors have 1 to 8" run_rs \
+    --input "$work/r9.npy" --lengths "$work/l16.npy" --axis 1 --output "$work/y.npy"
+expect "lengths of the wrong shape (the operator's validation)" 2 \
+    "reverse_subsequences: sequence_lengths_tensor" run_rs --input "$DATA/rs1_input.npy" \
+    --lengths "$DATA/rs2_lengths.npy" --axis 3 --output "$work/y.npy"
+expect "float lengths (the operator's validation)" 2 "DMLCL_INVALID_ARGUMENT" run_rs \
+    --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_input.npy" --axis 3 --output "$work/y.npy"
+expect "axis beyond the rank (the operator's validation)" 2 "axis" run_rs \
+    --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_lengths.npy" --axis 5 --output "$work/y.npy"
+expect "resample1: --scales count differs from the rank" 2 \
+    "--scales has 3 values but $DATA/rz1_input.npy has 2 dimensions" "$DMLCL" run resample1 \
+    --input "$DATA/rz1_input.npy" --scales 1,1,1 --output "$work/y.npy"
+expect "resample1: default output size floor(4 x 0.2) = 0" 2 \
+    "output size of dimension 1 is floor(4 x 0.2) = 0" "$DMLCL" run resample1 \
+    --input "$DATA/rz1_input.npy" --scales 1,0.2 --output "$work/y.npy"
+expect "[RESAMPLE1] resample1: negative scale (the operator's validation)" 2 \
+    "DMLCL_INVALID_ARGUMENT" "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" \
+    --scales 1,-2 --output-size 4,4 --output "$work/y.npy"
+[ ! -e "$work/y.npy" ] && ok "no output file after input errors" || bad "an output file appeared"
+expect "output folder missing" 2 "$work/no/y.npy: cannot create" run_rs \
+    --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_lengths.npy" --axis 3 \
+    --output "$work/no/y.npy"
+
+# ---- device errors: exit 3 ----------------------------------------------------------------------
+expect "no such device" 3 "DMLCL_NO_DEVICE" run_rs --input "$DATA/rs1_input.npy" \
+    --lengths "$DATA/rs1_lengths.npy" --axis 3 --output "$work/y.npy" --device no-such-device-xyz
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

@@ -1,0 +1,1063 @@
+/* `dmlcl bench`: each case times one operator with OpenCL profiling events and compares
+ * its bandwidth (bytes read + written, each tensor element once, the lengths tensor too)
+ * with clEnqueueCopyBuffer of the same number of bytes, measured in the same process on
+ * the same device; on CPU devices also with a host memcpy on one thread per compute unit.
+ * Every result is first checked against a C reference on sampled outputs (after poisoning
+ * the output), so a fast wrong kernel cannot pass. */
+#include "config.h"
+#include "cli.h"
+#include <dmlcl.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MIB ((uint64_t)1 << 20)
+#define BIG_MB 8192 /* the >4 GiB cases: 8 GiB inputs whatever --mb says */
+
+typedef struct bopts {
+    int json;
+    uint64_t mb;
+    const char *cases; /* comma-separated fnmatch patterns; NULL = every non-big case */
+    const char *device;
+    int runs, warmup; /* runs 0 = as many as fit in `budget` seconds (5..200) */
+    double budget;
+    uint32_t samples;
+    int threads; /* host memcpy threads; -1 = the device's compute units, CPUs only */
+} bopts;
+
+/* ---- cases ------------------------------------------------------------------------- */
+
+typedef struct btensor {
+    dmlcl_tensor_data_type type;
+    uint32_t rank, sizes[8], strides[8];
+} btensor;
+
+typedef struct bcase {
+    const char *name;
+    int reverse; /* else resample */
+    btensor in, out, len;
+    uint32_t axis;
+    uint32_t *lengths; /* host copy of the lengths buffer (UINT32, len's span) */
+    dmlcl_interpolation_mode mode;
+    float scales[8], in_off[8], out_off[8];
+    char shape[128];
+} bcase;
+
+static uint32_t type_bytes(dmlcl_tensor_data_type t) { return dmlcl_data_type_size(t); }
+
+static const char *type_label(dmlcl_tensor_data_type t)
+{
+    switch (t) {
+    case DMLCL_TENSOR_DATA_TYPE_FLOAT32: return "fp32";
+    case DMLCL_TENSOR_DATA_TYPE_FLOAT16: return "fp16";
+    case DMLCL_TENSOR_DATA_TYPE_INT8: return "int8";
+    default: return "?";
+    }
+}
+
+static void set_packed(btensor *t, dmlcl_tensor_data_type type, uint32_t rank, const uint32_t *sizes)
+{
+    uint64_t step = 1;
+    t->type = type;
+    t->rank = rank;
+    for (int d = (int)rank - 1; d >= 0; d--) {
+        t->sizes[d] = sizes[d];
+        t->strides[d] = (uint32_t)step;
+        step *= sizes[d];
+    }
+}
+
+static uint64_t elements(const btensor *t)
+{
+    uint64_t n = 1;
+    for (uint32_t d = 0; d < t->rank; d++)
+        n *= t->sizes[d];
+    return n;
+}
+
+static uint64_t span_elems(const btensor *t)
+{
+    uint64_t s = 1;
+    for (uint32_t d = 0; d < t->rank; d++)
+        s += (uint64_t)(t->sizes[d] - 1) * t->strides[d];
+    return s;
+}
+
+static dmlcl_tensor_desc desc_of(const btensor *t)
+{
+    dmlcl_tensor_desc d = {t->type, t->rank, t->sizes, t->strides, 0};
+    return d;
+}
+
+/* Issue 5's row lengths: row r of 1024 reverses min((r*37) % 1124, 1024) elements. */
+static int row_lengths(bcase *c, uint64_t rows)
+{
+    c->lengths = malloc(rows * sizeof *c->lengths);
+    if (!c->lengths)
+        return -1;
+    for (uint64_t r = 0; r < rows; r++) {
+        uint64_t l = r * 37 % 1124;
+        c->lengths[r] = (uint32_t)(l < 1024 ? l : 1024);
+    }
+    return 0;
+}
+
+/* Rows of 1024 elements, reversed along the row; `transposed`: column-major input. */
+static int make_reverse_rows(bcase *c, uint64_t mb, dmlcl_tensor_data_type type, int transposed)
+{
+    uint64_t rows = mb * MIB / (1024 * type_bytes(type));
+    uint32_t sizes[2] = {(uint32_t)(rows ? rows : 1), 1024}, lsizes[2] = {sizes[0], 1};
+    c->reverse = 1;
+    c->axis = 1;
+    set_packed(&c->in, type, 2, sizes);
+    set_packed(&c->out, type, 2, sizes);
+    set_packed(&c->len, DMLCL_TENSOR_DATA_TYPE_UINT32, 2, lsizes);
+    if (transposed) {
+        c->in.strides[0] = 1;
+        c->in.strides[1] = sizes[0];
+    }
+    snprintf(c->shape, sizeof c->shape, "%u x 1024 %s%s axis 1", sizes[0], type_label(type),
+             transposed ? " col-major in," : ",");
+    return row_lengths(c, sizes[0]);
+}
+
+static int b_rev_inner(bcase *c, uint64_t mb) { return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 0); }
+static int b_rev_fp16(bcase *c, uint64_t mb) { return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_FLOAT16, 0); }
+static int b_rev_int8(bcase *c, uint64_t mb) { return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_INT8, 0); }
+static int b_rev_trans(bcase *c, uint64_t mb) { return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 1); }
+static int b_big_rev(bcase *c, uint64_t mb) { return make_reverse_rows(c, BIG_MB, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 0); }
+static int b_big_rev8(bcase *c, uint64_t mb) { return make_reverse_rows(c, BIG_MB, DMLCL_TENSOR_DATA_TYPE_INT8, 0); }
+
+/* {512, 64, F} reversed along axis 0, one length per middle index broadcast over F. */
+static int b_rev_outer(bcase *c, uint64_t mb)
+{
+    uint64_t f = mb * MIB / (4 * 512 * 64);
+    uint32_t sizes[3] = {512, 64, (uint32_t)(f ? f : 1)}, lsizes[3] = {1, 64, sizes[2]};
+    c->reverse = 1;
+    c->axis = 0;
+    set_packed(&c->in, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 3, sizes);
+    set_packed(&c->out, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 3, sizes);
+    set_packed(&c->len, DMLCL_TENSOR_DATA_TYPE_UINT32, 3, lsizes);
+    c->len.strides[0] = c->len.strides[2] = 0;
+    c->len.strides[1] = 1;
+    snprintf(c->shape, sizeof c->shape, "512 x 64 x %u fp32, axis 0, lengths {1,64,1}", sizes[2]);
+    c->lengths = malloc(64 * sizeof *c->lengths);
+    if (!c->lengths)
+        return -1;
+    for (uint32_t m = 0; m < 64; m++)
+        c->lengths[m] = m * 37 % 600; /* 0..599: some lines whole, some partial */
+    return 0;
+}
+
+/* N x C x H x W (logical NCHW), NCHW or channels-last strides. */
+static void set_image(btensor *t, uint32_t rank, const uint32_t *sizes, int channels_last)
+{
+    set_packed(t, DMLCL_TENSOR_DATA_TYPE_FLOAT32, rank, sizes);
+    if (!channels_last)
+        return;
+    uint32_t step = sizes[1];
+    t->strides[1] = 1;
+    for (int d = (int)rank - 1; d >= 2; d--) {
+        t->strides[d] = step;
+        step *= sizes[d];
+    }
+    t->strides[0] = step;
+}
+
+/* A RESAMPLE1 case with pixel-centre offsets (0.5 / -0.5) over `planes` N*C planes
+ * (C = 8 where there are 8) of `in_hw` to `out_hw` in every spatial dimension. */
+static int make_resample(bcase *c, uint64_t planes, uint32_t spatial, uint32_t in_hw, uint32_t out_hw,
+                         dmlcl_interpolation_mode mode, int channels_last)
+{
+    planes = planes ? planes : 1;
+    uint32_t ch = planes >= 8 ? 8 : (uint32_t)planes, n = (uint32_t)(planes / ch);
+    uint32_t rank = 2 + spatial, is[8] = {n, ch}, os[8] = {n, ch};
+    for (uint32_t d = 2; d < rank; d++)
+        is[d] = in_hw, os[d] = out_hw;
+    c->reverse = 0;
+    c->mode = mode;
+    set_image(&c->in, rank, is, channels_last);
+    set_image(&c->out, rank, os, channels_last);
+    for (uint32_t d = 0; d < rank; d++) {
+        c->scales[d] = (float)os[d] / (float)is[d];
+        c->in_off[d] = 0.5f;
+        c->out_off[d] = -0.5f;
+    }
+    snprintf(c->shape, sizeof c->shape, "%u x %u x %u^%u -> %u^%u fp32%s", n, ch, in_hw, spatial,
+             out_hw, spatial, channels_last ? " channels-last" : "");
+    return 0;
+}
+
+static int b_near_nchw(bcase *c, uint64_t mb) { return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, 0); }
+static int b_near_nhwc(bcase *c, uint64_t mb) { return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, 1); }
+static int b_lin_nchw(bcase *c, uint64_t mb) { return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_LINEAR, 0); }
+static int b_lin_nhwc(bcase *c, uint64_t mb) { return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_LINEAR, 1); }
+static int b_lin_down(bcase *c, uint64_t mb) { return make_resample(c, mb / 4, 2, 1024, 512, DMLCL_INTERPOLATION_MODE_LINEAR, 0); }
+static int b_lin_15(bcase *c, uint64_t mb) { return make_resample(c, mb, 2, 512, 768, DMLCL_INTERPOLATION_MODE_LINEAR, 0); }
+static int b_trilin(bcase *c, uint64_t mb) { return make_resample(c, mb, 3, 64, 128, DMLCL_INTERPOLATION_MODE_LINEAR, 0); }
+static int b_big_lin(bcase *c, uint64_t mb) { return make_resample(c, BIG_MB / 4, 2, 1024, 512, DMLCL_INTERPOLATION_MODE_LINEAR, 0); }
+
+typedef struct case_entry {
+    const char *name;
+    int big; /* run only when --case names it */
+    int (*make)(bcase *c, uint64_t mb);
+} case_entry;
+
+static const case_entry all_cases[] = {
+    {"reverse-inner", 0, b_rev_inner},
+    {"reverse-outer", 0, b_rev_outer},
+    {"reverse-inner-fp16", 0, b_rev_fp16},
+    {"reverse-inner-int8", 0, b_rev_int8},
+    {"reverse-transposed", 0, b_rev_trans},
+    {"nearest2x-nchw", 0, b_near_nchw},
+    {"nearest2x-nhwc", 0, b_near_nhwc},
+    {"linear2x-nchw", 0, b_lin_nchw},
+    {"linear2x-nhwc", 0, b_lin_nhwc},
+    {"linear-down0.5", 0, b_lin_down},
+    {"linear-1.5", 0, b_lin_15},
+    {"trilinear2x", 0, b_trilin},
+    {"big-reverse", 1, b_big_rev},
+    {"big-reverse-int8", 1, b_big_rev8},
+    {"big-linear", 1, b_big_lin},
+};
+#define N_CASES (sizeof all_cases / sizeof all_cases[0])
+
+static int selected(const bopts *o, const case_entry *e)
+{
+    if (!o->cases)
+        return !e->big;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", o->cases);
+    for (char *save = NULL, *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
+        if (!fnmatch(p, e->name, 0))
+            return 1;
+    return 0;
+}
+
+/* ---- input data: a hash of the element's offset in its buffer -------------------------
+ * Generated on the device (8 GiB inputs would take long on the host); the checker
+ * recomputes any element from its offset, so no host copy of the input is needed. */
+
+static uint32_t mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+static uint32_t hash_at(uint64_t i) { return mix32((uint32_t)i ^ mix32((uint32_t)(i >> 32) + 0x9e3779b9u)); }
+
+/* Element bits at buffer offset i. `floats`: values in [1, 2) (resample inputs); else raw
+ * bits (reverse only moves bits, NaN patterns included). */
+static uint32_t gen_bits(uint32_t elem, int floats, uint64_t i)
+{
+    uint32_t h = hash_at(i);
+    if (elem == 1)
+        return h & 0xff;
+    if (elem == 2)
+        return floats ? 0x3c00u | (h >> 22) : h & 0xffff;
+    return floats ? 0x3f800000u | (h >> 9) : h;
+}
+
+static const char fill_source[] =
+    "uint mix32(uint x) { x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu;\n"
+    "                     x ^= x >> 16; return x; }\n"
+    "uint hash_at(ulong i) { return mix32((uint)i ^ mix32((uint)(i >> 32) + 0x9e3779b9u)); }\n"
+    "#define LOOP for (ulong i = get_global_id(0); i < n; i += get_global_size(0))\n"
+    "__kernel void fill1(__global uchar *p, ulong n, uint fl) { LOOP p[i] = (uchar)hash_at(i); }\n"
+    "__kernel void fill2(__global ushort *p, ulong n, uint fl) { LOOP {\n"
+    "    uint h = hash_at(i); p[i] = (ushort)(fl ? 0x3c00u | (h >> 22) : h); } }\n"
+    "__kernel void fill4(__global uint *p, ulong n, uint fl) { LOOP {\n"
+    "    uint h = hash_at(i); p[i] = fl ? 0x3f800000u | (h >> 9) : h; } }\n";
+
+typedef struct bench {
+    bopts o;
+    dmlcl_context *ctx;
+    cl_context cl;
+    cl_device_id dev;
+    cl_command_queue q;
+    cl_program fill_prog;
+    int is_cpu;
+    cl_uint compute_units;
+    char err[512]; /* the current case's failure message */
+} bench;
+
+static int failf(bench *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->err, sizeof b->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int fill_device(bench *b, cl_mem m, uint32_t elem, uint64_t n, int floats)
+{
+    char name[8];
+    snprintf(name, sizeof name, "fill%u", elem);
+    cl_int err;
+    cl_kernel k = clCreateKernel(b->fill_prog, name, &err);
+    if (err)
+        return failf(b, "clCreateKernel(%s): %d", name, err);
+    cl_ulong nn = n;
+    cl_uint fl = (cl_uint)floats;
+    size_t global = n < ((size_t)1 << 20) ? (size_t)n : (size_t)1 << 20;
+    clSetKernelArg(k, 0, sizeof m, &m);
+    clSetKernelArg(k, 1, sizeof nn, &nn);
+    clSetKernelArg(k, 2, sizeof fl, &fl);
+    err = clEnqueueNDRangeKernel(b->q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+    clReleaseKernel(k);
+    if (err || (err = clFinish(b->q)))
+        return failf(b, "filling the input: OpenCL error %d", err);
+    return 0;
+}
+
+/* ---- the C reference on sampled outputs --------------------------------------------- */
+
+static uint64_t offset_of(const btensor *t, const uint32_t *idx)
+{
+    uint64_t o = 0;
+    for (uint32_t d = 0; d < t->rank; d++)
+        o += (uint64_t)idx[d] * t->strides[d];
+    return o;
+}
+
+static void index_of(const btensor *t, uint64_t k, uint32_t *idx)
+{
+    for (int d = (int)t->rank - 1; d >= 0; d--) {
+        idx[d] = (uint32_t)(k % t->sizes[d]);
+        k /= t->sizes[d];
+    }
+}
+
+static uint32_t load_bits(const unsigned char *p, uint32_t elem)
+{
+    uint32_t v = 0;
+    if (elem == 1)
+        v = p[0];
+    else if (elem == 2) {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        v = h;
+    } else
+        memcpy(&v, p, 4);
+    return v;
+}
+
+static uint32_t reverse_expect(const bcase *c, const uint32_t *i)
+{
+    uint32_t j[8], src[8];
+    memcpy(j, i, sizeof j);
+    memcpy(src, i, sizeof src);
+    j[c->axis] = 0;
+    uint64_t n = c->in.sizes[c->axis], len = c->lengths[offset_of(&c->len, j)];
+    uint64_t l = len < n ? len : n;
+    if (i[c->axis] < l)
+        src[c->axis] = (uint32_t)(l - 1 - i[c->axis]);
+    return gen_bits(type_bytes(c->in.type), 0, offset_of(&c->in, src));
+}
+
+static float in_value(const bcase *c, const uint32_t *idx)
+{
+    uint32_t bits = gen_bits(4, 1, offset_of(&c->in, idx));
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+/* operators.md's RESAMPLE1 formula, coordinates in float32 in the spec's order. */
+static double resample_expect(const bcase *c, const uint32_t *o)
+{
+    uint32_t rank = c->in.rank, i0[8], i1[8], idx[8];
+    float w[8];
+    for (uint32_t d = 0; d < rank; d++) {
+        float n = (float)c->in.sizes[d];
+        float x = ((float)o[d] - c->out_off[d]) / c->scales[d] - c->in_off[d];
+        if (c->mode == DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR) {
+            float f = floorf(x + 0.5f);
+            f = f < 0 ? 0 : f > n - 1 ? n - 1 : f;
+            i0[d] = i1[d] = (uint32_t)f;
+            w[d] = 0;
+            continue;
+        }
+        x = x < 0 ? 0 : x > n - 1 ? n - 1 : x;
+        i0[d] = (uint32_t)floorf(x);
+        i1[d] = i0[d] + 1 < c->in.sizes[d] ? i0[d] + 1 : i0[d];
+        w[d] = x - (float)i0[d];
+    }
+    double sum = 0;
+    for (uint32_t corner = 0; corner < (1u << rank); corner++) {
+        double wt = 1;
+        for (uint32_t d = 0; d < rank; d++) {
+            int hi = (corner >> d) & 1;
+            wt *= hi ? w[d] : 1 - (double)w[d];
+            idx[d] = hi ? i1[d] : i0[d];
+        }
+        if (wt != 0)
+            sum += wt * in_value(c, idx);
+    }
+    return sum;
+}
+
+/* Compares one output element; returns 0 when right, else writes a description. */
+static int check_one(const bcase *c, const unsigned char *out, const uint32_t *i, char *msg,
+                     size_t cap)
+{
+    uint32_t elem = type_bytes(c->out.type);
+    uint64_t off = offset_of(&c->out, i);
+    uint32_t got = load_bits(out + off * elem, elem);
+    if (c->reverse) {
+        uint32_t want = reverse_expect(c, i);
+        if (got == want)
+            return 0;
+        snprintf(msg, cap, "output element at offset %llu is 0x%x, expected 0x%x",
+                 (unsigned long long)off, got, want);
+        return -1;
+    }
+    float g;
+    memcpy(&g, &got, 4);
+    double want = resample_expect(c, i);
+    double tol = c->mode == DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR ? 0 : 1e-6 + 4 * 1.1920929e-7 * fabs(want);
+    if (fabs(g - want) <= tol)
+        return 0;
+    snprintf(msg, cap, "output element at offset %llu is %.9g, expected %.9g",
+             (unsigned long long)off, g, want);
+    return -1;
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* The first and last 4096 outputs in index order, then `samples` random ones. Returns
+ * the number checked, or -1 with b->err set on the first mismatch. */
+static int64_t check_samples(bench *b, const bcase *c, const unsigned char *out)
+{
+    uint64_t count = elements(&c->out), edge = count < 4096 ? count : 4096, rng = 12345;
+    uint32_t idx[8];
+    char msg[256];
+    int64_t n = 0;
+    for (uint64_t s = 0; s < 2 * edge + b->o.samples; s++, n++) {
+        if (s < edge)
+            index_of(&c->out, s, idx);
+        else if (s < 2 * edge)
+            index_of(&c->out, count - 1 - (s - edge), idx);
+        else
+            for (uint32_t d = 0; d < c->out.rank; d++)
+                idx[d] = (uint32_t)(splitmix(&rng) % c->out.sizes[d]);
+        if (check_one(c, out, idx, msg, sizeof msg))
+            return failf(b, "wrong result: %s", msg);
+    }
+    return n;
+}
+
+/* ---- timing ------------------------------------------------------------------------- */
+
+typedef struct timing {
+    int runs;
+    double best_ms, med_ms;
+} timing;
+
+typedef cl_int (*enqueue_fn)(void *arg, cl_event *ev);
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double event_ms(cl_event ev)
+{
+    cl_ulong t0 = 0, t1 = 0;
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+    return (double)(t1 - t0) * 1e-6;
+}
+
+#define OP_ENQUEUE_FAILED (-9999) /* enqueue_op's error: the message is dmlcl_last_error() */
+
+static int enqueue_failed(bench *b, cl_int err)
+{
+    if (err == OP_ENQUEUE_FAILED)
+        return failf(b, "enqueue: %s", dmlcl_last_error());
+    return failf(b, "enqueue: OpenCL error %d", err);
+}
+
+typedef struct op_call {
+    dmlcl_operator *op;
+    dmlcl_buffer_binding in[2], out[1];
+    uint32_t n_in;
+} op_call;
+
+static cl_int enqueue_op(void *arg, cl_event *ev)
+{
+    op_call *a = arg;
+    return dmlcl_operator_enqueue(a->op, a->in, a->n_in, a->out, 1, 0, NULL, ev) ? OP_ENQUEUE_FAILED : CL_SUCCESS;
+}
+
+typedef struct copy_call {
+    cl_command_queue q;
+    cl_mem src, dst;
+    size_t bytes;
+} copy_call;
+
+static cl_int enqueue_copy(void *arg, cl_event *ev)
+{
+    copy_call *a = arg;
+    return clEnqueueCopyBuffer(a->q, a->src, a->dst, 0, 0, a->bytes, 0, NULL, ev);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- host memcpy on several threads (the CPU targets' 1.00) -------------------------- */
+
+typedef struct slice {
+    char *dst;
+    const char *src;
+    size_t bytes;
+} slice;
+
+static void *copy_slice(void *arg)
+{
+    slice *s = arg;
+    memcpy(s->dst, s->src, s->bytes);
+    return NULL;
+}
+
+static double memcpy_threads(char *dst, const char *src, size_t bytes, int nt)
+{
+    pthread_t th[256];
+    int started[256] = {0};
+    slice sl[256];
+    size_t per = (bytes / (size_t)nt + 4095) & ~(size_t)4095;
+    double t0 = now_s();
+    for (int i = 0; i < nt; i++) {
+        size_t off = per * (size_t)i;
+        sl[i] = (slice){dst + off, src + off, off >= bytes ? 0 : bytes - off < per ? bytes - off : per};
+        if (i > 0)
+            started[i] = pthread_create(&th[i], NULL, copy_slice, &sl[i]) == 0;
+    }
+    copy_slice(&sl[0]);
+    for (int i = 1; i < nt; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        else
+            copy_slice(&sl[i]);
+    }
+    return (now_s() - t0) * 1e3;
+}
+
+/* ---- one case ------------------------------------------------------------------------ */
+
+typedef enum { R_OK, R_SKIPPED, R_FAIL } rstatus;
+
+typedef struct result {
+    rstatus status;
+    uint64_t bytes;
+    timing op, copy, host;
+    double first_create_ms, create_us_med, create_us_best;
+    int64_t checked;
+    char plan[512];
+} result;
+
+static dmlcl_status create_op(const bcase *c, dmlcl_context *ctx, dmlcl_operator **op)
+{
+    dmlcl_tensor_desc ti = desc_of(&c->in), to = desc_of(&c->out), tl = desc_of(&c->len);
+    if (c->reverse) {
+        dmlcl_reverse_subsequences_desc rd = {&ti, &tl, &to, c->axis};
+        dmlcl_operator_desc od = {DMLCL_OPERATOR_REVERSE_SUBSEQUENCES, &rd};
+        return dmlcl_operator_create(ctx, &od, op);
+    }
+    dmlcl_resample1_desc rd = {&ti, &to, c->mode, c->in.rank, c->scales, c->in_off, c->out_off};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
+    return dmlcl_operator_create(ctx, &od, op);
+}
+
+/* Creation on a memory-cache hit: the program is in memory after the first create. */
+static void time_creates(const bcase *c, dmlcl_context *ctx, result *r)
+{
+    enum { N = 101 };
+    double us[N];
+    int n = 0;
+    for (int i = 0; i < N; i++) {
+        dmlcl_operator *op = NULL;
+        double t0 = now_s();
+        dmlcl_status st = create_op(c, ctx, &op);
+        double t1 = now_s();
+        dmlcl_operator_release(op);
+        if (!st)
+            us[n++] = (t1 - t0) * 1e6;
+    }
+    if (!n)
+        return;
+    qsort(us, (size_t)n, sizeof *us, cmp_double);
+    r->create_us_best = us[0];
+    r->create_us_med = us[n / 2];
+}
+
+static cl_mem new_buffer(bench *b, uint64_t bytes, const char *what)
+{
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, (size_t)(bytes ? bytes : 4), NULL, &err);
+    if (err) {
+        failf(b, "clCreateBuffer(%s, %llu bytes): error %d", what, (unsigned long long)bytes, err);
+        return NULL;
+    }
+    return m;
+}
+
+/* Poison, run once, read back, compare samples with the reference. */
+static int verify(bench *b, const bcase *c, op_call *call, cl_mem out, uint64_t out_bytes, result *r)
+{
+    const uint32_t poison = 0xA5A5A5A5u;
+    cl_int err = clEnqueueFillBuffer(b->q, out, &poison, out_bytes % 4 ? 1 : 4, 0, (size_t)out_bytes,
+                                     0, NULL, NULL);
+    if (err)
+        return failf(b, "clEnqueueFillBuffer: %d", err);
+    if (dmlcl_operator_enqueue(call->op, call->in, call->n_in, call->out, 1, 0, NULL, NULL))
+        return failf(b, "enqueue: %s", dmlcl_last_error());
+    unsigned char *host = malloc((size_t)out_bytes);
+    if (!host)
+        return failf(b, "out of host memory reading the output back");
+    err = clEnqueueReadBuffer(b->q, out, CL_TRUE, 0, (size_t)out_bytes, host, 0, NULL, NULL);
+    if (err) {
+        free(host);
+        return failf(b, "clEnqueueReadBuffer: %d", err);
+    }
+    r->checked = check_samples(b, c, host);
+    free(host);
+    return r->checked < 0 ? -1 : 0;
+}
+
+static void summarize(double *ms, int n, timing *t)
+{
+    qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+    t->runs = n;
+    t->best_ms = ms[0];
+    t->med_ms = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+}
+
+/* Buffers of the baselines: device copy source/destination, host memcpy ones. */
+typedef struct baseline {
+    copy_call cc;
+    char *hsrc, *hdst;
+    size_t hbytes;
+    int threads;
+} baseline;
+
+static int baseline_open(bench *b, uint64_t bytes, baseline *bl)
+{
+    size_t half = (size_t)((bytes / 2 + 3) & ~(uint64_t)3);
+    memset(bl, 0, sizeof *bl);
+    bl->cc = (copy_call){b->q, new_buffer(b, half, "copy source"), NULL, half};
+    if (!bl->cc.src || !(bl->cc.dst = new_buffer(b, half, "copy destination")))
+        return -1;
+    if (fill_device(b, bl->cc.src, 4, half / 4, 0))
+        return -1;
+    bl->threads = b->o.threads > 0 ? b->o.threads : b->o.threads ? (int)b->compute_units : 0;
+    if (!b->is_cpu || !bl->threads)
+        return 0;
+    bl->hbytes = half;
+    bl->hsrc = malloc(half);
+    bl->hdst = malloc(half);
+    if (!bl->hsrc || !bl->hdst)
+        return failf(b, "out of host memory for the memcpy baseline");
+    memset(bl->hsrc, 1, half); /* fault every page in before timing */
+    memset(bl->hdst, 2, half);
+    return 0;
+}
+
+static void baseline_close(baseline *bl)
+{
+    if (bl->cc.src)
+        clReleaseMemObject(bl->cc.src);
+    if (bl->cc.dst)
+        clReleaseMemObject(bl->cc.dst);
+    free(bl->hsrc);
+    free(bl->hdst);
+}
+
+/* One round: the operator, the device copy and (CPU devices) the host memcpy back to
+ * back, so that other load on the machine hits all of them alike. */
+static int round_once(bench *b, op_call *call, baseline *bl, double *op, double *copy, double *host)
+{
+    cl_event ev[2] = {NULL, NULL};
+    cl_int err = enqueue_op(call, &ev[0]);
+    if (!err)
+        err = enqueue_copy(&bl->cc, &ev[1]);
+    if (!err)
+        err = clWaitForEvents(2, ev);
+    if (!err) {
+        *op = event_ms(ev[0]);
+        *copy = event_ms(ev[1]);
+    }
+    for (int i = 0; i < 2; i++)
+        if (ev[i])
+            clReleaseEvent(ev[i]);
+    if (err)
+        return enqueue_failed(b, err);
+    *host = bl->hsrc ? memcpy_threads(bl->hdst, bl->hsrc, bl->hbytes, bl->threads) : 0;
+    return 0;
+}
+
+/* Warm-up rounds, then as many rounds as fit in the time budget (or --runs). */
+static int measure(bench *b, op_call *call, result *r)
+{
+    baseline bl;
+    int rc = baseline_open(b, r->bytes, &bl), runs = b->o.runs;
+    double op = 0, copy = 0, host = 0, *ms = NULL;
+    for (int w = 0; !rc && (w < b->o.warmup || w == 0); w++)
+        rc = round_once(b, call, &bl, &op, &copy, &host);
+    if (!rc && runs <= 0) {
+        double one = op + copy + host, n = b->o.budget * 1e3 / (one > 1e-3 ? one : 1e-3);
+        runs = n < 5 ? 5 : n > 200 ? 200 : (int)n;
+    }
+    if (!rc && !(ms = calloc(3 * (size_t)runs, sizeof *ms)))
+        rc = failf(b, "out of host memory");
+    for (int i = 0; !rc && i < runs; i++)
+        rc = round_once(b, call, &bl, &ms[i], &ms[runs + i], &ms[2 * runs + i]);
+    if (!rc) {
+        summarize(ms, runs, &r->op);
+        summarize(ms + runs, runs, &r->copy);
+        if (bl.hsrc)
+            summarize(ms + 2 * runs, runs, &r->host);
+    }
+    free(ms);
+    baseline_close(&bl);
+    return rc;
+}
+
+static int run_case(bench *b, const bcase *c, result *r)
+{
+    memset(r, 0, sizeof *r);
+    dmlcl_operator *op = NULL;
+    double t0 = now_s();
+    dmlcl_status st = create_op(c, b->ctx, &op);
+    r->first_create_ms = (now_s() - t0) * 1e3;
+    if (st) {
+        r->status = st == DMLCL_UNSUPPORTED ? R_SKIPPED : R_FAIL;
+        snprintf(b->err, sizeof b->err, "%s%s", st == DMLCL_UNSUPPORTED ? "" : "create: ",
+                 dmlcl_last_error());
+        return -1;
+    }
+    snprintf(r->plan, sizeof r->plan, "%s", dmlcl_operator_plan(op));
+    time_creates(c, b->ctx, r);
+    uint32_t ie = type_bytes(c->in.type);
+    uint64_t in_b = span_elems(&c->in) * ie, out_b = span_elems(&c->out) * ie;
+    uint64_t len_b = c->reverse ? span_elems(&c->len) * 4 : 0;
+    r->bytes = in_b + out_b + len_b;
+    op_call call = {op, {{NULL, 0, 0}, {NULL, 0, 0}}, {{NULL, 0, 0}}, c->reverse ? 2 : 1};
+    cl_mem in = new_buffer(b, in_b, "input"), out = in ? new_buffer(b, out_b, "output") : NULL;
+    cl_mem len = out && c->reverse ? new_buffer(b, len_b, "lengths") : NULL;
+    int rc = !in || !out || (c->reverse && !len) ? -1 : 0;
+    if (!rc)
+        rc = fill_device(b, in, ie, span_elems(&c->in), !c->reverse);
+    if (!rc && len) {
+        cl_int err = clEnqueueWriteBuffer(b->q, len, CL_TRUE, 0, (size_t)len_b, c->lengths, 0, NULL, NULL);
+        rc = err ? failf(b, "writing lengths: %d", err) : 0;
+    }
+    call.in[0].buffer = in;
+    call.in[1].buffer = len;
+    call.out[0].buffer = out;
+    if (!rc)
+        rc = verify(b, c, &call, out, out_b, r);
+    if (!rc)
+        rc = measure(b, &call, r);
+    if (in)
+        clReleaseMemObject(in);
+    if (out)
+        clReleaseMemObject(out);
+    if (len)
+        clReleaseMemObject(len);
+    dmlcl_operator_release(op);
+    r->status = rc ? R_FAIL : R_OK;
+    return rc;
+}
+
+/* ---- output -------------------------------------------------------------------------- */
+
+static double gbps(uint64_t bytes, double ms) { return ms > 0 ? (double)bytes / (ms * 1e6) : 0; }
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            printf("\\%c", ch);
+        else if (ch < 0x20)
+            printf("\\u%04x", ch);
+        else
+            putchar(ch);
+    }
+    putchar('"');
+}
+
+typedef struct devinfo {
+    char name[256], driver[128], version[256], platform[256];
+    cl_uint cu;
+} devinfo;
+
+static void query_device(bench *b, devinfo *d)
+{
+    cl_platform_id plat = NULL;
+    memset(d, 0, sizeof *d);
+    clGetDeviceInfo(b->dev, CL_DEVICE_NAME, sizeof d->name - 1, d->name, NULL);
+    clGetDeviceInfo(b->dev, CL_DRIVER_VERSION, sizeof d->driver - 1, d->driver, NULL);
+    clGetDeviceInfo(b->dev, CL_DEVICE_VERSION, sizeof d->version - 1, d->version, NULL);
+    clGetDeviceInfo(b->dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL);
+    if (plat)
+        clGetPlatformInfo(plat, CL_PLATFORM_NAME, sizeof d->platform - 1, d->platform, NULL);
+    d->cu = b->compute_units;
+}
+
+static void print_header_text(bench *b, const devinfo *d, FILE *f)
+{
+    fprintf(f, "dmlcl %s bench on %s (%s, %u compute units)\n", dmlcl_version(), d->name,
+            b->is_cpu ? "CPU" : "GPU", d->cu);
+    fprintf(f, "  platform %s; %s; driver %s\n", d->platform, d->version, d->driver);
+    fprintf(f, "  input %llu MB per case (big-* cases: %d MB); bytes = input + output + lengths, "
+               "each element once\n", (unsigned long long)b->o.mb, BIG_MB);
+    fprintf(f, "  profiling events after %d warm-up run(s); ratio = median GB/s over the median "
+               "GB/s of clEnqueueCopyBuffer of as many bytes%s\n", b->o.warmup,
+            b->is_cpu && b->o.threads ? "; memcpy: host memcpy on one thread per compute unit" : "");
+    fprintf(f, "%-20s %-44s %9s %9s %9s %9s %6s %9s %6s %9s\n", "case", "shape", "MB", "best",
+            "median", "copy", "ratio", b->is_cpu && b->o.threads ? "memcpy" : "", b->is_cpu && b->o.threads ? "ratio" : "",
+            "create");
+    fprintf(f, "%-20s %-44s %9s %9s %9s %9s %6s %9s %6s %9s\n", "", "", "moved", "GB/s", "GB/s",
+            "GB/s", "", b->is_cpu && b->o.threads ? "GB/s" : "", "", "us (hit)");
+}
+
+static void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
+{
+    if (r->status != R_OK) {
+        fprintf(f, "%-20s %-44s %s: %s\n", c->name, c->shape,
+                r->status == R_SKIPPED ? "skipped" : "FAIL", b->err);
+        if (r->plan[0])
+            fprintf(f, "    plan: %s\n", r->plan);
+        return;
+    }
+    double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->bytes, r->copy.med_ms);
+    fprintf(f, "%-20s %-44s %9.1f %9.2f %9.2f %9.2f %6.2f", c->name, c->shape, r->bytes / 1e6,
+            gbps(r->bytes, r->op.best_ms), g, cg, cg > 0 ? g / cg : 0);
+    if (r->host.runs) {
+        double hg = gbps(r->bytes, r->host.med_ms);
+        fprintf(f, " %9.2f %6.2f", hg, hg > 0 ? g / hg : 0);
+    } else
+        fprintf(f, " %9s %6s", "", "");
+    fprintf(f, " %9.1f\n    plan: %s (checked %lld outputs, %d runs)\n", r->create_us_med, r->plan,
+            (long long)r->checked, r->op.runs);
+}
+
+static void print_result_json(bench *b, const bcase *c, const result *r, int first)
+{
+    printf("%s\n    {\"name\": ", first ? "" : ",");
+    json_string(c->name);
+    printf(", \"shape\": ");
+    json_string(c->shape);
+    printf(", \"status\": \"%s\"", r->status == R_OK ? "ok" : r->status == R_SKIPPED ? "skipped" : "FAIL");
+    if (r->status != R_OK) {
+        printf(", \"message\": ");
+        json_string(b->err);
+    }
+    printf(", \"plan\": ");
+    json_string(r->plan);
+    if (r->status == R_OK) {
+        double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->bytes, r->copy.med_ms);
+        printf(",\n     \"bytes\": %llu, \"runs\": %d, \"best_ms\": %.6f, \"median_ms\": %.6f, "
+               "\"best_gbps\": %.3f, \"median_gbps\": %.3f,\n     \"copy_best_gbps\": %.3f, "
+               "\"copy_median_gbps\": %.3f, \"ratio\": %.4f",
+               (unsigned long long)r->bytes, r->op.runs, r->op.best_ms, r->op.med_ms,
+               gbps(r->bytes, r->op.best_ms), g, gbps(r->bytes, r->copy.best_ms), cg, cg > 0 ? g / cg : 0);
+        if (r->host.runs) {
+            double hg = gbps(r->bytes, r->host.med_ms);
+            printf(", \"memcpy_median_gbps\": %.3f, \"ratio_memcpy\": %.4f", hg, hg > 0 ? g / hg : 0);
+        }
+        printf(",\n     \"create_us_median\": %.2f, \"create_us_best\": %.2f, \"first_create_ms\": %.3f, "
+               "\"checked\": %lld", r->create_us_med, r->create_us_best, r->first_create_ms,
+               (long long)r->checked);
+    }
+    printf("}");
+}
+
+/* ---- options and the driver ---------------------------------------------------------- */
+
+static int bench_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: dmlcl bench [--json] [--mb N] [--case PATTERN[,PATTERN...]] [--device SEL]\n"
+            "                   [--runs N] [--warmup N] [--samples N] [--threads N] [--list]\n"
+            "  --mb N        input megabytes per case (default 64; big-* cases use %d)\n"
+            "  --case P      cases whose names match the glob patterns (default: all but big-*)\n"
+            "  --device SEL  like DMLCL_DEVICE: gpu, cpu, P:D or a name substring\n"
+            "  --runs N      timed runs (default: as many as fit in ~0.3 s, 5..200)\n"
+            "  --samples N   random outputs checked against the C reference (default 65536)\n"
+            "  --threads N   threads of the host memcpy baseline on CPU devices (0 = none)\n"
+            "  --json        machine-readable results on stdout (progress on stderr)\n",
+            BIG_MB);
+    return f == stderr ? 2 : 0;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    char *end = NULL;
+    if (!s || !*s)
+        return -1;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (*end)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, bopts *o, int *list)
+{
+    *o = (bopts){0, 64, NULL, NULL, 0, 2, 0.3, 65536, -1};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t x = 0;
+        if (!strcmp(a, "--json"))
+            o->json = 1;
+        else if (!strcmp(a, "--list"))
+            *list = 1;
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            return 1;
+        else if (!strcmp(a, "--case") && v)
+            o->cases = v, i++;
+        else if (!strcmp(a, "--device") && v)
+            o->device = v, i++;
+        else if (!strcmp(a, "--mb") && !parse_u64(v, &x) && x >= 1 && x <= (1u << 20))
+            o->mb = x, i++;
+        else if (!strcmp(a, "--runs") && !parse_u64(v, &x) && x >= 1 && x <= 100000)
+            o->runs = (int)x, i++;
+        else if (!strcmp(a, "--warmup") && !parse_u64(v, &x) && x <= 1000)
+            o->warmup = (int)x, i++;
+        else if (!strcmp(a, "--samples") && !parse_u64(v, &x) && x <= 100000000)
+            o->samples = (uint32_t)x, i++;
+        else if (!strcmp(a, "--threads") && !parse_u64(v, &x) && x <= 256)
+            o->threads = (int)x, i++;
+        else {
+            fprintf(stderr, "dmlcl bench: bad option or value: %s%s%s\n", a, v ? " " : "", v ? v : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int open_bench(bench *b)
+{
+    dmlcl_status st = dmlcl_context_create_for(b->o.device, &b->ctx);
+    if (st) {
+        fprintf(stderr, "dmlcl bench: %s: %s\n", dmlcl_status_string(st), dmlcl_last_error());
+        return 3;
+    }
+    b->cl = dmlcl_context_cl_context(b->ctx);
+    b->dev = dmlcl_context_device(b->ctx);
+    b->q = dmlcl_context_queue(b->ctx);
+    cl_device_type type = 0;
+    clGetDeviceInfo(b->dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetDeviceInfo(b->dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof b->compute_units, &b->compute_units, NULL);
+    b->is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+    if (!b->is_cpu)
+        b->o.threads = 0;
+    const char *src = fill_source;
+    cl_int err = CL_SUCCESS;
+    b->fill_prog = clCreateProgramWithSource(b->cl, 1, &src, NULL, &err);
+    if (!err)
+        err = clBuildProgram(b->fill_prog, 1, &b->dev, "", NULL, NULL);
+    if (err) {
+        fprintf(stderr, "dmlcl bench: building the input generator: OpenCL error %d\n", err);
+        return 3;
+    }
+    return 0;
+}
+
+int dmlcl_cmd_bench(int argc, char **argv)
+{
+    bench b;
+    int list = 0;
+    memset(&b, 0, sizeof b);
+    int pa = parse_args(argc, argv, &b.o, &list);
+    if (pa)
+        return bench_usage(pa > 0 ? stdout : stderr);
+    if (list) {
+        for (size_t i = 0; i < N_CASES; i++)
+            printf("%s%s\n", all_cases[i].name, all_cases[i].big ? " (only when named)" : "");
+        return 0;
+    }
+    int rc = open_bench(&b);
+    if (rc)
+        return rc;
+    devinfo d;
+    query_device(&b, &d);
+    FILE *text = b.o.json ? stderr : stdout;
+    print_header_text(&b, &d, text);
+    if (b.o.json) {
+        printf("{\"dmlcl\": ");
+        json_string(dmlcl_version());
+        printf(", \"device\": ");
+        json_string(d.name);
+        printf(", \"device_type\": \"%s\", \"compute_units\": %u, \"driver\": ", b.is_cpu ? "CPU" : "GPU", d.cu);
+        json_string(d.driver);
+        printf(", \"device_version\": ");
+        json_string(d.version);
+        printf(", \"platform\": ");
+        json_string(d.platform);
+        printf(", \"mb\": %llu, \"warmup\": %d, \"memcpy_threads\": %d,\n  \"cases\": [",
+               (unsigned long long)b.o.mb, b.o.warmup, b.is_cpu ? (b.o.threads > 0 ? b.o.threads : b.o.threads ? (int)b.compute_units : 0) : 0);
+    }
+    int failed = 0, ran = 0;
+    double worst_create = 0;
+    for (size_t i = 0; i < N_CASES; i++) {
+        if (!selected(&b.o, &all_cases[i]))
+            continue;
+        bcase c;
+        result r;
+        memset(&c, 0, sizeof c);
+        memset(&r, 0, sizeof r);
+        b.err[0] = 0;
+        c.name = all_cases[i].name;
+        if (all_cases[i].make(&c, b.o.mb)) {
+            r.status = R_FAIL;
+            snprintf(b.err, sizeof b.err, "out of host memory building the case");
+        } else
+            run_case(&b, &c, &r);
+        failed += r.status == R_FAIL;
+        if (r.status == R_OK && r.create_us_med > worst_create)
+            worst_create = r.create_us_med;
+        print_result_text(&b, &c, &r, text);
+        fflush(text);
+        if (b.o.json)
+            print_result_json(&b, &c, &r, ran == 0);
+        ran++;
+        free(c.lengths);
+    }
+    if (b.o.json)
+        printf("\n  ],\n  \"create_us_worst_median\": %.2f, \"failed\": %d}\n", worst_create, failed);
+    fprintf(text, "operator creation on a memory-cache hit: worst median %.1f us (target <= 20 us)\n",
+            worst_create);
+    if (!ran)
+        fprintf(stderr, "dmlcl bench: no case matches '%s' (see --list)\n", b.o.cases ? b.o.cases : "");
+    if (failed)
+        fprintf(text, "FAIL: %d case(s) failed\n", failed);
+    clReleaseProgram(b.fill_prog);
+    dmlcl_context_release(b.ctx);
+    return failed ? 1 : ran ? 0 : 2;
+}

@@ -1,0 +1,569 @@
+/* `dmlcl run <operator>`: runs one operator on .npy files.
+ *
+ * Every run takes the same path: load and check the files (exit 2 on a bad one, before
+ * any device is touched), open the device, create the operator (its validation errors
+ * exit 2), copy the inputs to device buffers, dmlcl_operator_enqueue() with an event on
+ * the context's queue (profiling is enabled there, so --verbose can report the kernel
+ * time), read the output back and write it as a C-order little-endian .npy file. */
+#include "config.h"
+#include "cli.h"
+#include "npy.h"
+#include <dmlcl.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXIT_STATUS_HELP                                                                     \
+    "exit status:\n"                                                                         \
+    "  0  success\n"                                                                         \
+    "  1  usage: unknown option, missing or malformed value\n"                               \
+    "  2  input error: a .npy file cannot be read, is malformed or cannot be written, or\n"  \
+    "     the operator rejects the tensors or arguments (the message names the rule)\n"      \
+    "  3  device error: no such device, OpenCL or kernel build failure, or not supported\n"  \
+    "     on this device\n"
+
+#define COMMON_HELP                                                                          \
+    "  --device SEL           OpenCL device: gpu, cpu, P:D or a name substring\n"         \
+    "                         (default: $DMLCL_DEVICE, else the first GPU, else CPU)\n"    \
+    "  -v, --verbose          print the device, the input files, the plan, where the\n"    \
+    "                         compiled program came from (memory, disk cache or a\n"       \
+    "                         compile) and the kernel time, to stderr\n"                   \
+    "  -h, --help             print this help\n"
+
+static const char RUN_HELP[] =
+    "usage: dmlcl run <operator> [options]\n"
+    "Runs one operator on NumPy .npy files (format 1.0, 2.0, 3.0; either byte order;\n"
+    "C or Fortran order; dtypes f2 f4 f8 i1 i2 i4 i8 u1 u2 u4 u8) and writes the output\n"
+    "as a C-order little-endian .npy file.\n"
+    "operators:\n"
+    "  reverse-subsequences  reverse the first lengths[j] elements of each line along an axis\n"
+    "  resample1             resample by scales with pixel offsets, nearest or linear\n"
+    "  resample              DirectML's RESAMPLE: resample1 with pixel-centre offsets\n"
+    "Run 'dmlcl run <operator> --help' for the operator's options.\n" EXIT_STATUS_HELP;
+
+static const char REVERSE_HELP[] =
+    "usage: dmlcl run reverse-subsequences --input X.npy --lengths L.npy --axis N\n"
+    "                 --output Y.npy [--device SEL] [--verbose]\n"
+    "REVERSE_SUBSEQUENCES: along the axis, the first L = min(lengths[j], size) elements of\n"
+    "each line are reversed, the rest copied. Any of the 11 dtypes (bits are moved).\n"
+    "  --input X.npy          the input tensor, 1 to 8 dimensions\n"
+    "  --lengths L.npy        uint32 or uint64, the input's shape with 1 on the axis\n"
+    "  --axis N               0 to rank-1; negative counts from the end (-1 = last)\n"
+    "  --output Y.npy         written with the input's shape and dtype\n" COMMON_HELP
+    EXIT_STATUS_HELP;
+
+static const char RESAMPLE1_HELP[] =
+    "usage: dmlcl run resample1 --input X.npy --output Y.npy [--mode nearest|linear]\n"
+    "                 [--scales S,...] [--output-size N,...] [--input-offsets O,...]\n"
+    "                 [--output-offsets O,...] [--device SEL] [--verbose]\n"
+    "RESAMPLE1: output element o reads the input at, per dimension,\n"
+    "x = (o - output_offset) / scale - input_offset. f2 and f4 (f8, i1, u1 where supported).\n"
+    "  --input X.npy          the input tensor, 1 to 8 dimensions\n"
+    "  --output Y.npy         written with the input's dtype\n"
+    "  --mode M               nearest (default) or linear\n"
+    "  --scales S,...         one scale per dimension (> 0)\n"
+    "  --output-size N,...    the output shape; default floor(input size x scale), computed\n"
+    "                         in float32; without --scales, scale = output / input size\n"
+    "  --input-offsets O,...  one per dimension, default 0.5 (pixel centres)\n"
+    "  --output-offsets O,... one per dimension, default -0.5 (pixel centres)\n"
+    "At least one of --scales and --output-size is needed.\n" COMMON_HELP EXIT_STATUS_HELP;
+
+static const char RESAMPLE_HELP[] =
+    "usage: dmlcl run resample --input X.npy --output Y.npy [--mode nearest|linear]\n"
+    "                 [--scales S,...] [--output-size N,...] [--device SEL] [--verbose]\n"
+    "RESAMPLE (DirectML's first version): resample1 with input offsets 0.5 and output\n"
+    "offsets -0.5 (pixel-centre sampling).\n"
+    "  --input X.npy          the input tensor, 1 to 8 dimensions\n"
+    "  --output Y.npy         written with the input's dtype\n"
+    "  --mode M               nearest (default) or linear\n"
+    "  --scales S,...         one scale per dimension (> 0)\n"
+    "  --output-size N,...    the output shape; default floor(input size x scale), computed\n"
+    "                         in float32; without --scales, scale = output / input size\n"
+    "At least one of --scales and --output-size is needed.\n" COMMON_HELP EXIT_STATUS_HELP;
+
+/* ---- tensors from files ----------------------------------------------------------------- */
+
+typedef struct tensor_file {
+    const char *role; /* "input", "lengths" */
+    const char *path;
+    npy_array arr;
+    uint32_t strides[DMLCL_TENSOR_DIMENSION_COUNT_MAX];
+    dmlcl_tensor_desc desc;
+} tensor_file;
+
+/* Loads path and describes it: C order is packed (NULL strides), Fortran order keeps the
+ * file's layout through strides, so nothing is transposed on the host. */
+static int load_tensor(const char *cmd, const char *role, const char *path, tensor_file *t)
+{
+    char err[NPY_ERR_MAX];
+    t->role = role;
+    t->path = path;
+    if (npy_load(path, &t->arr, err)) {
+        cli_error(cmd, "%s", err);
+        return DMLCL_EXIT_INPUT;
+    }
+    for (uint32_t d = 0; d < t->arr.rank; d++) {
+        if (t->arr.fortran_order && t->arr.strides[d] > UINT32_MAX) {
+            cli_error(cmd, "%s: Fortran-order strides exceed 2^32 elements (dmlcl strides are "
+                      "32-bit); save the array in C order", path);
+            return DMLCL_EXIT_INPUT;
+        }
+        t->strides[d] = (uint32_t)t->arr.strides[d];
+    }
+    t->desc = (dmlcl_tensor_desc){t->arr.type, t->arr.rank, t->arr.sizes,
+                                  t->arr.fortran_order ? t->strides : NULL, 0};
+    return DMLCL_EXIT_OK;
+}
+
+static void describe(const tensor_file *t)
+{
+    char shape[160], descr[8];
+    fprintf(stderr, "dmlcl: %s %s: %s ('%s'), shape %s, %s order, .npy format %d.0\n", t->role,
+            t->path, cli_type_name(t->arr.type), npy_descr(t->arr.type, t->arr.big_endian, descr),
+            npy_shape_text(&t->arr, shape, sizeof shape), t->arr.fortran_order ? "Fortran" : "C",
+            t->arr.version);
+}
+
+/* An output array of the given type and shape, C order, with zeroed data. */
+static int new_output(const char *cmd, dmlcl_tensor_data_type type, uint32_t rank,
+                      const uint32_t *sizes, npy_array *out)
+{
+    memset(out, 0, sizeof *out);
+    out->type = type;
+    out->rank = rank;
+    uint64_t bytes = npy_type_size(type);
+    for (uint32_t d = 0; d < rank; d++) {
+        out->sizes[d] = sizes[d];
+        if (bytes > UINT64_MAX / sizes[d]) {
+            cli_error(cmd, "the output would exceed 2^64 bytes");
+            return DMLCL_EXIT_INPUT;
+        }
+        bytes *= sizes[d];
+    }
+    out->elements = bytes / npy_type_size(type);
+    out->data_bytes = bytes;
+    out->data = bytes <= SIZE_MAX ? calloc(1, (size_t)bytes) : NULL;
+    if (!out->data) {
+        cli_error(cmd, "out of host memory for the %llu-byte output", (unsigned long long)bytes);
+        return DMLCL_EXIT_INPUT;
+    }
+    return DMLCL_EXIT_OK;
+}
+
+static int save_output(const char *cmd, const char *path, npy_array *out, int verbose)
+{
+    char err[NPY_ERR_MAX], shape[160], descr[8];
+    out->big_endian = 0; /* what NumPy writes on every common machine */
+    if (npy_save(path, out, err)) {
+        cli_error(cmd, "%s", err);
+        return DMLCL_EXIT_INPUT;
+    }
+    if (verbose)
+        fprintf(stderr, "dmlcl: output %s: %s ('%s'), shape %s, C order\n", path,
+                cli_type_name(out->type), npy_descr(out->type, 0, descr),
+                npy_shape_text(out, shape, sizeof shape));
+    return DMLCL_EXIT_OK;
+}
+
+/* ---- the device run ------------------------------------------------------------------------ */
+
+static int lib_fail(const char *cmd, const char *what, dmlcl_status st)
+{
+    cli_error(cmd, "%s: %s: %s", what, dmlcl_status_string(st), dmlcl_last_error());
+    return cli_exit_for(st);
+}
+
+static int cl_fail(const char *cmd, const char *call, cl_int err)
+{
+    cli_error(cmd, "%s failed with OpenCL error %d", call, (int)err);
+    return DMLCL_EXIT_DEVICE;
+}
+
+static void print_device(dmlcl_context *c)
+{
+    char name[256] = "", plat_name[256] = "", ver[256] = "";
+    cl_platform_id plat = NULL;
+    cl_device_id dev = dmlcl_context_device(c);
+    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL);
+    clGetPlatformInfo(plat, CL_PLATFORM_NAME, sizeof plat_name - 1, plat_name, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof ver - 1, ver, NULL);
+    fprintf(stderr, "dmlcl: device: %s (%s, %s)\n", name, plat_name, ver);
+}
+
+static void print_cache(const dmlcl_cache_stats *a, const dmlcl_cache_stats *b)
+{
+    const char *from = b->compiles > a->compiles     ? "compiled from source"
+                     : b->disk_hits > a->disk_hits   ? "loaded from the disk cache"
+                     : b->memory_hits > a->memory_hits ? "found in memory"
+                                                       : "no program needed";
+    fprintf(stderr, "dmlcl: program cache: %s (memory hits %llu -> %llu, disk hits %llu -> "
+            "%llu, compiles %llu -> %llu)\n", from, (unsigned long long)a->memory_hits,
+            (unsigned long long)b->memory_hits, (unsigned long long)a->disk_hits,
+            (unsigned long long)b->disk_hits, (unsigned long long)a->compiles,
+            (unsigned long long)b->compiles);
+}
+
+static void print_kernel_time(cl_event ev)
+{
+    cl_ulong start = 0, end = 0;
+    if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) ||
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL))
+        fprintf(stderr, "dmlcl: kernel time: not available (the queue has no profiling)\n");
+    else
+        fprintf(stderr, "dmlcl: kernel time: %.3f ms\n", (double)(end - start) * 1e-6);
+}
+
+typedef struct run_opts {
+    const char *device;
+    int verbose;
+} run_opts;
+
+/* Device buffers for the inputs and the output, the enqueue, and the read-back. */
+static int dispatch(const char *cmd, dmlcl_context *c, dmlcl_operator *op, tensor_file **ins,
+                    uint32_t n_in, npy_array *out, int verbose)
+{
+    cl_context ctx = dmlcl_context_cl_context(c);
+    cl_mem bufs[DMLCL_TENSOR_DIMENSION_COUNT_MAX] = {NULL};
+    dmlcl_buffer_binding in_b[4], out_b;
+    cl_event ev = NULL;
+    cl_int err = CL_SUCCESS;
+    int rc = DMLCL_EXIT_OK;
+    for (uint32_t i = 0; i < n_in && !rc; i++) {
+        bufs[i] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                 (size_t)ins[i]->arr.data_bytes, ins[i]->arr.data, &err);
+        rc = err ? cl_fail(cmd, "clCreateBuffer (input)", err) : 0;
+        in_b[i] = (dmlcl_buffer_binding){bufs[i], 0, 0};
+    }
+    if (!rc) {
+        bufs[n_in] = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, (size_t)out->data_bytes, NULL, &err);
+        rc = err ? cl_fail(cmd, "clCreateBuffer (output)", err) : 0;
+        out_b = (dmlcl_buffer_binding){bufs[n_in], 0, 0};
+    }
+    if (!rc) {
+        dmlcl_status st = dmlcl_operator_enqueue(op, in_b, n_in, &out_b, 1, 0, NULL, &ev);
+        rc = st ? lib_fail(cmd, "dmlcl_operator_enqueue", st) : 0;
+    }
+    if (!rc) {
+        err = clEnqueueReadBuffer(dmlcl_context_queue(c), bufs[n_in], CL_TRUE, 0,
+                                  (size_t)out->data_bytes, out->data, 1, &ev, NULL);
+        rc = err ? cl_fail(cmd, "clEnqueueReadBuffer", err) : 0;
+    }
+    if (!rc && verbose)
+        print_kernel_time(ev);
+    if (ev)
+        clReleaseEvent(ev);
+    for (uint32_t i = 0; i <= n_in; i++)
+        if (bufs[i])
+            clReleaseMemObject(bufs[i]);
+    return rc;
+}
+
+static int run_operator(const char *cmd, const run_opts *o, const dmlcl_operator_desc *od,
+                        tensor_file **ins, uint32_t n_in, npy_array *out)
+{
+    dmlcl_context *c = NULL;
+    dmlcl_status st = o->device ? dmlcl_context_create_for(o->device, &c)
+                                : dmlcl_context_create_default(&c);
+    if (st) {
+        char what[300];
+        snprintf(what, sizeof what, "--device '%.256s'", o->device ? o->device : "");
+        return lib_fail(cmd, o->device ? what : "default device", st);
+    }
+    if (o->verbose)
+        print_device(c);
+    dmlcl_cache_stats before, after;
+    dmlcl_cache_get_stats(&before);
+    dmlcl_operator *op = NULL;
+    st = dmlcl_operator_create(c, od, &op);
+    int rc = st ? lib_fail(cmd, "dmlcl_operator_create", st) : 0;
+    if (!rc && o->verbose) {
+        dmlcl_cache_get_stats(&after);
+        fprintf(stderr, "dmlcl: plan: %s\n", dmlcl_operator_plan(op));
+        print_cache(&before, &after);
+    }
+    if (!rc)
+        rc = dispatch(cmd, c, op, ins, n_in, out, o->verbose);
+    dmlcl_operator_release(op);
+    dmlcl_context_release(c);
+    return rc;
+}
+
+/* ---- argument values ---------------------------------------------------------------------- */
+
+/* "1,1,2,2" -> floats. Returns the count, or -1 after printing why. */
+static int parse_floats(const char *cmd, const char *opt, const char *text, float *v, int cap)
+{
+    int n = 0;
+    const char *p = text;
+    for (;;) {
+        char *end = NULL;
+        errno = 0;
+        float f = strtof(p, &end);
+        if (end == p || (*end && *end != ',') || n >= cap) {
+            cli_error(cmd, n >= cap ? "%s '%s': more than %d values"
+                                    : "%s '%s': expected comma-separated numbers", opt, text, cap);
+            return -1;
+        }
+        v[n++] = f;
+        if (!*end)
+            return n;
+        p = end + 1;
+    }
+}
+
+static int parse_sizes(const char *cmd, const char *opt, const char *text, uint32_t *v, int cap)
+{
+    int n = 0;
+    const char *p = text;
+    for (;;) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long x = (*p >= '0' && *p <= '9') ? strtoull(p, &end, 10) : 0;
+        if (!end || end == p || (*end && *end != ',') || errno || x < 1 || x > UINT32_MAX ||
+            n >= cap) {
+            cli_error(cmd, n >= cap ? "%s '%s': more than %d values"
+                                    : "%s '%s': expected comma-separated sizes from 1 to "
+                                      "4294967295", opt, text, cap);
+            return -1;
+        }
+        v[n++] = (uint32_t)x;
+        if (!*end)
+            return n;
+        p = end + 1;
+    }
+}
+
+static int parse_mode(const char *cmd, const char *text, dmlcl_interpolation_mode *mode)
+{
+    if (!text || !strcmp(text, "nearest") || !strcmp(text, "nearest-neighbor"))
+        *mode = DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+    else if (!strcmp(text, "linear"))
+        *mode = DMLCL_INTERPOLATION_MODE_LINEAR;
+    else {
+        cli_error(cmd, "--mode '%s': expected nearest or linear", text);
+        return DMLCL_EXIT_USAGE;
+    }
+    return DMLCL_EXIT_OK;
+}
+
+static int need(const char *cmd, const char *opt, const char *value)
+{
+    if (value)
+        return DMLCL_EXIT_OK;
+    cli_error(cmd, "%s is required (see dmlcl %s --help)", opt, cmd);
+    return DMLCL_EXIT_USAGE;
+}
+
+/* ---- reverse-subsequences ------------------------------------------------------------------- */
+
+static int parse_axis(const char *cmd, const char *text, long *axis)
+{
+    char *end = NULL;
+    errno = 0;
+    *axis = strtol(text, &end, 10);
+    if (end == text || *end || errno || *axis < -8 || *axis > 7) {
+        cli_error(cmd, "--axis '%s': expected an integer from -8 to 7", text);
+        return DMLCL_EXIT_USAGE;
+    }
+    return DMLCL_EXIT_OK;
+}
+
+static int cmd_reverse(int argc, char **argv)
+{
+    const char *cmd = "run reverse-subsequences";
+    const char *input = NULL, *lengths = NULL, *axis_text = NULL, *output = NULL;
+    run_opts o = {NULL, 0};
+    const cli_opt opts[] = {{"--input", &input, NULL},     {"--lengths", &lengths, NULL},
+                            {"--axis", &axis_text, NULL},  {"--output", &output, NULL},
+                            {"--device", &o.device, NULL}, {"--verbose", NULL, &o.verbose},
+                            {"-v", NULL, &o.verbose},      {NULL, NULL, NULL}};
+    int npos = 0;
+    int rc = cli_parse(cmd, REVERSE_HELP, argc, argv, opts, NULL, 0, &npos);
+    if (rc >= 0)
+        return rc;
+    long axis = 0;
+    if ((rc = need(cmd, "--input", input)) || (rc = need(cmd, "--lengths", lengths)) ||
+        (rc = need(cmd, "--axis", axis_text)) || (rc = need(cmd, "--output", output)) ||
+        (rc = parse_axis(cmd, axis_text, &axis)))
+        return rc;
+    tensor_file in = {0}, len = {0};
+    npy_array out = {0};
+    rc = load_tensor(cmd, "input", input, &in);
+    if (!rc)
+        rc = load_tensor(cmd, "lengths", lengths, &len);
+    if (!rc && axis < 0 && axis + (long)in.arr.rank < 0) {
+        cli_error(cmd, "--axis %ld: %s has only %u dimensions", axis, input,
+                  (unsigned)in.arr.rank);
+        rc = DMLCL_EXIT_INPUT;
+    }
+    if (!rc) {
+        uint32_t ax = (uint32_t)(axis < 0 ? axis + (long)in.arr.rank : axis);
+        if (o.verbose)
+            describe(&in), describe(&len);
+        /* The operator checks the axis against the rank and the lengths' shape. */
+        rc = new_output(cmd, in.arr.type, in.arr.rank, in.arr.sizes, &out);
+        dmlcl_tensor_desc out_desc = {out.type, out.rank, out.sizes, NULL, 0};
+        dmlcl_reverse_subsequences_desc rd = {&in.desc, &len.desc, &out_desc, ax};
+        dmlcl_operator_desc od = {DMLCL_OPERATOR_REVERSE_SUBSEQUENCES, &rd};
+        tensor_file *ins[2] = {&in, &len};
+        if (!rc)
+            rc = run_operator(cmd, &o, &od, ins, 2, &out);
+    }
+    if (!rc)
+        rc = save_output(cmd, output, &out, o.verbose);
+    npy_free(&in.arr);
+    npy_free(&len.arr);
+    npy_free(&out);
+    return rc;
+}
+
+/* ---- resample1 and resample ------------------------------------------------------------------- */
+
+typedef struct resample_args {
+    const char *input, *output, *mode, *scales, *sizes, *in_off, *out_off;
+    run_opts o;
+} resample_args;
+
+/* A per-dimension list option: parsed and checked against the input's rank. */
+static int float_list(const char *cmd, const char *opt, const char *text, uint32_t rank,
+                      const char *input, float *v)
+{
+    int n = parse_floats(cmd, opt, text, v, DMLCL_TENSOR_DIMENSION_COUNT_MAX);
+    if (n < 0)
+        return DMLCL_EXIT_USAGE;
+    if ((uint32_t)n != rank) {
+        cli_error(cmd, "%s has %d values but %s has %u dimensions", opt, n, input,
+                  (unsigned)rank);
+        return DMLCL_EXIT_INPUT;
+    }
+    return DMLCL_EXIT_OK;
+}
+
+/* Fills in whichever of scales and output sizes is missing. */
+static int resample_shape(const char *cmd, const resample_args *a, const npy_array *in,
+                          float *scales, uint32_t *sizes)
+{
+    uint32_t rank = in->rank;
+    int rc = 0;
+    if (a->scales && (rc = float_list(cmd, "--scales", a->scales, rank, a->input, scales)))
+        return rc;
+    if (a->sizes) {
+        int n = parse_sizes(cmd, "--output-size", a->sizes, sizes, DMLCL_TENSOR_DIMENSION_COUNT_MAX);
+        if (n < 0)
+            return DMLCL_EXIT_USAGE;
+        if ((uint32_t)n != rank) {
+            cli_error(cmd, "--output-size has %d values but %s has %u dimensions", n, a->input,
+                      (unsigned)rank);
+            return DMLCL_EXIT_INPUT;
+        }
+    }
+    for (uint32_t d = 0; d < rank; d++) {
+        if (!a->scales) {
+            scales[d] = (float)sizes[d] / (float)in->sizes[d];
+            continue;
+        }
+        if (a->sizes)
+            continue;
+        if (!isfinite(scales[d]) || scales[d] <= 0) {
+            cli_error(cmd, "--scales: scales[%u] = %g must be finite and > 0", (unsigned)d,
+                      (double)scales[d]);
+            return DMLCL_EXIT_INPUT;
+        }
+        /* float32, as ONNX Runtime computes it: 10 x 0.7f gives 7, not 6. */
+        double size = floor((double)((float)in->sizes[d] * scales[d]));
+        if (size < 1 || size > UINT32_MAX) {
+            cli_error(cmd, "output size of dimension %u is floor(%u x %g) = %.0f, outside 1 to "
+                      "4294967295; change --scales or give --output-size", (unsigned)d,
+                      (unsigned)in->sizes[d], (double)scales[d], size);
+            return DMLCL_EXIT_INPUT;
+        }
+        sizes[d] = (uint32_t)size;
+    }
+    return DMLCL_EXIT_OK;
+}
+
+static int resample_common(const char *cmd, const char *help, int v1, int argc, char **argv)
+{
+    resample_args a = {0};
+    const cli_opt opts[] = {{"--input", &a.input, NULL},
+                            {"--output", &a.output, NULL},
+                            {"--mode", &a.mode, NULL},
+                            {"--scales", &a.scales, NULL},
+                            {"--output-size", &a.sizes, NULL},
+                            {v1 ? "--input-offsets" : "", &a.in_off, NULL},
+                            {v1 ? "--output-offsets" : "", &a.out_off, NULL},
+                            {"--device", &a.o.device, NULL},
+                            {"--verbose", NULL, &a.o.verbose},
+                            {"-v", NULL, &a.o.verbose},
+                            {NULL, NULL, NULL}};
+    int npos = 0;
+    int rc = cli_parse(cmd, help, argc, argv, opts, NULL, 0, &npos);
+    if (rc >= 0)
+        return rc;
+    dmlcl_interpolation_mode mode;
+    if ((rc = need(cmd, "--input", a.input)) || (rc = need(cmd, "--output", a.output)) ||
+        (rc = parse_mode(cmd, a.mode, &mode)))
+        return rc;
+    if (!a.scales && !a.sizes) {
+        cli_error(cmd, "give --scales, --output-size or both (see dmlcl %s --help)", cmd);
+        return DMLCL_EXIT_USAGE;
+    }
+    tensor_file in = {0};
+    npy_array out = {0};
+    float scales[8], in_off[8], out_off[8];
+    uint32_t sizes[8];
+    rc = load_tensor(cmd, "input", a.input, &in);
+    if (!rc)
+        rc = resample_shape(cmd, &a, &in.arr, scales, sizes);
+    for (uint32_t d = 0; d < 8; d++)
+        in_off[d] = 0.5f, out_off[d] = -0.5f;
+    if (!rc && a.in_off)
+        rc = float_list(cmd, "--input-offsets", a.in_off, in.arr.rank, a.input, in_off);
+    if (!rc && a.out_off)
+        rc = float_list(cmd, "--output-offsets", a.out_off, in.arr.rank, a.input, out_off);
+    if (!rc) {
+        if (a.o.verbose)
+            describe(&in);
+        rc = new_output(cmd, in.arr.type, in.arr.rank, sizes, &out);
+    }
+    if (!rc) {
+        dmlcl_tensor_desc out_desc = {out.type, out.rank, out.sizes, NULL, 0};
+        dmlcl_resample1_desc r1 = {&in.desc, &out_desc, mode, in.arr.rank, scales, in_off, out_off};
+        dmlcl_resample_desc r0 = {&in.desc, &out_desc, mode, in.arr.rank, scales};
+        dmlcl_operator_desc od = {v1 ? DMLCL_OPERATOR_RESAMPLE1 : DMLCL_OPERATOR_RESAMPLE,
+                                  v1 ? (const void *)&r1 : (const void *)&r0};
+        tensor_file *ins[1] = {&in};
+        rc = run_operator(cmd, &a.o, &od, ins, 1, &out);
+    }
+    if (!rc)
+        rc = save_output(cmd, a.output, &out, a.o.verbose);
+    npy_free(&in.arr);
+    npy_free(&out);
+    return rc;
+}
+
+/* ---- dispatch ---------------------------------------------------------------------------------- */
+
+int dmlcl_cmd_run(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(RUN_HELP, stderr);
+        return DMLCL_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+        fputs(RUN_HELP, stdout);
+        return DMLCL_EXIT_OK;
+    }
+    if (!strcmp(name, "reverse-subsequences") || !strcmp(name, "reverse_subsequences"))
+        return cmd_reverse(argc - 1, argv + 1);
+    if (!strcmp(name, "resample1"))
+        return resample_common("run resample1", RESAMPLE1_HELP, 1, argc - 1, argv + 1);
+    if (!strcmp(name, "resample"))
+        return resample_common("run resample", RESAMPLE_HELP, 0, argc - 1, argv + 1);
+    cli_error("run", "unknown operator '%s' (reverse-subsequences, resample1 or resample)", name);
+    return DMLCL_EXIT_USAGE;
+}
