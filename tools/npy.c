@@ -370,7 +370,7 @@ static npy_status check_shape(const char *name, const uint64_t *sizes, uint32_t 
 
 /* ---- reading ---------------------------------------------------------------------------- */
 
-/* Checks magic and version and reads the header length. *need says how many bytes the
+/* Checks magic and version and reads the header length. *preamble says how many bytes the
  * preamble has (10 or 12). file_size: the whole file. */
 static npy_status parse_preamble(const char *name, const unsigned char *b, uint64_t file_size,
                                  npy_array *a, size_t *preamble, uint32_t *hlen, char *err)

@@ -32,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcmp(a.data, b.data, a.data_bytes) || b.type != a.type || b.rank != a.rank ||
         memcmp(a.sizes, b.sizes, sizeof a.sizes) || b.fortran_order != a.fortran_order)
         abort();
+    remove(path);
     npy_free(&b);
     npy_free(&a);
     return 0;
