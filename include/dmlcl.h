@@ -131,11 +131,74 @@ typedef struct dmlcl_resample_desc {
     const float *scales;
 } dmlcl_resample_desc;
 
+/* RESAMPLE2's rounding direction for NEAREST_NEIGHBOR (values equal DirectML's
+ * DML_AXIS_DIRECTION): the input index is ceil(x) (INCREASING) or floor(x) (DECREASING),
+ * clamped to [0, n-1]. */
+typedef enum dmlcl_axis_direction {
+    DMLCL_AXIS_DIRECTION_INCREASING = 0, /* ceil(x) */
+    DMLCL_AXIS_DIRECTION_DECREASING = 1  /* floor(x) */
+} dmlcl_axis_direction;
+
+/* RESAMPLE2: RESAMPLE1 (same coordinate x) whose nearest-neighbour index is ceil(x) or
+ * floor(x) by rounding_direction instead of floor(x + 0.5). LINEAR ignores the direction
+ * (it must still be 0 or 1). ONNX's nearest modes: round_prefer_floor = INCREASING with
+ * input offsets + 0.5; round_prefer_ceil = DECREASING with input offsets - 0.5;
+ * floor = DECREASING; ceil = INCREASING (see the README). */
+typedef struct dmlcl_resample2_desc {
+    const dmlcl_tensor_desc *input_tensor;
+    const dmlcl_tensor_desc *output_tensor;
+    dmlcl_interpolation_mode interpolation_mode;
+    dmlcl_axis_direction rounding_direction;
+    uint32_t dimension_count;
+    const float *scales;
+    const float *input_pixel_offsets;
+    const float *output_pixel_offsets;
+} dmlcl_resample2_desc;
+
+/* RESAMPLE_GRAD1: the backward pass of RESAMPLE2 with the same mode, direction, scales
+ * and offsets (the forward pass's values). input_gradient_tensor is shaped like the
+ * forward output, output_gradient_tensor like the forward input. Each forward output's
+ * gradient is added to the input elements the forward pass read, times the weights it
+ * used; elements nothing read get 0. Deterministic: a gather, no atomics; sums in float
+ * (FLOAT64: double) in the order of a forward-order scatter. FLOAT32, FLOAT16, FLOAT64. */
+typedef struct dmlcl_resample_grad1_desc {
+    const dmlcl_tensor_desc *input_gradient_tensor;
+    const dmlcl_tensor_desc *output_gradient_tensor;
+    dmlcl_interpolation_mode interpolation_mode;
+    dmlcl_axis_direction rounding_direction;
+    uint32_t dimension_count;
+    const float *scales;
+    const float *input_pixel_offsets;
+    const float *output_pixel_offsets;
+} dmlcl_resample_grad1_desc;
+
+/* RESAMPLE3: RESAMPLE2 plus antialiased (0 or 1, DirectML's BOOL). With antialiased = 1,
+ * every LINEAR dimension with scale < 1 uses a triangle filter widened to 1 / scale:
+ * centre c = x + 0.5 (x: RESAMPLE1's coordinate), taps j in
+ * [max((int)(c - 1/scale + 0.5), 0), min((int)(c + 1/scale + 0.5), n)), weights
+ * max(0, 1 - |j + 0.5 - c| * scale) normalized by their sum (PyTorch's
+ * F.interpolate(..., mode='bilinear', antialias=True, align_corners=False) with
+ * pixel-centre offsets). No effect on NEAREST_NEIGHBOR or on dimensions with scale >= 1. */
+typedef struct dmlcl_resample3_desc {
+    const dmlcl_tensor_desc *input_tensor;
+    const dmlcl_tensor_desc *output_tensor;
+    dmlcl_interpolation_mode interpolation_mode;
+    dmlcl_axis_direction rounding_direction;
+    uint32_t dimension_count;
+    const float *scales;
+    const float *input_pixel_offsets;
+    const float *output_pixel_offsets;
+    int antialiased;
+} dmlcl_resample3_desc;
+
 typedef enum dmlcl_operator_type {
     DMLCL_OPERATOR_INVALID = 0,
     DMLCL_OPERATOR_REVERSE_SUBSEQUENCES = 1, /* desc: dmlcl_reverse_subsequences_desc */
     DMLCL_OPERATOR_RESAMPLE1 = 2,            /* desc: dmlcl_resample1_desc */
-    DMLCL_OPERATOR_RESAMPLE = 3              /* desc: dmlcl_resample_desc */
+    DMLCL_OPERATOR_RESAMPLE = 3,             /* desc: dmlcl_resample_desc */
+    DMLCL_OPERATOR_RESAMPLE2 = 4,            /* desc: dmlcl_resample2_desc */
+    DMLCL_OPERATOR_RESAMPLE_GRAD1 = 5,       /* desc: dmlcl_resample_grad1_desc */
+    DMLCL_OPERATOR_RESAMPLE3 = 6             /* desc: dmlcl_resample3_desc */
 } dmlcl_operator_type;
 
 typedef struct dmlcl_operator_desc {

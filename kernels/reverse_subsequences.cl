@@ -25,21 +25,24 @@ typedef struct {
     ulong seg_len;    /* elements per segment */
     ulong per_item;   /* LINES: units per work-item */
     ulong in_span;    /* input elements from the binding's start */
+    ulong axis_size, axis_in_str; /* size[axis], in_str[axis]: no dynamic indexing, which
+                                   * would make GPU compilers copy the struct to memory */
 } rs_args;
 
 /* n / d with d's (mul, sh1 | sh2 << 8) from the host (lib/fastdiv.c). */
-inline idx_t fdiv(idx_t n, ulong mul, ulong shr)
+static inline idx_t fdiv(idx_t n, ulong mul, ulong shr)
 {
     const idx_t t = mul_hi(n, (idx_t)mul);
     return (t + ((n - t) >> (uint)(shr & 0xff))) >> (uint)(shr >> 8);
 }
 
 /* Lengths are compared wide: values above 2^32 (UINT64) clamp to n. */
-inline idx_t clamp_len(len_t len, idx_t n) { return (idx_t)min((ulong)len, (ulong)n); }
+static inline idx_t clamp_len(len_t len, idx_t n) { return (idx_t)min((ulong)len, (ulong)n); }
 
 /* Offsets of line number `line` (dims RANK-2..0; the line dim itself excluded).
  * io and lo leave out the axis, whose index comes back in *ai. */
-inline void line_offsets(const rs_args *a, idx_t line, idx_t *io, idx_t *lo, idx_t *oo, idx_t *ai)
+static inline void line_offsets(const rs_args *a, idx_t line, idx_t *io, idx_t *lo, idx_t *oo,
+                                idx_t *ai)
 {
     idx_t rem = line, i_in = 0, l_off = 0, o_off = 0, axis_i = 0;
 #pragma unroll
@@ -69,12 +72,10 @@ inline void line_offsets(const rs_args *a, idx_t line, idx_t *io, idx_t *lo, idx
 typedef uchar16 vec_t;
 #define VEC 16
 #define REVERSE(v) (v).sFEDCBA9876543210
-#define AS_VEC(w) as_uchar16(w)
 #elif ELEM_BYTES == 2
 typedef ushort8 vec_t;
 #define VEC 8
 #define REVERSE(v) (v).s76543210
-#define AS_VEC(w) as_ushort8(w)
 #elif ELEM_BYTES == 4
 typedef uint4 vec_t;
 #define VEC 4
@@ -106,9 +107,9 @@ __kernel void reverse_subsequences(__global const bits_t *in, ulong in_off,
             io += c * (idx_t)a.in_str[last];
         lo += c * (idx_t)a.len_str[last];
         oo += c * (idx_t)a.out_str[last];
-        const idx_t l = clamp_len(lens[lo], (idx_t)a.size[a.axis]);
+        const idx_t l = clamp_len(lens[lo], (idx_t)a.axis_size);
         const idx_t src = ai < l ? l - 1 - ai : ai;
-        out[oo] = in[io + src * (idx_t)a.in_str[a.axis]];
+        out[oo] = in[io + src * (idx_t)a.axis_in_str];
     }
 }
 
@@ -117,29 +118,24 @@ __kernel void reverse_subsequences(__global const bits_t *in, ulong in_off,
  * Contiguous runs move 16-byte vectors (reversed ones are shuffled in registers): the
  * first vector at the run's start, then vectors at 16-byte-aligned outputs, then one last
  * vector ending at the run's end. The first and last overlap their neighbours instead of
- * needing scalar head and tail loops: they write the same values again. With STREAM the
- * aligned stores are non-temporal (no read of the destination line before it is
- * written: a third less memory traffic on large outputs). Strided lines take plain
- * element loops. */
+ * needing scalar head and tail loops: they write the same values again. (Non-temporal
+ * aligned stores were tried: slower on POCL, most of all on narrow types, where the
+ * overlapping ordinary stores hit the same lines.) Strided lines take element loops. */
 /* Unaligned vector access: POCL's vloadn/vstoren builtins move single bytes, while a
  * vector type with alignment 1 compiles to one unaligned vector move. */
 typedef vec_t __attribute__((aligned(1))) uvec_t;
 #define VLOAD(p) (*(__global const uvec_t *)(p))
 #define VSTORE(v, p) (*(__global uvec_t *)(p) = (v))
-#if STREAM && defined(__clang__)
-#define VSTORE_ALIGNED(v, p) __builtin_nontemporal_store((v), (__global vec_t *)(p))
-#else
 #define VSTORE_ALIGNED(v, p) (*(__global vec_t *)(p) = (v))
-#endif
 
 /* Elements from o to the next 16-byte boundary (0 when aligned). */
-inline idx_t to_aligned(const __global bits_t *o)
+static inline idx_t to_aligned(const __global bits_t *o)
 {
     return (idx_t)(((16 - ((size_t)o & 15)) & 15) / ELEM_BYTES);
 }
 
-inline void copy_fwd(__global bits_t *restrict o, __global const bits_t *restrict s, idx_t n,
-                     idx_t is, idx_t os)
+static inline void copy_fwd(__global bits_t *restrict o, __global const bits_t *restrict s,
+                            idx_t n, idx_t is, idx_t os)
 {
     if (is == 1 && os == 1 && n >= VEC) {
         VSTORE(VLOAD(s), o);
@@ -154,8 +150,8 @@ inline void copy_fwd(__global bits_t *restrict o, __global const bits_t *restric
 }
 
 /* o[k * os] = s[-k * is] for k in [0, n): s is the first source, the others lie below. */
-inline void copy_rev(__global bits_t *restrict o, __global const bits_t *restrict s, idx_t n,
-                     idx_t is, idx_t os)
+static inline void copy_rev(__global bits_t *restrict o, __global const bits_t *restrict s,
+                            idx_t n, idx_t is, idx_t os)
 {
     if (is == 1 && os == 1 && n >= VEC) {
         __global const bits_t *e = s + 1; /* one past the source run */
@@ -195,7 +191,7 @@ __kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_
         if (f0 < c1)
             copy_fwd(out + oo + f0 * os, in + io + f0 * is, c1 - f0, is, os);
 #else
-        const idx_t n = (idx_t)a.size[a.axis], as = (idx_t)a.in_str[a.axis];
+        const idx_t n = (idx_t)a.axis_size, as = (idx_t)a.axis_in_str;
         const idx_t ls = (idx_t)a.len_str[last];
         if (ls == 0) { /* one length for the whole line: a copy from the mirrored line */
             const idx_t l = clamp_len(lens[lo], n), sa = ai < l ? l - 1 - ai : ai;
@@ -211,46 +207,76 @@ __kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_
 }
 
 #elif VARIANT == 2
-/* ---- CHUNKS (GPUs): one 16-byte vector of outputs per step ------------------------------
+/* ---- CHUNKS (GPUs): one 16-byte vector of outputs per step --------------------------------
  * Lines are contiguous in input and output. A chunk whose output is 16-byte aligned and
- * whole is stored as one vector; its input is one aligned vector load (reversed in
- * registers), else element loads (4- and 8-byte elements) or aligned 32-bit word loads
- * joined by funnel shifts (1- and 2-byte elements, where per-byte loads would be slow).
- * Anything else (line ends, chunks straddling L, unaligned outputs) goes element-wise. */
-inline int aligned16(const __global void *p) { return ((size_t)p & 15) == 0; }
+ * whole is stored as one 16-byte vector of 32-bit words. Its 16 input bytes are one
+ * aligned 16-byte load, or, where the mirrored segment is not aligned (3 rows in 4 for
+ * fp32), the two aligned 16-byte loads around them joined in registers (word selects and
+ * funnel shifts); reversal is a word-order swap plus a swap inside each word (bytes or
+ * halves). Anything else (line ends, chunks straddling L, unaligned outputs, the last
+ * bytes of the input span) goes element-wise. Words assume a little-endian device. */
+static inline int aligned16(const __global void *p) { return ((size_t)p & 15) == 0; }
 
-/* Loads VEC elements starting at s into *v. Returns 0, loading nothing, where the
- * word-wise load of narrow elements would read past in_end (the input span's end). */
-inline int load_vec(__global const bits_t *s, size_t in_end, vec_t *v)
+#define SEL4(q, a, b, c, d) ((q) == 0 ? (a) : (q) == 1 ? (b) : (q) == 2 ? (c) : (d))
+
+static inline uint funnel(uint lo, uint hi, uint bits) { return (uint)(upsample(hi, lo) >> bits); }
+
+/* The 16 bytes at s as words. Returns 0, loading nothing, where the second aligned load
+ * would pass in_end (the input span's end) or the device is big-endian. */
+static inline int load16(__global const bits_t *s, size_t in_end, uint4 *w)
 {
-    if (aligned16(s)) {
-        *v = *(__global const vec_t *)s;
+    const __global uchar *p = (const __global uchar *)s;
+    const uint sh = (uint)((size_t)p & 15);
+    const __global uint4 *v = (const __global uint4 *)(p - sh);
+    if (sh == 0) {
+        *w = v[0];
         return 1;
     }
-#if ELEM_BYTES == 4
-    *v = (uint4)(s[0], s[1], s[2], s[3]);
-    return 1;
-#elif ELEM_BYTES == 8
-    *v = (ulong2)(s[0], s[1]);
-    return 1;
-#elif defined(__ENDIAN_LITTLE__)
-    const __global uchar *p = (const __global uchar *)s;
-    const uint sh = (uint)((size_t)p & 3);
-    const __global uint *w = (const __global uint *)(p - sh);
-    if (sh && (size_t)(w + 5) > in_end)
+#if defined(__ENDIAN_LITTLE__) && !LOADS_SCALAR
+    if ((size_t)(v + 2) > in_end)
         return 0;
-    const uint w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = sh ? w[4] : 0, bits = sh * 8;
-    *v = AS_VEC((uint4)((uint)(upsample(w1, w0) >> bits), (uint)(upsample(w2, w1) >> bits),
-                        (uint)(upsample(w3, w2) >> bits), (uint)(upsample(w4, w3) >> bits)));
+    const uint4 x = v[0], y = v[1];
+    const uint q = sh >> 2, bits = (sh & 3) * 8;
+    const uint w0 = SEL4(q, x.x, x.y, x.z, x.w), w1 = SEL4(q, x.y, x.z, x.w, y.x);
+    const uint w2 = SEL4(q, x.z, x.w, y.x, y.y), w3 = SEL4(q, x.w, y.x, y.y, y.z);
+    const uint w4 = SEL4(q, y.x, y.y, y.z, y.w);
+    *w = (uint4)(funnel(w0, w1, bits), funnel(w1, w2, bits), funnel(w2, w3, bits),
+                 funnel(w3, w4, bits));
+    return 1;
+#elif ELEM_BYTES == 4 && LOADS_SCALAR
+    *w = (uint4)(s[0], s[1], s[2], s[3]);
     return 1;
 #else
     return 0;
 #endif
 }
 
-__kernel void reverse_subsequences(__global const bits_t *in, ulong in_off,
-                                   __global const len_t *lens, ulong len_off,
-                                   __global bits_t *out, ulong out_off, rs_args a)
+/* The first nbytes bytes from r, the others from f. */
+static inline uint4 blend16(uint4 r, uint4 f, int nbytes)
+{
+    const int4 m = clamp((int4)(nbytes) - (int4)(0, 4, 8, 12), 0, 4);
+    const uint4 mask = select(((uint4)(1u) << (as_uint4(m) * 8u)) - 1u, (uint4)(0xffffffffu), m == 4);
+    return (r & mask) | (f & ~mask);
+}
+
+/* Reverses the order of the elements in 16 bytes of words. */
+static inline uint4 reverse16(uint4 w)
+{
+#if ELEM_BYTES == 1
+    return (uint4)(as_uint(as_uchar4(w.w).s3210), as_uint(as_uchar4(w.z).s3210),
+                   as_uint(as_uchar4(w.y).s3210), as_uint(as_uchar4(w.x).s3210));
+#elif ELEM_BYTES == 2
+    return (uint4)(rotate(w.w, 16u), rotate(w.z, 16u), rotate(w.y, 16u), rotate(w.x, 16u));
+#elif ELEM_BYTES == 4
+    return w.s3210;
+#else
+    return w.s2301;
+#endif
+}
+
+__kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_off,
+                                   __global const len_t *restrict lens, ulong len_off,
+                                   __global bits_t *restrict out, ulong out_off, rs_args a)
 {
     in += in_off;
     lens += len_off;
@@ -263,15 +289,21 @@ __kernel void reverse_subsequences(__global const bits_t *in, ulong in_off,
         idx_t io, lo, oo, ai;
         line_offsets(&a, line, &io, &lo, &oo, &ai);
         __global bits_t *o = out + oo + c0;
-        const int vstore = c0 + VEC <= b && aligned16(o);
-        vec_t v;
+        const int whole = c0 + VEC <= b && aligned16(o);
+        uint4 w, r;
 #if AXIS_LAST
         __global const bits_t *row = in + io;
         const idx_t l = clamp_len(lens[lo], b);
-        if (vstore && c0 + VEC <= l && load_vec(row + (l - VEC - c0), in_end, &v)) {
-            *(__global vec_t *)o = REVERSE(v);
-        } else if (vstore && c0 >= l && load_vec(row + c0, in_end, &v)) {
-            *(__global vec_t *)o = v;
+        if (whole && c0 + VEC <= l && load16(row + (l - VEC - c0), in_end, &w)) {
+            *(__global uint4 *)o = reverse16(w);
+        } else if (whole && c0 >= l && load16(row + c0, in_end, &w)) {
+            *(__global uint4 *)o = w;
+        } else if (whole && c0 < l && row + (l - c0) - VEC >= in && load16(row + c0, in_end, &w) &&
+                   load16(row + (l - c0) - VEC, in_end, &r)) {
+            /* L inside the chunk: the mirrored block (it starts before the chunk) for the
+             * first l - c0 elements, the unchanged ones after: no element-wise path, which
+             * would hold up the whole warp (one chunk per line does this). */
+            *(__global uint4 *)o = blend16(reverse16(r), w, (int)((l - c0) * ELEM_BYTES));
         } else {
             for (uint e = 0; e < VEC; e++) {
                 const idx_t c = c0 + e;
@@ -280,13 +312,13 @@ __kernel void reverse_subsequences(__global const bits_t *in, ulong in_off,
             }
         }
 #else
-        const idx_t n = (idx_t)a.size[a.axis], as = (idx_t)a.in_str[a.axis];
+        const idx_t n = (idx_t)a.axis_size, as = (idx_t)a.axis_in_str;
         const idx_t ls = (idx_t)a.len_str[last];
         if (ls == 0) { /* one length for the whole line: a copy from the mirrored line */
             const idx_t l = clamp_len(lens[lo], n), sa = ai < l ? l - 1 - ai : ai;
             __global const bits_t *s = in + io + sa * as + c0;
-            if (vstore && load_vec(s, in_end, &v)) {
-                *(__global vec_t *)o = v;
+            if (whole && load16(s, in_end, &w)) {
+                *(__global uint4 *)o = w;
             } else {
                 for (uint e = 0; e < VEC; e++)
                     if (c0 + e < b)

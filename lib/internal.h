@@ -142,6 +142,10 @@ dmlcl_status dmlcl__reverse_subsequences_create(dmlcl_operator *op,
                                                 const dmlcl_reverse_subsequences_desc *d);
 dmlcl_status dmlcl__resample1_create(dmlcl_operator *op, const dmlcl_resample1_desc *d);
 dmlcl_status dmlcl__resample_create(dmlcl_operator *op, const dmlcl_resample_desc *d);
+dmlcl_status dmlcl__resample2_create(dmlcl_operator *op, const dmlcl_resample2_desc *d);
+dmlcl_status dmlcl__resample_grad1_create(dmlcl_operator *op,
+                                          const dmlcl_resample_grad1_desc *d);
+dmlcl_status dmlcl__resample3_create(dmlcl_operator *op, const dmlcl_resample3_desc *d);
 
 /* Enqueue a 1-D NDRange of at least `items` work-items (rounded up to local). */
 dmlcl_status dmlcl__enqueue_1d(dmlcl_operator *op, cl_kernel k, size_t global, size_t local,

@@ -29,6 +29,15 @@ dmlcl_status dmlcl_operator_create(dmlcl_context *c, const dmlcl_operator_desc *
     case DMLCL_OPERATOR_RESAMPLE:
         st = dmlcl__resample_create(op, desc->desc);
         break;
+    case DMLCL_OPERATOR_RESAMPLE2:
+        st = dmlcl__resample2_create(op, desc->desc);
+        break;
+    case DMLCL_OPERATOR_RESAMPLE_GRAD1:
+        st = dmlcl__resample_grad1_create(op, desc->desc);
+        break;
+    case DMLCL_OPERATOR_RESAMPLE3:
+        st = dmlcl__resample3_create(op, desc->desc);
+        break;
     default:
         st = dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_create: desc->type %d is not an "
                                                  "operator type", (int)desc->type);

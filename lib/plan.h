@@ -93,6 +93,14 @@ void dmlcl__plan_ndrange(uint64_t items, const dmlcl__limits *lim, size_t *globa
 float dmlcl__resample1_coord(uint64_t o, float scale, float in_offset, float out_offset);
 /* NEAREST_NEIGHBOR: clamp(floor(x + 0.5), 0, n - 1) (ties round up). */
 uint32_t dmlcl__resample1_nearest(float x, uint64_t n);
+/* The nearest-neighbour index rule: RESAMPLE1's floor(x + 0.5), or RESAMPLE2's rounding
+ * directions (INCREASING = ceil(x), DECREASING = floor(x)); always clamped to [0, n - 1]. */
+typedef enum {
+    DMLCL__NEAREST_HALF_UP = 0,
+    DMLCL__NEAREST_CEIL = 1,
+    DMLCL__NEAREST_FLOOR = 2
+} dmlcl__nearest_rule;
+uint32_t dmlcl__resample_nearest_rule(float x, uint64_t n, dmlcl__nearest_rule rule);
 /* LINEAR: x clamped to [0, n - 1]; returns i0 = floor(x) and sets *w = x - i0.
  * i1 = min(i0 + 1, n - 1) equals i0 + 1 whenever w != 0. */
 uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w);
@@ -102,6 +110,7 @@ uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w);
 
 typedef struct dmlcl__resample1_plan {
     int linear;                 /* 1: resample1_linear with K = nr; 0: resample1_gather */
+    dmlcl__nearest_rule rule;   /* nearest index rule (RESAMPLE1: HALF_UP) */
     const char *variant;        /* "copy" (nr == 0), "gather" (nearest), "linear" */
     uint32_t np, nr;            /* pass-through / resampled dimensions after collapsing */
     int pass_inner;             /* the output's fastest-varying dimension is pass-through */
@@ -124,6 +133,12 @@ void dmlcl__resample1_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *ou
                                 const float *scales, const float *in_offsets,
                                 const float *out_offsets, const dmlcl__limits *lim,
                                 int force_idx64, dmlcl__resample1_plan *p);
+/* The same with RESAMPLE2's nearest rule (ignored for LINEAR); stored in p->rule. */
+void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tensor *out,
+                                     int linear, dmlcl__nearest_rule rule, const float *scales,
+                                     const float *in_offsets, const float *out_offsets,
+                                     const dmlcl__limits *lim, int force_idx64,
+                                     dmlcl__resample1_plan *p);
 /* Writes the plan's table (p->table_bytes bytes) for the same descriptor. */
 void dmlcl__resample1_fill(const dmlcl__resample1_plan *p, const dmlcl__tensor *in,
                            const float *scales, const float *in_offsets,

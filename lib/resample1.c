@@ -1,5 +1,7 @@
-/* RESAMPLE1 and RESAMPLE (v0): validation, planning, coordinate tables and dispatch. */
+/* RESAMPLE1, RESAMPLE (v0) and RESAMPLE2 (RESAMPLE1 with a nearest rounding direction):
+ * validation, planning, coordinate tables and dispatch. */
 #include "plan.h"
+#include "resample.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -104,6 +106,18 @@ static dmlcl_status validate(dmlcl_operator *op, const char *name, const char *c
     return DMLCL_SUCCESS;
 }
 
+dmlcl_status dmlcl__resample1_validate(dmlcl_operator *op, const char *name,
+                                       const dmlcl_resample1_desc *d)
+{
+    return validate(op, name, "dimension_count", d);
+}
+
+dmlcl_status dmlcl__resample_check_array(const char *name, const char *field, const float *v,
+                                         uint32_t n, int is_scale)
+{
+    return check_array(name, field, v, n, is_scale);
+}
+
 /* ---- dispatch --------------------------------------------------------------------------- */
 
 static dmlcl_status r1_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
@@ -153,6 +167,8 @@ static void r1_destroy(dmlcl_operator *op)
 
 static const dmlcl__op_vtable r1_vtable = {"resample1", r1_enqueue, r1_destroy};
 static const dmlcl__op_vtable r0_vtable = {"resample", r1_enqueue, r1_destroy};
+static const dmlcl__op_vtable r2_vtable = {"resample2", r1_enqueue, r1_destroy};
+static const dmlcl__op_vtable r3_vtable = {"resample3", r1_enqueue, r1_destroy};
 
 /* ---- creation ----------------------------------------------------------------------------- */
 
@@ -188,7 +204,7 @@ static dmlcl_status upload_tables(dmlcl_operator *op, const char *name,
 }
 
 static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const char *count_field,
-                           const dmlcl_resample1_desc *d)
+                           dmlcl__nearest_rule rule, const dmlcl_resample1_desc *d)
 {
     dmlcl_status st = validate(op, vt->name, count_field, d);
     if (st)
@@ -204,9 +220,9 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const
     dmlcl__limits lim = {di->max_work_group_size, di->compute_units, di->is_cpu};
     int linear = d->interpolation_mode == DMLCL_INTERPOLATION_MODE_LINEAR;
     dmlcl__resample1_plan *p = &im->plan;
-    dmlcl__resample1_plan_make(&op->in[0], &op->out[0], linear, d->scales, d->input_pixel_offsets,
-                               d->output_pixel_offsets, &lim,
-                               __atomic_load_n(&force_idx64, __ATOMIC_SEQ_CST), p);
+    dmlcl__resample1_plan_make_rule(&op->in[0], &op->out[0], linear, rule, d->scales,
+                                    d->input_pixel_offsets, d->output_pixel_offsets, &lim,
+                                    __atomic_load_n(&force_idx64, __ATOMIC_SEQ_CST), p);
     snprintf(op->plan_text, sizeof op->plan_text,
              "variant=%s resampled=%u pass=%u inner=%s count=%llu table=%lluB global=%zu "
              "local=%zu options='%s'",
@@ -221,7 +237,41 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const
 
 dmlcl_status dmlcl__resample1_create(dmlcl_operator *op, const dmlcl_resample1_desc *d)
 {
-    return create(op, &r1_vtable, "dimension_count", d);
+    return create(op, &r1_vtable, "dimension_count", DMLCL__NEAREST_HALF_UP, d);
+}
+
+/* RESAMPLE2 and (without antialiasing) RESAMPLE3: RESAMPLE1 with ceil or floor. The
+ * direction is checked first so that its message does not depend on the tensors. */
+dmlcl_status dmlcl__resample_rounding_check(const char *name, dmlcl_axis_direction dir)
+{
+    if (dir != DMLCL_AXIS_DIRECTION_INCREASING && dir != DMLCL_AXIS_DIRECTION_DECREASING)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: rounding_direction must be 0 (INCREASING) or 1 (DECREASING), "
+                           "got %d", name, (int)dir);
+    return DMLCL_SUCCESS;
+}
+
+static dmlcl__nearest_rule rule_of(dmlcl_axis_direction dir)
+{
+    return dir == DMLCL_AXIS_DIRECTION_INCREASING ? DMLCL__NEAREST_CEIL : DMLCL__NEAREST_FLOOR;
+}
+
+dmlcl_status dmlcl__resample2_create(dmlcl_operator *op, const dmlcl_resample2_desc *d)
+{
+    dmlcl_status st = dmlcl__resample_rounding_check("resample2", d->rounding_direction);
+    if (st)
+        return st;
+    dmlcl_resample1_desc r1 = {d->input_tensor, d->output_tensor, d->interpolation_mode,
+                               d->dimension_count, d->scales, d->input_pixel_offsets,
+                               d->output_pixel_offsets};
+    return create(op, &r2_vtable, "dimension_count", rule_of(d->rounding_direction), &r1);
+}
+
+/* RESAMPLE3 where antialiasing changes nothing (see resample3.c). */
+dmlcl_status dmlcl__resample3_create_plain(dmlcl_operator *op, const dmlcl_resample1_desc *r1,
+                                           dmlcl_axis_direction dir)
+{
+    return create(op, &r3_vtable, "dimension_count", rule_of(dir), r1);
 }
 
 /* v0: pixel-centre offsets on every dimension (input 0.5, output -0.5). */
@@ -232,5 +282,5 @@ dmlcl_status dmlcl__resample_create(dmlcl_operator *op, const dmlcl_resample_des
                                                 -0.5f, -0.5f, -0.5f, -0.5f};
     dmlcl_resample1_desc r1 = {d->input_tensor, d->output_tensor, d->interpolation_mode,
                                d->scale_count, d->scales, in_off, out_off};
-    return create(op, &r0_vtable, "scale_count", &r1);
+    return create(op, &r0_vtable, "scale_count", DMLCL__NEAREST_HALF_UP, &r1);
 }

@@ -23,8 +23,13 @@ float dmlcl__resample1_coord(uint64_t o, float scale, float in_offset, float out
 
 uint32_t dmlcl__resample1_nearest(float x, uint64_t n)
 {
-    volatile float t = x + 0.5f;
-    float f = floorf(t);
+    return dmlcl__resample_nearest_rule(x, n, DMLCL__NEAREST_HALF_UP);
+}
+
+uint32_t dmlcl__resample_nearest_rule(float x, uint64_t n, dmlcl__nearest_rule rule)
+{
+    volatile float t = rule == DMLCL__NEAREST_HALF_UP ? x + 0.5f : x;
+    float f = rule == DMLCL__NEAREST_CEIL ? ceilf(t) : floorf(t);
     if (!(f > 0)) /* also -inf */
         return 0;
     if ((double)f >= (double)(n - 1)) /* compared in double: n - 1 may not be a float */
@@ -45,26 +50,28 @@ uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w)
 }
 
 /* One table row: the input index and (LINEAR) the weight of index + 1. */
-static uint32_t row(int linear, uint64_t o, uint64_t n_in, float s, float ip, float op, float *w)
+static uint32_t row(int linear, dmlcl__nearest_rule rule, uint64_t o, uint64_t n_in, float s,
+                    float ip, float op, float *w)
 {
     float x = dmlcl__resample1_coord(o, s, ip, op);
     if (linear)
         return dmlcl__resample1_linear(x, n_in, w);
     *w = 0;
-    return dmlcl__resample1_nearest(x, n_in);
+    return dmlcl__resample_nearest_rule(x, n_in, rule);
 }
 
 /* A dimension is pass-through when its rows are index = first + o * step, all weights 0. */
 typedef struct { int affine; uint64_t first, step; } dim_map;
 
-static dim_map classify(int linear, uint64_t n_in, uint64_t n_out, float s, float ip, float op)
+static dim_map classify(int linear, dmlcl__nearest_rule rule, uint64_t n_in, uint64_t n_out,
+                        float s, float ip, float op)
 {
     dim_map m = {1, 0, 0};
     float w;
-    m.first = row(linear, 0, n_in, s, ip, op, &w);
+    m.first = row(linear, rule, 0, n_in, s, ip, op, &w);
     m.affine = w == 0;
     for (uint64_t o = 1; o < n_out && m.affine; o++) {
-        uint64_t i = row(linear, o, n_in, s, ip, op, &w);
+        uint64_t i = row(linear, rule, o, n_in, s, ip, op, &w);
         if (o == 1)
             m.step = i >= m.first ? i - m.first : 0;
         m.affine = w == 0 && i == m.first + o * m.step;
@@ -110,10 +117,21 @@ void dmlcl__resample1_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *ou
                                 const float *out_offsets, const dmlcl__limits *lim,
                                 int force_idx64, dmlcl__resample1_plan *p)
 {
+    dmlcl__resample1_plan_make_rule(in, out, linear, DMLCL__NEAREST_HALF_UP, scales, in_offsets,
+                                    out_offsets, lim, force_idx64, p);
+}
+
+void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tensor *out,
+                                     int linear, dmlcl__nearest_rule rule, const float *scales,
+                                     const float *in_offsets, const float *out_offsets,
+                                     const dmlcl__limits *lim, int force_idx64,
+                                     dmlcl__resample1_plan *p)
+{
     memset(p, 0, sizeof *p);
+    p->rule = rule;
     for (uint32_t d = 0; d < in->rank; d++) {
         uint64_t n_out = out->sizes[d];
-        dim_map m = classify(linear, in->sizes[d], n_out, scales[d], in_offsets[d],
+        dim_map m = classify(linear, rule, in->sizes[d], n_out, scales[d], in_offsets[d],
                              out_offsets[d]);
         if (m.affine) {
             p->in_base += m.first * in->strides[d];
@@ -168,7 +186,8 @@ void dmlcl__resample1_fill(const dmlcl__resample1_plan *p, const dmlcl__tensor *
         uint32_t *t = table + p->rtab[k] * words;
         for (uint64_t o = 0; o < p->rsize[k]; o++, t += words) {
             float w;
-            t[0] = row(p->linear, o, in->sizes[d], scales[d], in_offsets[d], out_offsets[d], &w);
+            t[0] = row(p->linear, p->rule, o, in->sizes[d], scales[d], in_offsets[d],
+                       out_offsets[d], &w);
             if (p->linear)
                 memcpy(&t[1], &w, sizeof w);
         }

@@ -17,6 +17,7 @@ typedef struct {
     cl_ulong div_mul[8], div_shr[8];
     cl_ulong units, axis;
     cl_ulong segs, seg_mul, seg_shr, seg_len, per_item, in_span;
+    cl_ulong axis_size, axis_in_str;
 } rs_args;
 
 static dmlcl_status check_same_sizes(const char *field, const dmlcl__tensor *t,
@@ -94,6 +95,8 @@ static dmlcl_status rs_enqueue(dmlcl_operator *op, const cl_mem *in, const uint6
     a.seg_len = p->seg_len;
     a.per_item = p->per_item;
     a.in_span = p->in_span;
+    a.axis_size = p->sizes[p->axis];
+    a.axis_in_str = p->in_str[p->axis];
     cl_ulong offs[3] = {in_off[0], in_off[1], out_off[0]};
     dmlcl_status st;
     if ((st = dmlcl__set_arg(im->kernel, 0, sizeof(cl_mem), &in[0])) ||
@@ -140,7 +143,8 @@ dmlcl_status dmlcl__reverse_subsequences_create(dmlcl_operator *op,
     if (dmlcl__rs_tune_parse(force, &tune))
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
                            OP ": DMLCL_RS_PLAN must be key=value pairs (variant=generic|lines|"
-                           "chunks, wg=N, waves=N) separated by commas, got \"%s\"", force);
+                           "chunks, wg=N, waves=N) separated by commas, got \"%s\"",
+                           force);
     dmlcl__rs_plan_make_tuned(&op->in[0], &op->in[1], &op->out[0], d->axis, &lim, &tune,
                               &im->plan);
     const dmlcl__rs_plan *p = &im->plan;

@@ -189,6 +189,8 @@ START_TEST(variant_from_device_and_layout)
     ck_assert_int_eq(p.axis_last, 0);
     p = plan(2, rows, tr, 1, &gpu); /* column-major input: the line is strided */
     ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
+    ck_assert_int_eq(p.axis_last, 1);
+    ck_assert_ptr_nonnull(strstr(p.options, "-DAXIS_LAST=0")); /* GENERIC: one program */
     p = plan(2, rows, tr, 1, &cpu);
     ck_assert_int_eq(p.variant, DMLCL_RS_LINES);
     const uint64_t short_rows[2] = {100, 8}; /* int8 lines shorter than a 16-byte vector */
@@ -226,6 +228,7 @@ START_TEST(tuning_overrides)
     ck_assert_int_eq(dmlcl__rs_tune_parse("wg=0", &t), -1);
     ck_assert_int_eq(dmlcl__rs_tune_parse("wg=64;waves=2", &t), -1);
     ck_assert_int_eq(dmlcl__rs_tune_parse("colour=red", &t), -1);
+    ck_assert_int_eq(dmlcl__rs_tune_parse("cpi=2", &t), -1);
 }
 END_TEST
 

@@ -327,6 +327,48 @@ START_TEST(fill_writes_the_rows)
 }
 END_TEST
 
+/* RESAMPLE2's rules: ceil (INCREASING) and floor (DECREASING), clamped; the rule is kept
+ * in the plan, so affine detection and the table follow it (4 -> 2 pixel centres: x = 0.5
+ * and 2.5 give 1, 3 with ceil, 0, 2 with floor: both still affine, step 2). */
+START_TEST(resample2_nearest_rules)
+{
+    ck_assert_uint_eq(dmlcl__resample_nearest_rule(0.5f, 4, DMLCL__NEAREST_CEIL), 1);
+    ck_assert_uint_eq(dmlcl__resample_nearest_rule(0.5f, 4, DMLCL__NEAREST_FLOOR), 0);
+    ck_assert_uint_eq(dmlcl__resample_nearest_rule(1.0f, 4, DMLCL__NEAREST_CEIL), 1);
+    ck_assert_uint_eq(dmlcl__resample_nearest_rule(-0.5f, 4, DMLCL__NEAREST_CEIL), 0);
+    ck_assert_uint_eq(dmlcl__resample_nearest_rule(-0.5f, 4, DMLCL__NEAREST_FLOOR), 0);
+    ck_assert_uint_eq(dmlcl__resample_nearest_rule(3.25f, 4, DMLCL__NEAREST_CEIL), 3);
+    ck_assert_uint_eq(dmlcl__resample_nearest_rule(3.25f, 4, DMLCL__NEAREST_FLOOR), 3);
+    ck_assert_uint_eq(dmlcl__resample_nearest_rule(2.5f, 4, DMLCL__NEAREST_HALF_UP), 3);
+    ck_assert_uint_eq(dmlcl__resample_nearest_rule(1e30f, 9, DMLCL__NEAREST_FLOOR), 8);
+    const uint64_t is[1] = {4}, os[1] = {2};
+    const float sc[1] = {0.5f};
+    dmlcl__tensor in = tensor(1, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(1, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan p;
+    dmlcl__resample1_plan_make_rule(&in, &out, 0, DMLCL__NEAREST_FLOOR, sc, half8, mhalf8, &gpu,
+                                    0, &p);
+    ck_assert_int_eq(p.rule, DMLCL__NEAREST_FLOOR);
+    ck_assert_uint_eq(p.nr, 0);
+    ck_assert_uint_eq(p.in_base, 0); /* floor starts at 0 */
+    ck_assert_uint_eq(p.pin[0], 2);
+    dmlcl__resample1_plan_make_rule(&in, &out, 0, DMLCL__NEAREST_CEIL, sc, half8, mhalf8, &gpu, 0,
+                                    &p);
+    ck_assert_uint_eq(p.in_base, 1); /* ceil starts at 1 */
+    /* 2 -> 3 with scale 1.5 (DirectML's gradient example): floor 0, 0, 1 is not affine. */
+    const uint64_t is2[1] = {2}, os3[1] = {3};
+    const float s15[1] = {1.5f};
+    in = tensor(1, is2, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    out = tensor(1, os3, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan_make_rule(&in, &out, 0, DMLCL__NEAREST_FLOOR, s15, half8, mhalf8, &gpu,
+                                    0, &p);
+    ck_assert_uint_eq(p.nr, 1);
+    uint32_t t[3];
+    dmlcl__resample1_fill(&p, &in, s15, half8, mhalf8, t);
+    ck_assert(t[0] == 0 && t[1] == 0 && t[2] == 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("resample1_planner");
@@ -346,6 +388,7 @@ int main(void)
     tcase_add_test(tc, rank_8_all_resampled);
     tcase_add_test(tc, types_and_index_width);
     tcase_add_test(tc, fill_writes_the_rows);
+    tcase_add_test(tc, resample2_nearest_rules);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

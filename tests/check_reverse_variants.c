@@ -32,15 +32,18 @@ static void packed(uint32_t rank, const uint32_t *sizes, uint32_t *strides)
 /* Line lengths near multiples of every vector width (16 bytes of 1..8-byte elements). */
 static uint32_t line_length(uint64_t *rng)
 {
-    static const uint32_t near[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 64, 65};
+    static const uint32_t near[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 32, 33, 47,
+                                    48, 64, 64, 65, 96, 128};
     return tu_range(rng, 0, 3) ? near[tu_range(rng, 0, sizeof near / sizeof near[0] - 1)]
                                : (uint32_t)tu_range(rng, 1, 100);
 }
 
 /* Shape families; lengths packed unless the family says otherwise. */
-static void make_shape(uint64_t *rng, vcase *c)
+/* Families 0..5 below; 6: ranks 4..max_rank, padded input and output (the dims do not
+ * merge: rank class 8) with a contiguous line of at least 4, random lengths layout. */
+static void make_shape(uint64_t *rng, vcase *c, uint32_t max_rank)
 {
-    int family = (int)tu_range(rng, 0, 5);
+    int family = max_rank > 3 ? 6 : (int)tu_range(rng, 0, 5);
     switch (family) {
     case 0: /* rows, the axis last (CHUNKS with AXIS_LAST) */
     case 1: /* rows with padded row strides: some rows start unaligned */
@@ -64,7 +67,8 @@ static void make_shape(uint64_t *rng, vcase *c)
         c->sizes[1 - c->axis] = (uint32_t)tu_range(rng, 1, 2);
         break;
     default: /* anything: rank 1..5, random layouts */
-        c->rank = (uint32_t)tu_range(rng, 1, 5);
+        c->rank = family == 6 ? (uint32_t)tu_range(rng, 4, max_rank)
+                              : (uint32_t)tu_range(rng, 1, max_rank);
         c->axis = (uint32_t)tu_range(rng, 0, c->rank - 1);
         for (uint32_t d = 0; d < c->rank; d++)
             c->sizes[d] = (uint32_t)tu_range(rng, 1, c->rank <= 2 ? 20 : 5);
@@ -80,6 +84,14 @@ static void make_shape(uint64_t *rng, vcase *c)
         c->out_str[0] = c->sizes[1] + pad_out;
     } else if (family == 2) {
         c->len_str[2] = 0;
+    } else if (family == 6) {
+        c->sizes[c->rank - 1] = (uint32_t)tu_range(rng, 4, 9);
+        memcpy(c->len_sizes, c->sizes, sizeof c->sizes);
+        c->len_sizes[c->axis] = 1;
+        tu_make_strides(rng, TU_PADDED, c->rank, c->sizes, -1, c->in_str);
+        tu_make_strides(rng, TU_PADDED, c->rank, c->sizes, -1, c->out_str);
+        tu_make_strides(rng, (tu_layout)tu_range(rng, 0, TU_LAYOUT_COUNT - 1), c->rank,
+                        c->len_sizes, -1, c->len_str);
     } else if (family == 5) {
         tu_make_strides(rng, (tu_layout)tu_range(rng, 0, TU_LAYOUT_COUNT - 1), c->rank, c->sizes,
                         -1, c->in_str);
@@ -90,18 +102,21 @@ static void make_shape(uint64_t *rng, vcase *c)
     }
 }
 
-static vcase random_case(uint64_t *rng)
+/* lean 1: UINT32 lengths and ranks up to 3 only, so fewer programs to compile;
+ * lean 2: FLOAT32, UINT64 lengths, ranks 4 and 5 only. */
+static vcase random_case(uint64_t *rng, int lean)
 {
     vcase c;
     memset(&c, 0, sizeof c);
-    c.type = widths[tu_range(rng, 0, 3)];
+    c.type = lean == 2 ? DMLCL_TENSOR_DATA_TYPE_FLOAT32 : widths[tu_range(rng, 0, 3)];
     c.elem = dmlcl_data_type_size(c.type);
     /* Mostly UINT32 lengths: each combination of options is a program to compile. */
-    c.len_type = tu_range(rng, 0, 4) ? DMLCL_TENSOR_DATA_TYPE_UINT32 : DMLCL_TENSOR_DATA_TYPE_UINT64;
+    c.len_type = lean == 2 ? DMLCL_TENSOR_DATA_TYPE_UINT64 : DMLCL_TENSOR_DATA_TYPE_UINT32;
     c.len_bytes = dmlcl_data_type_size(c.len_type);
-    make_shape(rng, &c);
-    c.in_off = tu_range(rng, 0, 17);
-    c.out_off = tu_range(rng, 0, 17);
+    make_shape(rng, &c, lean == 2 ? 5 : 3);
+    /* Aligned bindings half the time, so that whole aligned vectors occur often. */
+    c.in_off = tu_range(rng, 0, 1) ? 0 : tu_range(rng, 0, 17);
+    c.out_off = tu_range(rng, 0, 1) ? 0 : tu_range(rng, 0, 17);
     c.len_off = tu_range(rng, 0, 3);
     return c;
 }
@@ -208,25 +223,33 @@ static int run_case(uint64_t *rng, const vcase *c, const char *variant, int n)
     return used;
 }
 
-static const char *const forced[] = {
-    "variant=generic",
-    "variant=lines",
-    "variant=chunks",
-    "variant=chunks,wg=32,waves=1", /* few work-items: each loops over many chunks */
-    "variant=generic,wg=16,waves=1",
+/* Each forced plan with its number of cases (each new combination of build options is a
+ * program to compile, so the secondary settings get fewer). */
+static const struct {
+    const char *plan;
+    int cases, lean;
+} forced[] = {
+    {"variant=generic", 50, 1},
+    {"variant=lines", 40, 1}, /* the default on CPUs: check_reverse_subsequences.c has all ranks */
+    {"variant=chunks", 100, 1},
+    {"variant=chunks,wg=32,waves=1", 20, 1}, /* few work-items: each loops over many chunks */
+    {"variant=chunks,wg=16,waves=2", 20, 1},
+    {"variant=generic,wg=16,waves=1", 12, 1},
+    {"variant=generic", 12, 2}, /* ranks 4..5 (rank class 8), UINT64 lengths */
+    {"variant=chunks", 12, 2},
 };
 
 /* `_i` picks the forced plan; the same seed gives every variant the same cases. */
 START_TEST(forced_variant_against_reference)
 {
-    const char *force = forced[_i];
+    const char *force = forced[_i].plan;
     char variant[16];
     sscanf(force, "variant=%15[a-z]", variant);
     ck_assert_int_eq(setenv("DMLCL_RS_PLAN", force, 1), 0);
     uint64_t rng = 0x7a1a7a5eedull;
-    int used = 0, cases = 60;
+    int used = 0, cases = forced[_i].cases;
     for (int n = 0; n < cases; n++) {
-        vcase c = random_case(&rng);
+        vcase c = random_case(&rng, forced[_i].lean);
         used += run_case(&rng, &c, variant, n);
     }
     unsetenv("DMLCL_RS_PLAN");

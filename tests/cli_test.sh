@@ -171,6 +171,8 @@ expect "--verbose: a second process loads the program from the disk cache" 0 \
 # ---- usage errors: exit 1 -------------------------------------------------------------------
 expect "dmlcl run without an operator" 1 "usage: dmlcl run <operator>" "$DMLCL" run
 expect "unknown operator" 1 "unknown operator 'transpose'" "$DMLCL" run transpose
+expect "resample2: bad --rounding" 1 "--rounding must be increasing or decreasing, got 'up'" \
+    "$DMLCL" run resample2 --input x.npy --output y.npy --scales 2 --rounding up
 expect "unknown option" 1 "unknown option '--bogus'" run_rs --bogus 1
 expect "option without its value" 1 "option '--output' needs a value" run_rs --output
 expect "missing --axis" 1 "--axis is required" run_rs --input "$work/x16.npy" \

@@ -28,6 +28,7 @@ typedef struct bopts {
     double budget;
     uint32_t samples;
     int threads; /* host memcpy threads; -1 = the device's compute units, CPUs only */
+    int verbose; /* each step's time on stderr */
 } bopts;
 
 /* ---- cases ------------------------------------------------------------------------- */
@@ -276,7 +277,15 @@ static const char fill_source[] =
     "__kernel void fill2(__global ushort *p, ulong n, uint fl) { LOOP {\n"
     "    uint h = hash_at(i); p[i] = (ushort)(fl ? 0x3c00u | (h >> 22) : h); } }\n"
     "__kernel void fill4(__global uint *p, ulong n, uint fl) { LOOP {\n"
-    "    uint h = hash_at(i); p[i] = fl ? 0x3f800000u | (h >> 9) : h; } }\n";
+    "    uint h = hash_at(i); p[i] = fl ? 0x3f800000u | (h >> 9) : h; } }\n"
+    "__kernel void poison(__global uint *p, ulong n) { LOOP p[i] = 0xA5A5A5A5u; }\n"
+    "#define GATHER { size_t i = get_global_id(0); d[i] = p[o[i]]; }\n"
+    "__kernel void gather1(__global const uchar *p, __global const ulong *o, __global uint *d)\n"
+    "GATHER\n"
+    "__kernel void gather2(__global const ushort *p, __global const ulong *o, __global uint *d)\n"
+    "GATHER\n"
+    "__kernel void gather4(__global const uint *p, __global const ulong *o, __global uint *d)\n"
+    "GATHER\n";
 
 typedef struct bench {
     bopts o;
@@ -288,6 +297,7 @@ typedef struct bench {
     int is_cpu;
     cl_uint compute_units;
     char err[512]; /* the current case's failure message */
+    double t0;     /* start, for --verbose */
 } bench;
 
 static int failf(bench *b, const char *fmt, ...)
@@ -297,6 +307,14 @@ static int failf(bench *b, const char *fmt, ...)
     vsnprintf(b->err, sizeof b->err, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+static double now_s(void);
+
+static void step(bench *b, const char *name, const char *what)
+{
+    if (b->o.verbose)
+        fprintf(stderr, "[%8.3f s] %s: %s\n", now_s() - b->t0, name, what);
 }
 
 static int fill_device(bench *b, cl_mem m, uint32_t elem, uint64_t n, int floats)
@@ -336,20 +354,6 @@ static void index_of(const btensor *t, uint64_t k, uint32_t *idx)
         idx[d] = (uint32_t)(k % t->sizes[d]);
         k /= t->sizes[d];
     }
-}
-
-static uint32_t load_bits(const unsigned char *p, uint32_t elem)
-{
-    uint32_t v = 0;
-    if (elem == 1)
-        v = p[0];
-    else if (elem == 2) {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        v = h;
-    } else
-        memcpy(&v, p, 4);
-    return v;
 }
 
 static uint32_t reverse_expect(const bcase *c, const uint32_t *i)
@@ -407,13 +411,10 @@ static double resample_expect(const bcase *c, const uint32_t *o)
     return sum;
 }
 
-/* Compares one output element; returns 0 when right, else writes a description. */
-static int check_one(const bcase *c, const unsigned char *out, const uint32_t *i, char *msg,
-                     size_t cap)
+/* Compares one output element (its bits `got`); returns 0 when right, else describes it. */
+static int check_one(const bcase *c, uint32_t got, const uint32_t *i, char *msg, size_t cap)
 {
-    uint32_t elem = type_bytes(c->out.type);
     uint64_t off = offset_of(&c->out, i);
-    uint32_t got = load_bits(out + off * elem, elem);
     if (c->reverse) {
         uint32_t want = reverse_expect(c, i);
         if (got == want)
@@ -441,26 +442,63 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* The first and last 4096 outputs in index order, then `samples` random ones. Returns
- * the number checked, or -1 with b->err set on the first mismatch. */
-static int64_t check_samples(bench *b, const bcase *c, const unsigned char *out)
+/* The k-th sample: the first and last 4096 outputs in index order, then random ones. */
+static void sample_index(const bcase *c, uint64_t k, uint64_t edge, uint64_t *rng, uint32_t *idx)
+{
+    uint64_t count = elements(&c->out);
+    if (k < edge)
+        index_of(&c->out, k, idx);
+    else if (k < 2 * edge)
+        index_of(&c->out, count - 1 - (k - edge), idx);
+    else
+        for (uint32_t d = 0; d < c->out.rank; d++)
+            idx[d] = (uint32_t)(splitmix(rng) % c->out.sizes[d]);
+}
+
+/* Gathers the sampled output elements on the device (multi-GiB outputs are not read
+ * back whole) and compares each with the reference. Returns the number checked, or -1
+ * with b->err set at the first mismatch. */
+static int64_t check_samples(bench *b, const bcase *c, cl_mem out)
 {
     uint64_t count = elements(&c->out), edge = count < 4096 ? count : 4096, rng = 12345;
-    uint32_t idx[8];
-    char msg[256];
-    int64_t n = 0;
-    for (uint64_t s = 0; s < 2 * edge + b->o.samples; s++, n++) {
-        if (s < edge)
-            index_of(&c->out, s, idx);
-        else if (s < 2 * edge)
-            index_of(&c->out, count - 1 - (s - edge), idx);
-        else
-            for (uint32_t d = 0; d < c->out.rank; d++)
-                idx[d] = (uint32_t)(splitmix(&rng) % c->out.sizes[d]);
-        if (check_one(c, out, idx, msg, sizeof msg))
-            return failf(b, "wrong result: %s", msg);
+    uint32_t n = (uint32_t)(2 * edge + b->o.samples), elem = type_bytes(c->out.type);
+    uint32_t *idx = malloc((size_t)n * 8 * sizeof *idx), *got = malloc((size_t)n * 4);
+    cl_ulong *offs = malloc((size_t)n * sizeof *offs);
+    int64_t rc = idx && got && offs ? 0 : failf(b, "out of host memory for the samples");
+    for (uint32_t k = 0; !rc && k < n; k++) {
+        sample_index(c, k, edge, &rng, idx + (size_t)k * 8);
+        offs[k] = offset_of(&c->out, idx + (size_t)k * 8);
     }
-    return n;
+    cl_int err = CL_SUCCESS;
+    cl_mem doff = rc ? NULL : clCreateBuffer(b->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                             (size_t)n * sizeof *offs, offs, &err);
+    cl_mem dgot = doff ? clCreateBuffer(b->cl, CL_MEM_WRITE_ONLY, (size_t)n * 4, NULL, &err) : NULL;
+    char name[16];
+    snprintf(name, sizeof name, "gather%u", elem);
+    cl_kernel k = dgot ? clCreateKernel(b->fill_prog, name, &err) : NULL;
+    if (k) {
+        size_t global = n;
+        clSetKernelArg(k, 0, sizeof out, &out);
+        clSetKernelArg(k, 1, sizeof doff, &doff);
+        clSetKernelArg(k, 2, sizeof dgot, &dgot);
+        err = clEnqueueNDRangeKernel(b->q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+        if (!err)
+            err = clEnqueueReadBuffer(b->q, dgot, CL_TRUE, 0, (size_t)n * 4, got, 0, NULL, NULL);
+    }
+    if (!rc && err)
+        rc = failf(b, "gathering the samples: OpenCL error %d", err);
+    char msg[256];
+    for (uint32_t i = 0; !rc && i < n; i++)
+        if (check_one(c, got[i], idx + (size_t)i * 8, msg, sizeof msg))
+            rc = failf(b, "wrong result: %s", msg);
+    if (k)
+        clReleaseKernel(k);
+    if (dgot)
+        clReleaseMemObject(dgot);
+    if (doff)
+        clReleaseMemObject(doff);
+    free(idx), free(got), free(offs);
+    return rc ? -1 : (int64_t)n;
 }
 
 /* ---- timing ------------------------------------------------------------------------- */
@@ -570,7 +608,7 @@ typedef enum { R_OK, R_SKIPPED, R_FAIL } rstatus;
 
 typedef struct result {
     rstatus status;
-    uint64_t bytes;
+    uint64_t bytes, copy_bytes, host_bytes; /* moved by the operator and by each baseline */
     timing op, copy, host;
     double first_create_ms, create_us_med, create_us_best;
     int64_t checked;
@@ -624,25 +662,41 @@ static cl_mem new_buffer(bench *b, uint64_t bytes, const char *what)
 }
 
 /* Poison, run once, read back, compare samples with the reference. */
+/* Fills the output with 0xA5 bytes. A kernel of ours, not clEnqueueFillBuffer, which
+ * did not finish on 8 GiB buffers with NVIDIA's driver 580 (issue 5's first GPU run). */
+static int poison(bench *b, cl_mem out, uint64_t bytes)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(b->fill_prog, "poison", &err);
+    if (err)
+        return failf(b, "clCreateKernel(poison): %d", err);
+    cl_ulong words = bytes / 4;
+    size_t global = words < ((size_t)1 << 20) ? (size_t)(words ? words : 1) : (size_t)1 << 20;
+    clSetKernelArg(k, 0, sizeof out, &out);
+    clSetKernelArg(k, 1, sizeof words, &words);
+    err = clEnqueueNDRangeKernel(b->q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+    clReleaseKernel(k);
+    const unsigned char fill = 0xA5;
+    if (!err && bytes % 4)
+        err = clEnqueueFillBuffer(b->q, out, &fill, 1, (size_t)(words * 4), (size_t)(bytes % 4), 0,
+                                  NULL, NULL);
+    if (!err)
+        err = clFinish(b->q);
+    return err ? failf(b, "poisoning the output: OpenCL error %d", err) : 0;
+}
+
 static int verify(bench *b, const bcase *c, op_call *call, cl_mem out, uint64_t out_bytes, result *r)
 {
-    const uint32_t poison = 0xA5A5A5A5u;
-    cl_int err = clEnqueueFillBuffer(b->q, out, &poison, out_bytes % 4 ? 1 : 4, 0, (size_t)out_bytes,
-                                     0, NULL, NULL);
-    if (err)
-        return failf(b, "clEnqueueFillBuffer: %d", err);
+    if (poison(b, out, out_bytes))
+        return -1;
+    step(b, c->name, "output poisoned");
     if (dmlcl_operator_enqueue(call->op, call->in, call->n_in, call->out, 1, 0, NULL, NULL))
         return failf(b, "enqueue: %s", dmlcl_last_error());
-    unsigned char *host = malloc((size_t)out_bytes);
-    if (!host)
-        return failf(b, "out of host memory reading the output back");
-    err = clEnqueueReadBuffer(b->q, out, CL_TRUE, 0, (size_t)out_bytes, host, 0, NULL, NULL);
-    if (err) {
-        free(host);
-        return failf(b, "clEnqueueReadBuffer: %d", err);
-    }
-    r->checked = check_samples(b, c, host);
-    free(host);
+    cl_int err = clFinish(b->q);
+    if (err)
+        return failf(b, "the operator's first run: OpenCL error %d", err);
+    step(b, c->name, "first run done");
+    r->checked = check_samples(b, c, out);
     return r->checked < 0 ? -1 : 0;
 }
 
@@ -662,9 +716,14 @@ typedef struct baseline {
     int threads;
 } baseline;
 
+/* Copies of bytes/2 (read + written = bytes), at most COPY_MAX: GB/s no longer depends on
+ * the size there, and NVIDIA's driver has not finished copies of 8 GiB in our runs. */
+#define COPY_MAX ((uint64_t)2 << 30)
+
 static int baseline_open(bench *b, uint64_t bytes, baseline *bl)
 {
-    size_t half = (size_t)((bytes / 2 + 3) & ~(uint64_t)3);
+    uint64_t h = bytes / 2 < COPY_MAX ? bytes / 2 : COPY_MAX;
+    size_t half = (size_t)((h + 3) & ~(uint64_t)3);
     memset(bl, 0, sizeof *bl);
     bl->cc = (copy_call){b->q, new_buffer(b, half, "copy source"), NULL, half};
     if (!bl->cc.src || !(bl->cc.dst = new_buffer(b, half, "copy destination")))
@@ -722,12 +781,16 @@ static int measure(bench *b, op_call *call, result *r)
 {
     baseline bl;
     int rc = baseline_open(b, r->bytes, &bl), runs = b->o.runs;
+    r->copy_bytes = 2 * (uint64_t)bl.cc.bytes;
+    r->host_bytes = 2 * (uint64_t)bl.hbytes;
     double op = 0, copy = 0, host = 0, *ms = NULL;
-    for (int w = 0; !rc && (w < b->o.warmup || w == 0); w++)
+    /* Slow cases (a round over half a second) get one warm-up round and three rounds, so
+     * that the default run stays near a minute on a small CPU. */
+    for (int w = 0; !rc && (w < b->o.warmup || w == 0) && (w == 0 || op + copy + host < 500); w++)
         rc = round_once(b, call, &bl, &op, &copy, &host);
     if (!rc && runs <= 0) {
         double one = op + copy + host, n = b->o.budget * 1e3 / (one > 1e-3 ? one : 1e-3);
-        runs = n < 5 ? 5 : n > 200 ? 200 : (int)n;
+        runs = n > 200 ? 200 : one > 500 ? 3 : n < 5 ? 5 : (int)n;
     }
     if (!rc && !(ms = calloc(3 * (size_t)runs, sizeof *ms)))
         rc = failf(b, "out of host memory");
@@ -751,6 +814,7 @@ static int run_case(bench *b, const bcase *c, result *r)
     double t0 = now_s();
     dmlcl_status st = create_op(c, b->ctx, &op);
     r->first_create_ms = (now_s() - t0) * 1e3;
+    step(b, c->name, "created");
     if (st) {
         r->status = st == DMLCL_UNSUPPORTED ? R_SKIPPED : R_FAIL;
         snprintf(b->err, sizeof b->err, "%s%s", st == DMLCL_UNSUPPORTED ? "" : "create: ",
@@ -759,6 +823,7 @@ static int run_case(bench *b, const bcase *c, result *r)
     }
     snprintf(r->plan, sizeof r->plan, "%s", dmlcl_operator_plan(op));
     time_creates(c, b->ctx, r);
+    step(b, c->name, "creations timed");
     uint32_t ie = type_bytes(c->in.type);
     uint64_t in_b = span_elems(&c->in) * ie, out_b = span_elems(&c->out) * ie;
     uint64_t len_b = c->reverse ? span_elems(&c->len) * 4 : 0;
@@ -776,10 +841,13 @@ static int run_case(bench *b, const bcase *c, result *r)
     call.in[0].buffer = in;
     call.in[1].buffer = len;
     call.out[0].buffer = out;
+    step(b, c->name, "input ready");
     if (!rc)
         rc = verify(b, c, &call, out, out_b, r);
+    step(b, c->name, "verified");
     if (!rc)
         rc = measure(b, &call, r);
+    step(b, c->name, "measured");
     if (in)
         clReleaseMemObject(in);
     if (out)
@@ -836,34 +904,36 @@ static void print_header_text(bench *b, const devinfo *d, FILE *f)
     fprintf(f, "  input %llu MB per case (big-* cases: %d MB); bytes = input + output + lengths, "
                "each element once\n", (unsigned long long)b->o.mb, BIG_MB);
     fprintf(f, "  profiling events after %d warm-up run(s); ratio = median GB/s over the median "
-               "GB/s of clEnqueueCopyBuffer of as many bytes%s\n", b->o.warmup,
+               "GB/s of clEnqueueCopyBuffer of as many bytes (at most 4 GiB)%s\n", b->o.warmup,
             b->is_cpu && b->o.threads ? "; memcpy: host memcpy on one thread per compute unit" : "");
-    fprintf(f, "%-20s %-44s %9s %9s %9s %9s %6s %9s %6s %9s\n", "case", "shape", "MB", "best",
-            "median", "copy", "ratio", b->is_cpu && b->o.threads ? "memcpy" : "", b->is_cpu && b->o.threads ? "ratio" : "",
-            "create");
-    fprintf(f, "%-20s %-44s %9s %9s %9s %9s %6s %9s %6s %9s\n", "", "", "moved", "GB/s", "GB/s",
-            "GB/s", "", b->is_cpu && b->o.threads ? "GB/s" : "", "", "us (hit)");
+    int host = b->is_cpu && b->o.threads;
+    fprintf(f, "  ratio (best) = best GB/s over best GB/s; create = dmlcl_operator_create on a "
+               "memory-cache hit, median\n");
+    fprintf(f, "%-20s %8s | %8s %8s | %8s %8s | %5s %6s |", "case", "MB", "op best", "median",
+            "copy bst", "median", "ratio", "(best)");
+    if (host)
+        fprintf(f, " %8s %8s | %5s %6s |", "memcpy b", "median", "ratio", "(best)");
+    fprintf(f, " %9s\n", "create us");
 }
 
 static void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
 {
     if (r->status != R_OK) {
-        fprintf(f, "%-20s %-44s %s: %s\n", c->name, c->shape,
-                r->status == R_SKIPPED ? "skipped" : "FAIL", b->err);
-        if (r->plan[0])
-            fprintf(f, "    plan: %s\n", r->plan);
+        fprintf(f, "%-20s %s: %s\n    %s%s%s\n", c->name,
+                r->status == R_SKIPPED ? "skipped" : "FAIL", b->err, c->shape,
+                r->plan[0] ? "; plan: " : "", r->plan);
         return;
     }
-    double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->bytes, r->copy.med_ms);
-    fprintf(f, "%-20s %-44s %9.1f %9.2f %9.2f %9.2f %6.2f", c->name, c->shape, r->bytes / 1e6,
-            gbps(r->bytes, r->op.best_ms), g, cg, cg > 0 ? g / cg : 0);
+    double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->copy_bytes, r->copy.med_ms);
+    double gb = gbps(r->bytes, r->op.best_ms), cb = gbps(r->copy_bytes, r->copy.best_ms);
+    fprintf(f, "%-20s %8.1f | %8.2f %8.2f | %8.2f %8.2f | %5.2f (%4.2f) |", c->name, r->bytes / 1e6,
+            gb, g, cb, cg, cg > 0 ? g / cg : 0, cb > 0 ? gb / cb : 0);
     if (r->host.runs) {
-        double hg = gbps(r->bytes, r->host.med_ms);
-        fprintf(f, " %9.2f %6.2f", hg, hg > 0 ? g / hg : 0);
-    } else
-        fprintf(f, " %9s %6s", "", "");
-    fprintf(f, " %9.1f\n    plan: %s (checked %lld outputs, %d runs)\n", r->create_us_med, r->plan,
-            (long long)r->checked, r->op.runs);
+        double hg = gbps(r->host_bytes, r->host.med_ms), hb = gbps(r->host_bytes, r->host.best_ms);
+        fprintf(f, " %8.2f %8.2f | %5.2f (%4.2f) |", hb, hg, hg > 0 ? g / hg : 0, hb > 0 ? gb / hb : 0);
+    }
+    fprintf(f, " %9.1f\n    %s; plan: %s (%d runs, %lld outputs checked)\n", r->create_us_med,
+            c->shape, r->plan, r->op.runs, (long long)r->checked);
 }
 
 static void print_result_json(bench *b, const bcase *c, const result *r, int first)
@@ -880,15 +950,18 @@ static void print_result_json(bench *b, const bcase *c, const result *r, int fir
     printf(", \"plan\": ");
     json_string(r->plan);
     if (r->status == R_OK) {
-        double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->bytes, r->copy.med_ms);
+        double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->copy_bytes, r->copy.med_ms);
+        double gb = gbps(r->bytes, r->op.best_ms), cb = gbps(r->copy_bytes, r->copy.best_ms);
         printf(",\n     \"bytes\": %llu, \"runs\": %d, \"best_ms\": %.6f, \"median_ms\": %.6f, "
                "\"best_gbps\": %.3f, \"median_gbps\": %.3f,\n     \"copy_best_gbps\": %.3f, "
-               "\"copy_median_gbps\": %.3f, \"ratio\": %.4f",
+               "\"copy_median_gbps\": %.3f, \"ratio\": %.4f, \"ratio_best\": %.4f",
                (unsigned long long)r->bytes, r->op.runs, r->op.best_ms, r->op.med_ms,
-               gbps(r->bytes, r->op.best_ms), g, gbps(r->bytes, r->copy.best_ms), cg, cg > 0 ? g / cg : 0);
+               gb, g, cb, cg, cg > 0 ? g / cg : 0, cb > 0 ? gb / cb : 0);
         if (r->host.runs) {
-            double hg = gbps(r->bytes, r->host.med_ms);
-            printf(", \"memcpy_median_gbps\": %.3f, \"ratio_memcpy\": %.4f", hg, hg > 0 ? g / hg : 0);
+            double hg = gbps(r->host_bytes, r->host.med_ms), hb = gbps(r->host_bytes, r->host.best_ms);
+            printf(",\n     \"memcpy_best_gbps\": %.3f, \"memcpy_median_gbps\": %.3f, "
+                   "\"ratio_memcpy\": %.4f, \"ratio_memcpy_best\": %.4f",
+                   hb, hg, hg > 0 ? g / hg : 0, hb > 0 ? gb / hb : 0);
         }
         printf(",\n     \"create_us_median\": %.2f, \"create_us_best\": %.2f, \"first_create_ms\": %.3f, "
                "\"checked\": %lld", r->create_us_med, r->create_us_best, r->first_create_ms,
@@ -904,13 +977,15 @@ static int bench_usage(FILE *f)
     fprintf(f,
             "usage: dmlcl bench [--json] [--mb N] [--case PATTERN[,PATTERN...]] [--device SEL]\n"
             "                   [--runs N] [--warmup N] [--samples N] [--threads N] [--list]\n"
+            "                   [--verbose]\n"
             "  --mb N        input megabytes per case (default 64; big-* cases use %d)\n"
             "  --case P      cases whose names match the glob patterns (default: all but big-*)\n"
             "  --device SEL  like DMLCL_DEVICE: gpu, cpu, P:D or a name substring\n"
             "  --runs N      timed runs (default: as many as fit in ~0.3 s, 5..200)\n"
             "  --samples N   random outputs checked against the C reference (default 65536)\n"
             "  --threads N   threads of the host memcpy baseline on CPU devices (0 = none)\n"
-            "  --json        machine-readable results on stdout (progress on stderr)\n",
+            "  --json        machine-readable results on stdout (the table on stderr)\n"
+            "  --verbose     print each step's time on stderr\n",
             BIG_MB);
     return f == stderr ? 2 : 0;
 }
@@ -929,12 +1004,14 @@ static int parse_u64(const char *s, uint64_t *v)
 
 static int parse_args(int argc, char **argv, bopts *o, int *list)
 {
-    *o = (bopts){0, 64, NULL, NULL, 0, 2, 0.3, 65536, -1};
+    *o = (bopts){0, 64, NULL, NULL, 0, 2, 0.3, 65536, -1, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t x = 0;
         if (!strcmp(a, "--json"))
             o->json = 1;
+        else if (!strcmp(a, "--verbose") || !strcmp(a, "-v"))
+            o->verbose = 1;
         else if (!strcmp(a, "--list"))
             *list = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
@@ -1002,6 +1079,8 @@ int dmlcl_cmd_bench(int argc, char **argv)
             printf("%s%s\n", all_cases[i].name, all_cases[i].big ? " (only when named)" : "");
         return 0;
     }
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a run killed by a time limit keeps what it printed */
+    b.t0 = now_s();
     int rc = open_bench(&b);
     if (rc)
         return rc;

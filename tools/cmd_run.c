@@ -41,6 +41,7 @@ static const char RUN_HELP[] =
     "  reverse-subsequences  reverse the first lengths[j] elements of each line along an axis\n"
     "  resample1             resample by scales with pixel offsets, nearest or linear\n"
     "  resample              DirectML's RESAMPLE: resample1 with pixel-centre offsets\n"
+    "  resample2             resample1 whose nearest index is ceil(x) or floor(x)\n"
     "Run 'dmlcl run <operator> --help' for the operator's options.\n" EXIT_STATUS_HELP;
 
 static const char REVERSE_HELP[] =
@@ -69,6 +70,12 @@ static const char RESAMPLE1_HELP[] =
     "  --input-offsets O,...  one per dimension, default 0.5 (pixel centres)\n"
     "  --output-offsets O,... one per dimension, default -0.5 (pixel centres)\n"
     "At least one of --scales and --output-size is needed.\n" COMMON_HELP EXIT_STATUS_HELP;
+
+static const char RESAMPLE2_HELP[] =
+    "usage: dmlcl run resample2 [resample1's options] [--rounding increasing|decreasing]\n"
+    "RESAMPLE2: resample1, but nearest picks ceil(x) (increasing, the default) or floor(x)\n"
+    "(decreasing); linear ignores it. Options as 'dmlcl run resample1 --help'.\n" COMMON_HELP
+    EXIT_STATUS_HELP;
 
 static const char RESAMPLE_HELP[] =
     "usage: dmlcl run resample --input X.npy --output Y.npy [--mode nearest|linear]\n"
@@ -423,7 +430,7 @@ static int cmd_reverse(int argc, char **argv)
 /* ---- resample1 and resample ------------------------------------------------------------------- */
 
 typedef struct resample_args {
-    const char *input, *output, *mode, *scales, *sizes, *in_off, *out_off;
+    const char *input, *output, *mode, *scales, *sizes, *in_off, *out_off, *rounding;
     run_opts o;
 } resample_args;
 
@@ -485,6 +492,7 @@ static int resample_shape(const char *cmd, const resample_args *a, const npy_arr
     return DMLCL_EXIT_OK;
 }
 
+/* v1: 0 RESAMPLE, 1 RESAMPLE1, 2 RESAMPLE2 (offsets from RESAMPLE1 on). */
 static int resample_common(const char *cmd, const char *help, int v1, int argc, char **argv)
 {
     resample_args a = {0};
@@ -495,6 +503,7 @@ static int resample_common(const char *cmd, const char *help, int v1, int argc, 
                             {"--output-size", &a.sizes, NULL},
                             {v1 ? "--input-offsets" : "", &a.in_off, NULL},
                             {v1 ? "--output-offsets" : "", &a.out_off, NULL},
+                            {v1 == 2 ? "--rounding" : "", &a.rounding, NULL},
                             {"--device", &a.o.device, NULL},
                             {"--verbose", NULL, &a.o.verbose},
                             {"-v", NULL, &a.o.verbose},
@@ -507,6 +516,13 @@ static int resample_common(const char *cmd, const char *help, int v1, int argc, 
     if ((rc = need(cmd, "--input", a.input)) || (rc = need(cmd, "--output", a.output)) ||
         (rc = parse_mode(cmd, a.mode, &mode)))
         return rc;
+    dmlcl_axis_direction dir = DMLCL_AXIS_DIRECTION_INCREASING;
+    if (a.rounding && !strcmp(a.rounding, "decreasing"))
+        dir = DMLCL_AXIS_DIRECTION_DECREASING;
+    else if (a.rounding && strcmp(a.rounding, "increasing")) {
+        cli_error(cmd, "--rounding must be increasing or decreasing, got '%s'", a.rounding);
+        return DMLCL_EXIT_USAGE;
+    }
     if (!a.scales && !a.sizes) {
         cli_error(cmd, "give --scales, --output-size or both (see dmlcl %s --help)", cmd);
         return DMLCL_EXIT_USAGE;
@@ -533,8 +549,12 @@ static int resample_common(const char *cmd, const char *help, int v1, int argc, 
         dmlcl_tensor_desc out_desc = {out.type, out.rank, out.sizes, NULL, 0};
         dmlcl_resample1_desc r1 = {&in.desc, &out_desc, mode, in.arr.rank, scales, in_off, out_off};
         dmlcl_resample_desc r0 = {&in.desc, &out_desc, mode, in.arr.rank, scales};
+        dmlcl_resample2_desc r2 = {&in.desc, &out_desc, mode, dir, in.arr.rank, scales, in_off,
+                                   out_off};
         dmlcl_operator_desc od = {v1 ? DMLCL_OPERATOR_RESAMPLE1 : DMLCL_OPERATOR_RESAMPLE,
                                   v1 ? (const void *)&r1 : (const void *)&r0};
+        if (v1 == 2)
+            od = (dmlcl_operator_desc){DMLCL_OPERATOR_RESAMPLE2, &r2};
         tensor_file *ins[1] = {&in};
         rc = run_operator(cmd, &a.o, &od, ins, 1, &out);
     }
@@ -564,6 +584,9 @@ int dmlcl_cmd_run(int argc, char **argv)
         return resample_common("run resample1", RESAMPLE1_HELP, 1, argc - 1, argv + 1);
     if (!strcmp(name, "resample"))
         return resample_common("run resample", RESAMPLE_HELP, 0, argc - 1, argv + 1);
-    cli_error("run", "unknown operator '%s' (reverse-subsequences, resample1 or resample)", name);
+    if (!strcmp(name, "resample2"))
+        return resample_common("run resample2", RESAMPLE2_HELP, 2, argc - 1, argv + 1);
+    cli_error("run", "unknown operator '%s' (reverse-subsequences, resample1, resample or "
+              "resample2)", name);
     return DMLCL_EXIT_USAGE;
 }

@@ -90,9 +90,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                take8(&r) % 10, scales, in_off, out_off};
     dmlcl_resample_desc r0 = {&t[0].d, &t[2].d, (dmlcl_interpolation_mode)(take8(&r) % 3),
                               take8(&r) % 10, scales};
-    dmlcl_operator_desc od = {(dmlcl_operator_type)(take8(&r) % 5), NULL};
-    od.desc = od.type == DMLCL_OPERATOR_RESAMPLE1 ? (const void *)&r1
-            : od.type == DMLCL_OPERATOR_RESAMPLE  ? (const void *)&r0 : (const void *)&rd;
+    dmlcl_axis_direction dir = (dmlcl_axis_direction)(take8(&r) % 3);
+    dmlcl_resample2_desc r2 = {r1.input_tensor, r1.output_tensor, r1.interpolation_mode, dir,
+                               r1.dimension_count, scales, in_off, out_off};
+    dmlcl_resample_grad1_desc g1 = {&t[2].d, &t[0].d, r1.interpolation_mode, dir,
+                                    r1.dimension_count, scales, in_off, out_off};
+    dmlcl_resample3_desc r3 = {r1.input_tensor, r1.output_tensor, r1.interpolation_mode, dir,
+                               r1.dimension_count, scales, in_off, out_off, take8(&r) % 3};
+    dmlcl_operator_desc od = {(dmlcl_operator_type)(take8(&r) % 8), NULL};
+    od.desc = od.type == DMLCL_OPERATOR_RESAMPLE1       ? (const void *)&r1
+            : od.type == DMLCL_OPERATOR_RESAMPLE        ? (const void *)&r0
+            : od.type == DMLCL_OPERATOR_RESAMPLE2       ? (const void *)&r2
+            : od.type == DMLCL_OPERATOR_RESAMPLE_GRAD1  ? (const void *)&g1
+            : od.type == DMLCL_OPERATOR_RESAMPLE3       ? (const void *)&r3 : (const void *)&rd;
     dmlcl_operator *op = NULL;
     dmlcl_status st = dmlcl_operator_create(ctx, &od, &op);
     if (st != DMLCL_SUCCESS) {

@@ -1,0 +1,180 @@
+/* Separable weighted gathers with a variable number of taps per dimension: RESAMPLE_GRAD1
+ * (each input element gathers the forward outputs that read it: deterministic, no atomics)
+ * and RESAMPLE3's antialiased linear filter. The host built, per "tabled" dimension, one
+ * row per result coordinate, {first source index, tap count, word offset of the taps},
+ * and per tap {float bits of w, code}: the tap weight is (code & 1 ? 1 - w : 0) +
+ * (code & 2 ? w : 0), so that 1 - w is computed in the accumulator type exactly as the
+ * forward pass does (lib/resample_taps_plan.c). Other dimensions are affine with weight 1
+ * (plain strides). The result is the sum over the product of the tabled dimensions' taps,
+ * first dimension slowest, of (product of the tap weights in dimension order) x source:
+ * the order in which a forward scatter would add them, so sums are reproducible.
+ * Options: DTYPE (dmlcl data type value), IDX64, NT2 (exactly two tabled dimensions: a
+ * loop nest of scalars). Shapes and tables are arguments. */
+
+#pragma OPENCL FP_CONTRACT OFF
+
+typedef struct {
+    ulong count;   /* result elements */
+    ulong rank;    /* dimensions */
+    ulong nt;      /* tabled dimensions */
+    ulong rsize[8], rstr[8]; /* result size and stride per dimension */
+    ulong sstr[8];           /* source stride (affine dimensions: times their step) */
+    ulong rtab[8];           /* word offset of the dimension's rows; ~0 = affine */
+} taps_args;
+
+#if DTYPE == 9
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double elem_t;
+typedef double acc_t;
+#define LOAD(p, i) ((p)[i])
+#define STORE(p, i, v) ((p)[i] = (v))
+#elif DTYPE == 1
+typedef float elem_t;
+typedef float acc_t;
+#define LOAD(p, i) ((p)[i])
+#define STORE(p, i, v) ((p)[i] = (v))
+#elif DTYPE == 2
+typedef half elem_t; /* pointers only: vload_half/vstore_half are core */
+typedef float acc_t;
+#define LOAD(p, i) vload_half((size_t)(i), (p))
+#define STORE(p, i, v) vstore_half_rte((v), (size_t)(i), (p))
+#elif DTYPE == 8
+typedef char elem_t;
+typedef float acc_t;
+#define LOAD(p, i) ((float)(p)[i])
+#define STORE(p, i, v) ((p)[i] = convert_char_sat_rte(v))
+#elif DTYPE == 5
+typedef uchar elem_t;
+typedef float acc_t;
+#define LOAD(p, i) ((float)(p)[i])
+#define STORE(p, i, v) ((p)[i] = convert_uchar_sat_rte(v))
+#else
+#error "unsupported DTYPE"
+#endif
+
+static acc_t tap_weight(uint2 e)
+{
+    const acc_t w = (acc_t)as_float(e.x);
+    if (e.y == 1u)
+        return (acc_t)1 - w;
+    if (e.y == 2u)
+        return w;
+    if (e.y == 3u)
+        return ((acc_t)1 - w) + w;
+    return 0;
+}
+
+#ifndef NT2
+#define NT2 0
+#endif
+
+#if NT2
+/* Exactly two tabled dimensions (image resampling): scalars only, two plain loops. */
+__kernel void resample_taps(__global const elem_t *src, ulong src_off, __global elem_t *dst,
+                            ulong dst_off, __global const uint *tab, taps_args a)
+{
+    src += src_off;
+    dst += dst_off;
+    const idx_t count = (idx_t)a.count;
+    for (idx_t g = (idx_t)get_global_id(0); g < count; g += (idx_t)get_global_size(0)) {
+        idx_t rem = g, base = 0, oo = 0, stra = 0, strb = 0;
+        uint fa = 0, ca = 0, ea = 0, fb = 0, cb = 0, eb = 0;
+        int inner = 1; /* the first tabled dimension met from the innermost is b */
+        for (int d = (int)a.rank - 1; d >= 0; d--) {
+            const idx_t s = (idx_t)a.rsize[d], i = rem % s;
+            rem /= s;
+            oo += i * (idx_t)a.rstr[d];
+            if (a.rtab[d] == ~(ulong)0) {
+                base += i * (idx_t)a.sstr[d];
+                continue;
+            }
+            __global const uint *row = tab + (idx_t)a.rtab[d] + 3 * i;
+            if (inner) {
+                fb = row[0], cb = row[1], eb = row[2], strb = (idx_t)a.sstr[d];
+                inner = 0;
+            } else {
+                fa = row[0], ca = row[1], ea = row[2], stra = (idx_t)a.sstr[d];
+            }
+        }
+        acc_t acc = 0;
+        for (uint ja = 0; ja < ca; ja++) {
+            const acc_t wa = (acc_t)1 * tap_weight(vload2(ja, tab + ea));
+            idx_t off = base + (idx_t)(fa + ja) * stra + (idx_t)fb * strb;
+            for (uint jb = 0; jb < cb; jb++, off += strb) {
+                const acc_t wt = wa * tap_weight(vload2(jb, tab + eb));
+                if (wt != 0)
+                    acc = acc + wt * (acc_t)LOAD(src, off);
+            }
+        }
+        STORE(dst, oo, acc);
+    }
+}
+#else
+__kernel void resample_taps(__global const elem_t *src, ulong src_off, __global elem_t *dst,
+                            ulong dst_off, __global const uint *tab, taps_args a)
+{
+    src += src_off;
+    dst += dst_off;
+    const idx_t count = (idx_t)a.count;
+    const int nt = (int)a.nt;
+    for (idx_t g = (idx_t)get_global_id(0); g < count; g += (idx_t)get_global_size(0)) {
+        idx_t rem = g, base = 0, oo = 0;
+        uint first[8], cnt[8], eoff[8], j[8];
+        idx_t str[8];
+        int k = nt, empty = 0;
+        for (int d = (int)a.rank - 1; d >= 0; d--) {
+            const idx_t s = (idx_t)a.rsize[d], i = rem % s;
+            rem /= s;
+            oo += i * (idx_t)a.rstr[d];
+            if (a.rtab[d] == ~(ulong)0) {
+                base += i * (idx_t)a.sstr[d];
+                continue;
+            }
+            k--;
+            __global const uint *row = tab + (idx_t)a.rtab[d] + 3 * i;
+            first[k] = row[0];
+            cnt[k] = row[1];
+            eoff[k] = row[2];
+            str[k] = (idx_t)a.sstr[d];
+            j[k] = 0;
+            empty |= row[1] == 0;
+        }
+        /* Prefix products over the outer tabled dimensions (pw[t] = 1 x w_0 x ... x w_t,
+         * the same left-to-right product as the reference), recomputed only from the
+         * dimension that stepped; the innermost one runs as a tight loop. (A variant with
+         * every array index a compile-time constant ran slower on an H200.) */
+        acc_t acc = 0, pw[8];
+        idx_t po[8];
+        const int last = nt - 1;
+        int from = 0;
+        if (nt == 0 && !empty)
+            acc = acc + (acc_t)1 * (acc_t)LOAD(src, base);
+        while (nt > 0 && !empty) {
+            for (int t = from; t < last; t++) {
+                const acc_t pw0 = t ? pw[t - 1] : (acc_t)1;
+                const idx_t po0 = t ? po[t - 1] : base;
+                pw[t] = pw0 * tap_weight(vload2(0, tab + eoff[t] + 2 * j[t]));
+                po[t] = po0 + (idx_t)(first[t] + j[t]) * str[t];
+            }
+            const acc_t wl = last ? pw[last - 1] : (acc_t)1;
+            __global const uint *e = tab + eoff[last];
+            const idx_t step = str[last];
+            idx_t off = (last ? po[last - 1] : base) + (idx_t)first[last] * step;
+            for (uint jl = 0; jl < cnt[last]; jl++, off += step) {
+                const acc_t wt = wl * tap_weight(vload2(jl, e));
+                if (wt != 0) /* a tap of weight 0 is not read (as in the forward pass) */
+                    acc = acc + wt * (acc_t)LOAD(src, off);
+            }
+            int t = last - 1;
+            for (; t >= 0; t--) {
+                if (++j[t] < cnt[t])
+                    break;
+                j[t] = 0;
+            }
+            empty = t < 0;
+            from = t;
+        }
+        STORE(dst, oo, acc);
+    }
+}
+#endif

@@ -1,0 +1,79 @@
+/* RESAMPLE_GRAD1: the backward pass of RESAMPLE2. Each forward output's gradient goes to
+ * the input elements the forward pass read, times the weights it used. Computed as a
+ * gather (no atomics, reproducible): per input element, the forward outputs that read it,
+ * from per-dimension inverse tables (lib/resample_taps_plan.c), summed in float (FLOAT64:
+ * double) in the order a forward scatter would add them. */
+#include "resample.h"
+#include "resample_taps.h"
+
+static dmlcl_status check_tensors(dmlcl_operator *op, const dmlcl_resample_grad1_desc *d)
+{
+    static const char *const name = "resample_grad1";
+    dmlcl__tensor *gin = &op->in[0], *gout = &op->out[0];
+    dmlcl_status st;
+    if ((st = dmlcl__tensor_check(name, "input_gradient_tensor", d->input_gradient_tensor,
+                                  gin)) ||
+        (st = dmlcl__tensor_check(name, "output_gradient_tensor", d->output_gradient_tensor,
+                                  gout)))
+        return st;
+    if (gout->rank != gin->rank)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: output_gradient_tensor dimension_count must equal "
+                           "input_gradient_tensor's (%u), got %u", name, gin->rank, gout->rank);
+    if (d->dimension_count != gin->rank)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: dimension_count must equal the tensors' dimension_count (%u), "
+                           "got %u", name, gin->rank, d->dimension_count);
+    if (gout->type != gin->type)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: output_gradient_tensor data_type must equal "
+                           "input_gradient_tensor's (%s), got %s", name,
+                           dmlcl__type_name(gin->type), dmlcl__type_name(gout->type));
+    if (gin->type != DMLCL_TENSOR_DATA_TYPE_FLOAT32 &&
+        gin->type != DMLCL_TENSOR_DATA_TYPE_FLOAT16 &&
+        gin->type != DMLCL_TENSOR_DATA_TYPE_FLOAT64)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: input_gradient_tensor data_type must be FLOAT32, FLOAT16 or "
+                           "FLOAT64, got %s", name, dmlcl__type_name(gin->type));
+    return DMLCL_SUCCESS;
+}
+
+static dmlcl_status validate(dmlcl_operator *op, const dmlcl_resample_grad1_desc *d)
+{
+    static const char *const name = "resample_grad1";
+    dmlcl_status st = check_tensors(op, d);
+    if (st)
+        return st;
+    if (d->interpolation_mode != DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR &&
+        d->interpolation_mode != DMLCL_INTERPOLATION_MODE_LINEAR)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: interpolation_mode must be 0 (NEAREST_NEIGHBOR) or 1 (LINEAR), "
+                           "got %d", name, (int)d->interpolation_mode);
+    uint32_t n = d->dimension_count;
+    if ((st = dmlcl__resample_rounding_check(name, d->rounding_direction)) ||
+        (st = dmlcl__resample_check_array(name, "scales", d->scales, n, 1)) ||
+        (st = dmlcl__resample_check_array(name, "input_pixel_offsets", d->input_pixel_offsets,
+                                          n, 0)) ||
+        (st = dmlcl__resample_check_array(name, "output_pixel_offsets",
+                                          d->output_pixel_offsets, n, 0)) ||
+        (st = dmlcl__tensor_check_no_alias(name, "output_gradient_tensor", &op->out[0])))
+        return st;
+    if (op->in[0].type == DMLCL_TENSOR_DATA_TYPE_FLOAT64 && !op->ctx->info.has_fp64)
+        return dmlcl__fail(DMLCL_UNSUPPORTED,
+                           "%s: data_type FLOAT64 needs cl_khr_fp64, which the device \"%s\" "
+                           "does not support", name, op->ctx->info.name);
+    return DMLCL_SUCCESS;
+}
+
+dmlcl_status dmlcl__resample_grad1_create(dmlcl_operator *op, const dmlcl_resample_grad1_desc *d)
+{
+    dmlcl_status st = validate(op, d);
+    if (st)
+        return st;
+    int linear = d->interpolation_mode == DMLCL_INTERPOLATION_MODE_LINEAR;
+    dmlcl__nearest_rule rule = d->rounding_direction == DMLCL_AXIS_DIRECTION_INCREASING
+                                   ? DMLCL__NEAREST_CEIL
+                                   : DMLCL__NEAREST_FLOOR;
+    return dmlcl__taps_create(op, &dmlcl__taps_vtable_grad1, 1, linear, rule, 0, d->scales,
+                              d->input_pixel_offsets, d->output_pixel_offsets);
+}

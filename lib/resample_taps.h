@@ -1,0 +1,45 @@
+/* Tap tables and the generic tap operator (kernels/resample_taps.cl), shared by
+ * RESAMPLE_GRAD1 and RESAMPLE3.
+ *
+ * Table layout (32-bit words, one buffer): per tabled dimension, one row of 3 words per
+ * result coordinate {first source index, tap count, word offset of its taps}, then the
+ * taps, 2 words each {float bits of w, code}: weight (code & 1 ? 1 - w : 0) +
+ * (code & 2 ? w : 0). A dimension whose rows all read one element with weight 1 at
+ * first + r * step is affine and leaves no rows (a plain stride). */
+#ifndef DMLCL_RESAMPLE_TAPS_H
+#define DMLCL_RESAMPLE_TAPS_H
+#include "plan.h"
+
+typedef struct dmlcl__taps_table {
+    uint32_t *words;
+    uint64_t n, cap; /* words used, allocated */
+    int oom;         /* an allocation failed */
+} dmlcl__taps_table;
+void dmlcl__taps_table_free(dmlcl__taps_table *t);
+
+/* One dimension: in (descriptor values), out (where its rows went, or affine). */
+typedef struct dmlcl__taps_dim {
+    uint64_t n_res, n_src;          /* result and source sizes */
+    float scale, in_offset, out_offset;
+    uint64_t row_word;              /* first row's word; UINT64_MAX = affine */
+    uint64_t first, step;           /* affine: source index = first + r * step */
+} dmlcl__taps_dim;
+
+/* RESAMPLE_GRAD1: result = forward input (n_res), source = forward output (n_src); each
+ * row lists the forward outputs that read the input coordinate, with their weights (a
+ * contiguous range: the forward map is monotone). Returns 0 when out of memory. */
+int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule rule,
+                         dmlcl__taps_dim *p);
+/* RESAMPLE3 (LINEAR): result = output, source = input; antialiased with scale < 1: the
+ * widened, normalized triangle filter; otherwise RESAMPLE1's two taps. */
+int dmlcl__taps_add_forward(dmlcl__taps_table *t, int antialiased, dmlcl__taps_dim *p);
+
+/* resample_taps.c: builds the tables of every dimension, plans, gets the kernel and
+ * uploads the table into op (op->in[0], op->out[0] validated: source and result). grad:
+ * 1 = RESAMPLE_GRAD1 rows, 0 = RESAMPLE3 forward rows. */
+dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, int grad,
+                                int linear, dmlcl__nearest_rule rule, int antialiased,
+                                const float *scales, const float *in_offsets,
+                                const float *out_offsets);
+extern const dmlcl__op_vtable dmlcl__taps_vtable_grad1, dmlcl__taps_vtable_resample3;
+#endif

@@ -1,0 +1,241 @@
+/* Tap tables for kernels/resample_taps.cl, built on the host in IEEE float32 with
+ * RESAMPLE1's coordinate functions: the inverse tables of RESAMPLE_GRAD1 and the
+ * antialiased filters of RESAMPLE3. Pure C, no OpenCL calls. */
+#include "plan.h"
+#include "resample_taps.h"
+#include <math.h>
+#include <string.h>
+
+/* Room for `words` more words; 0 on allocation failure (t->oom set). */
+static int reserve(dmlcl__taps_table *t, uint64_t words)
+{
+    if (t->oom)
+        return 0;
+    if (t->n + words <= t->cap)
+        return 1;
+    uint64_t cap = t->cap ? t->cap : 256;
+    while (cap < t->n + words)
+        cap *= 2;
+    if (cap > SIZE_MAX / 4) {
+        t->oom = 1;
+        return 0;
+    }
+    uint32_t *w = dmlcl__realloc(t->words, (size_t)cap * 4);
+    if (!w) {
+        t->oom = 1;
+        return 0;
+    }
+    t->words = w;
+    t->cap = cap;
+    return 1;
+}
+
+void dmlcl__taps_table_free(dmlcl__taps_table *t)
+{
+    dmlcl__free(t->words);
+    memset(t, 0, sizeof *t);
+}
+
+/* One forward sample: input indices i0 <= i1 and the weight w of i1 (nearest: i1 = i0,
+ * w = 0). As RESAMPLE1: w != 0 implies i1 = i0 + 1. */
+static void sample(int linear, dmlcl__nearest_rule rule, uint64_t o, uint64_t n_in,
+                   const dmlcl__taps_dim *p, uint32_t *i0, uint32_t *i1, float *w)
+{
+    float x = dmlcl__resample1_coord(o, p->scale, p->in_offset, p->out_offset);
+    *w = 0;
+    if (linear)
+        *i0 = dmlcl__resample1_linear(x, n_in, w);
+    else
+        *i0 = dmlcl__resample_nearest_rule(x, n_in, rule);
+    *i1 = *w != 0 ? *i0 + 1 : *i0;
+}
+
+/* If every row of the dimension just appended at `rows` reads exactly one source element
+ * with weight 1 at first + r * step, returns 1 with *first and *step. */
+static int affine(const dmlcl__taps_table *t, uint64_t rows, uint64_t n, uint64_t *first,
+                  uint64_t *step)
+{
+    const uint32_t *r = t->words + rows;
+    *first = r[0];
+    *step = n > 1 && r[3] >= r[0] ? r[3] - r[0] : 0;
+    for (uint64_t i = 0; i < n; i++, r += 3) {
+        if (r[1] != 1 || r[0] != *first + i * *step)
+            return 0;
+        const uint32_t *e = t->words + r[2];
+        float w;
+        memcpy(&w, &e[0], 4);
+        if (!((e[1] == 1 && w == 0) || (e[1] == 2 && w == 1)))
+            return 0;
+    }
+    return 1;
+}
+
+/* Ends a dimension: affine dimensions are dropped from the table again. */
+static void finish(dmlcl__taps_table *t, uint64_t rows, uint64_t n, dmlcl__taps_dim *p)
+{
+    if (t->oom)
+        return;
+    if (affine(t, rows, n, &p->first, &p->step)) {
+        t->n = rows;
+        p->row_word = UINT64_MAX;
+    } else {
+        p->row_word = rows;
+    }
+}
+
+int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule rule,
+                         dmlcl__taps_dim *p)
+{
+    /* n_res: the forward input's size (gradient rows); n_src: the forward output's. */
+    const uint64_t n_res = p->n_res, n_src = p->n_src, rows = t->n;
+    if (!reserve(t, 3 * n_res))
+        return 0;
+    uint32_t *r = t->words + rows;
+    t->n += 3 * n_res;
+    for (uint64_t i = 0; i < n_res; i++)
+        r[3 * i] = UINT32_MAX, r[3 * i + 1] = 0;
+    /* Pass 1: the range of forward outputs touching each input (monotone in o). */
+    for (uint64_t o = 0; o < n_src; o++) {
+        uint32_t i0, i1;
+        float w;
+        sample(linear, rule, o, n_res, p, &i0, &i1, &w);
+        uint32_t ends[2] = {i0, i1};
+        for (int e = 0; e < 2; e++) {
+            uint32_t *ri = r + 3 * (uint64_t)ends[e];
+            if (ri[0] == UINT32_MAX)
+                ri[0] = (uint32_t)o;
+            ri[1] = (uint32_t)(o - ri[0] + 1);
+        }
+    }
+    uint64_t entries = 0;
+    for (uint64_t i = 0; i < n_res; i++) {
+        if (r[3 * i + 1] == 0)
+            r[3 * i] = 0;
+        entries += r[3 * i + 1];
+    }
+    if (!reserve(t, 2 * entries))
+        return 0;
+    r = t->words + rows; /* reserve may have moved the table */
+    uint64_t at = t->n;
+    for (uint64_t i = 0; i < n_res; i++) {
+        r[3 * i + 2] = (uint32_t)at;
+        at += 2 * (uint64_t)r[3 * i + 1];
+    }
+    memset(t->words + t->n, 0, (size_t)(2 * entries) * 4);
+    t->n = at;
+    /* Pass 2: each forward output's weights: code bit 0 = 1 - w (it read i0), bit 1 = w. */
+    for (uint64_t o = 0; o < n_src; o++) {
+        uint32_t i0, i1;
+        float w;
+        sample(linear, rule, o, n_res, p, &i0, &i1, &w);
+        for (int e = 0; e < 2; e++) {
+            uint32_t i = e ? i1 : i0;
+            if (e && w == 0)
+                break;
+            const uint32_t *ri = r + 3 * (uint64_t)i;
+            uint32_t *ent = t->words + ri[2] + 2 * (o - ri[0]);
+            memcpy(&ent[0], &w, 4);
+            ent[1] |= e ? 2u : 1u;
+        }
+    }
+    finish(t, rows, n_res, p);
+    return !t->oom;
+}
+
+/* RESAMPLE3's rows without antialiasing: RESAMPLE1's linear taps i0 (1 - w) and, when
+ * w != 0, i0 + 1 (w), in the forward pass's corner order. */
+static int add_linear(dmlcl__taps_table *t, dmlcl__taps_dim *p)
+{
+    const uint64_t n_res = p->n_res, rows = t->n;
+    if (!reserve(t, 7 * n_res))
+        return 0;
+    uint32_t *r = t->words + rows, *e = r + 3 * n_res;
+    for (uint64_t o = 0; o < n_res; o++) {
+        uint32_t i0, i1;
+        float w;
+        sample(1, DMLCL__NEAREST_HALF_UP, o, p->n_src, p, &i0, &i1, &w);
+        r[3 * o] = i0;
+        r[3 * o + 1] = w != 0 ? 2 : 1;
+        r[3 * o + 2] = (uint32_t)(e - t->words);
+        memcpy(&e[0], &w, 4);
+        e[1] = 1;
+        e += 2;
+        if (w != 0) {
+            memcpy(&e[0], &w, 4);
+            e[1] = 2;
+            e += 2;
+        }
+    }
+    t->n = (uint64_t)(e - t->words);
+    finish(t, rows, n_res, p);
+    return !t->oom;
+}
+
+/* PyTorch's antialiased bilinear filter (align_corners=False) for scale < 1, generalized
+ * to DirectML's offsets: centre c = x + 0.5 with x RESAMPLE1's coordinate (pixel-centre
+ * offsets give PyTorch's (o + 0.5) / scale), support 1 / scale, taps
+ * [max((int)(c - support + 0.5), 0), min((int)(c + support + 0.5), n)), weights
+ * max(0, 1 - |j + 0.5 - c| * scale), normalized by their sum. Computed in double, stored
+ * as float (code 2: the weight is w itself). */
+static double aa_weight(int64_t j, double c, double scale)
+{
+    double v = 1 - fabs((double)j + 0.5 - c) * scale;
+    return v > 0 ? v : 0;
+}
+
+/* Row o's centre and tap range [*xmin, *xmin + *nt). */
+static double aa_range(const dmlcl__taps_dim *p, uint64_t o, int64_t *xmin, uint64_t *nt)
+{
+    const double support = 1.0 / (double)p->scale;
+    const int64_t n_in = (int64_t)p->n_src;
+    double c = (double)dmlcl__resample1_coord(o, p->scale, p->in_offset, p->out_offset) + 0.5;
+    double lo = c - support + 0.5, hi = c + support + 0.5;
+    int64_t a = lo > 0 ? (lo < (double)n_in ? (int64_t)lo : n_in) : 0; /* truncation, as PyTorch */
+    int64_t b = hi > 0 ? (hi < (double)n_in ? (int64_t)hi : n_in) : 0;
+    if (a > n_in - 1)
+        a = n_in - 1;
+    if (b <= a)
+        b = a + 1; /* a sample entirely outside: the edge element */
+    *xmin = a;
+    *nt = (uint64_t)(b - a);
+    return c;
+}
+
+static int add_antialiased(dmlcl__taps_table *t, dmlcl__taps_dim *p)
+{
+    const uint64_t n_res = p->n_res, rows = t->n;
+    uint64_t taps = 0, nt;
+    int64_t xmin;
+    for (uint64_t o = 0; o < n_res; o++) {
+        aa_range(p, o, &xmin, &nt);
+        taps += nt;
+    }
+    if (!reserve(t, 3 * n_res + 2 * taps))
+        return 0;
+    uint32_t *r = t->words + rows, *e = r + 3 * n_res;
+    for (uint64_t o = 0; o < n_res; o++) {
+        double c = aa_range(p, o, &xmin, &nt), total = 0;
+        for (uint64_t k = 0; k < nt; k++)
+            total += aa_weight(xmin + (int64_t)k, c, p->scale);
+        r[3 * o] = (uint32_t)xmin;
+        r[3 * o + 1] = (uint32_t)nt;
+        r[3 * o + 2] = (uint32_t)(e - t->words);
+        for (uint64_t k = 0; k < nt; k++, e += 2) {
+            /* All weights 0 (a sample outside the input): the edge tap gets weight 1. */
+            double v = aa_weight(xmin + (int64_t)k, c, p->scale);
+            float w = total > 0 ? (float)(v / total) : (k == 0 ? 1.0f : 0.0f);
+            memcpy(&e[0], &w, 4);
+            e[1] = 2;
+        }
+    }
+    t->n = (uint64_t)(e - t->words);
+    finish(t, rows, n_res, p);
+    return !t->oom;
+}
+
+int dmlcl__taps_add_forward(dmlcl__taps_table *t, int antialiased, dmlcl__taps_dim *p)
+{
+    if (antialiased && p->scale < 1)
+        return add_antialiased(t, p);
+    return add_linear(t, p);
+}

@@ -1,0 +1,516 @@
+/* RESAMPLE_GRAD1: DirectML's example, a hand-worked linear case, randomized cases (ranks
+ * 1-8, both modes and directions, FLOAT32/FLOAT16/FLOAT64, strided and broadcast layouts,
+ * guard bands) against a plain C scatter of the forward pass's weights, and every
+ * validation rule. Compiles: the tap kernel once per data type. */
+#include "testutil.h"
+#include "internal.h" /* white-box: device limits for the FLOAT64 rule */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define F32 DMLCL_TENSOR_DATA_TYPE_FLOAT32
+#define F16 DMLCL_TENSOR_DATA_TYPE_FLOAT16
+#define F64 DMLCL_TENSOR_DATA_TYPE_FLOAT64
+#define NEAREST DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR
+#define LINEAR DMLCL_INTERPOLATION_MODE_LINEAR
+#define INC DMLCL_AXIS_DIRECTION_INCREASING
+#define DEC DMLCL_AXIS_DIRECTION_DECREASING
+
+static const float pix_in[8] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
+static const float pix_out[8] = {-0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f};
+
+static float h2f(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY)
+                                                        : ldexpf((float)(m | 1024), e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* Round to nearest even (the test values stay in FLOAT16's normal range or are 0). */
+static uint16_t f2h(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
+    uint32_t ax = x & 0x7fffffffu;
+    if (ax < 0x38800000u)
+        return sign | (uint16_t)nearbyintf(fabsf(f) * 16777216.0f);
+    uint32_t h = ((((ax >> 23) - 112) << 10) | ((ax & 0x7fffffu) >> 13)), rest = ax & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+        h++;
+    return sign | (uint16_t)h;
+}
+
+/* FLOAT32 packed arrays through execute_host. */
+static void grad_f32(uint32_t rank, const uint32_t *gs, const uint32_t *os, int mode, int dir,
+                     const float *sc, const float *ipo, const float *opo, const float *g,
+                     float *out)
+{
+    dmlcl_tensor_desc tg = {F32, rank, gs, NULL, 0}, to = {F32, rank, os, NULL, 0};
+    dmlcl_resample_grad1_desc gd = {&tg, &to, (dmlcl_interpolation_mode)mode,
+                                    (dmlcl_axis_direction)dir, rank, sc, ipo, opo};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE_GRAD1, &gd};
+    dmlcl_operator *op = NULL;
+    const void *ins[1] = {g};
+    void *outs[1] = {out};
+    tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
+    tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
+    dmlcl_operator_release(op);
+}
+
+/* DirectML's example: forward 2x2 -> 1x3 nearest, scales {0.5, 1.5}, pixel-centre
+ * offsets, DECREASING (forward columns 0, 0, 1 of row 0: tests/check_resample2.c). */
+START_TEST(directml_example)
+{
+    const uint32_t gs[2] = {1, 3}, os[2] = {2, 2};
+    const float sc[2] = {0.5f, 1.5f}, g[3] = {4, 5, 6}, want[4] = {9, 6, 0, 0};
+    float out[4];
+    grad_f32(2, gs, os, NEAREST, DEC, sc, pix_in, pix_out, g, out);
+    for (int i = 0; i < 4; i++)
+        ck_assert_msg(out[i] == want[i], "out[%d] = %g, expected %g", i, out[i], want[i]);
+    /* As DirectML writes it: 4-D, sizes {1,1,1,3} -> {1,1,2,2}. */
+    const uint32_t gs4[4] = {1, 1, 1, 3}, os4[4] = {1, 1, 2, 2};
+    const float sc4[4] = {1, 1, 0.5f, 1.5f};
+    grad_f32(4, gs4, os4, NEAREST, DEC, sc4, pix_in, pix_out, g, out);
+    for (int i = 0; i < 4; i++)
+        ck_assert_msg(out[i] == want[i], "4-D out[%d] = %g, expected %g", i, out[i], want[i]);
+}
+END_TEST
+
+/* Forward 2 -> 4 linear, pixel centres: x = -0.25, 0.25, 0.75, 1.25 clamp to 0, .25, .75, 1:
+ * out = {a, .75a + .25b, .25a + .75b, b}. Gradient {1, 2, 3, 4}:
+ * a gets 1 + 1.5 + 0.75 = 3.25, b gets 0.5 + 2.25 + 4 = 6.75. */
+START_TEST(linear_by_hand)
+{
+    const uint32_t gs[1] = {4}, os[1] = {2};
+    const float sc[1] = {2}, g[4] = {1, 2, 3, 4};
+    float out[2];
+    grad_f32(1, gs, os, LINEAR, INC, sc, pix_in, pix_out, g, out);
+    ck_assert_float_eq(out[0], 3.25f);
+    ck_assert_float_eq(out[1], 6.75f);
+    /* Downsampling 4 -> 1 by nearest: only the input read gets it, the rest 0. 4 -> 2 with
+     * pixel centres reads inputs 1 and 3 (x = 0.5, 2.5; DECREASING: 0 and 2). */
+    const uint32_t gs2[1] = {2}, os4[1] = {4};
+    const float half[1] = {0.5f}, g2[2] = {7, 8};
+    float out4[4];
+    grad_f32(1, gs2, os4, NEAREST, INC, half, pix_in, pix_out, g2, out4);
+    ck_assert(out4[0] == 0 && out4[1] == 7 && out4[2] == 0 && out4[3] == 8);
+    grad_f32(1, gs2, os4, NEAREST, DEC, half, pix_in, pix_out, g2, out4);
+    ck_assert(out4[0] == 7 && out4[1] == 0 && out4[2] == 8 && out4[3] == 0);
+}
+END_TEST
+
+/* ---- randomized against a forward-order scatter -------------------------------------------- */
+
+typedef struct {
+    uint32_t rank, elem;
+    int mode, dir;
+    dmlcl_tensor_data_type type;
+    uint32_t gs[8], os[8], gstr[8], ostr[8]; /* g: forward output shape; o: forward input */
+    float sc[8], ipo[8], opo[8];
+} gcase;
+
+static double gload(const gcase *c, const unsigned char *p)
+{
+    if (c->type == F32) { float v; memcpy(&v, p, 4); return v; }
+    if (c->type == F64) { double v; memcpy(&v, p, 8); return v; }
+    uint16_t h;
+    memcpy(&h, p, 2);
+    return h2f(h);
+}
+
+static void gstore(const gcase *c, unsigned char *p, double v)
+{
+    if (c->type == F32) { float f = (float)v; memcpy(p, &f, 4); }
+    else if (c->type == F64) memcpy(p, &v, 8);
+    else { uint16_t h = f2h((float)v); memcpy(p, &h, 2); }
+}
+
+/* The forward pass of one dimension, as the spec states it. */
+static void forward_dim(const gcase *c, uint32_t d, uint32_t o, uint64_t *i0, uint64_t *i1,
+                        float *w)
+{
+    float x = ((float)o - c->opo[d]) / c->sc[d] - c->ipo[d];
+    uint64_t n = c->os[d];
+    float top = (float)(n - 1);
+    *w = 0;
+    if (c->mode == NEAREST) {
+        float f = c->dir == INC ? ceilf(x) : floorf(x);
+        *i0 = *i1 = f < 0 ? 0 : f > top ? n - 1 : (uint64_t)f;
+        return;
+    }
+    x = fminf(fmaxf(x, 0), top);
+    *i0 = (uint64_t)floorf(x);
+    *i1 = *i0 + 1 < n ? *i0 + 1 : n - 1;
+    *w = x - floorf(x);
+}
+
+/* Scatter: every forward output (row-major), every corner (first dimension most
+ * significant), acc[input] += weight * gradient; weights of 0 add nothing. */
+static void scatter(const gcase *c, const unsigned char *g, double *accd, float *accf)
+{
+    uint32_t o[8] = {0};
+    do {
+        uint64_t i0[8], i1[8];
+        float w[8];
+        for (uint32_t d = 0; d < c->rank; d++)
+            forward_dim(c, d, o[d], &i0[d], &i1[d], &w[d]);
+        double gv = gload(c, g + tu_offset(c->rank, o, c->gstr) * c->elem);
+        for (uint32_t k = 0; k < (1u << c->rank); k++) {
+            float wf = 1;
+            double wd = 1;
+            uint64_t lin = 0;
+            for (uint32_t d = 0; d < c->rank; d++) {
+                int bit = (k >> (c->rank - 1 - d)) & 1;
+                wf = wf * (bit ? w[d] : 1.0f - w[d]);
+                wd = wd * (bit ? (double)w[d] : 1.0 - (double)w[d]);
+                lin = lin * c->os[d] + (bit ? i1[d] : i0[d]);
+            }
+            if (c->type == F64 && wd != 0)
+                accd[lin] = accd[lin] + wd * gv;
+            else if (c->type != F64 && wf != 0)
+                accf[lin] = accf[lin] + wf * (float)gv;
+        }
+    } while (tu_next_index(c->rank, c->gs, o));
+}
+
+static size_t g_outputs, g_inexact;
+
+static void check_gcase(uint64_t *rng, const gcase *c, int n)
+{
+    size_t g_span = tu_span(c->rank, c->gs, c->gstr), o_span = tu_span(c->rank, c->os, c->ostr);
+    unsigned char *g = malloc(g_span * c->elem);
+    for (size_t k = 0; k < g_span; k++)
+        gstore(c, g + k * c->elem, (double)tu_range(rng, 0, 20000) / 100 - 100);
+    dmlcl_tensor_desc tg = {c->type, c->rank, c->gs, c->gstr, 0};
+    dmlcl_tensor_desc to = {c->type, c->rank, c->os, c->ostr, 0};
+    dmlcl_resample_grad1_desc gd = {&tg, &to, (dmlcl_interpolation_mode)c->mode,
+                                    (dmlcl_axis_direction)c->dir, c->rank, c->sc, c->ipo, c->opo};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE_GRAD1, &gd};
+    dmlcl_operator *op = NULL;
+    tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
+    tu_devbuf bi = tu_devbuf_new(g_span * c->elem, tu_range(rng, 0, 3) * c->elem, g);
+    tu_devbuf bo = tu_devbuf_new(o_span * c->elem, tu_range(rng, 0, 3) * c->elem, NULL);
+    dmlcl_buffer_binding ins[1] = {{bi.mem, bi.offset, 0}}, outs[1] = {{bo.mem, bo.offset, 0}};
+    tu_assert_ok(dmlcl_operator_enqueue(op, ins, 1, outs, 1, 0, NULL, NULL));
+    unsigned char *got = malloc(bo.bytes), *mark = calloc(bo.bytes, 1);
+    tu_devbuf_read(&bo, got);
+    size_t n_in = 1;
+    for (uint32_t d = 0; d < c->rank; d++)
+        n_in *= c->os[d];
+    double *accd = calloc(n_in, sizeof *accd);
+    float *accf = calloc(n_in, sizeof *accf);
+    scatter(c, g, accd, accf);
+    uint32_t i[8] = {0};
+    size_t lin = 0;
+    do {
+        size_t at = bo.offset + tu_offset(c->rank, i, c->ostr) * c->elem;
+        unsigned char want[8];
+        gstore(c, want, c->type == F64 ? accd[lin] : (double)accf[lin]);
+        double gv = gload(c, got + at), wv = gload(c, want), diff = fabs(gv - wv);
+        double tol = c->type == F64 ? fabs(wv) * 1e-12 + 1e-12
+                     : c->type == F16 ? fabs(wv) / 1024 + 1e-6 : fabs(wv) * 1e-6 + 1e-6;
+        ck_assert_msg(diff <= tol, "case %d (rank %u, %s, %s, type %d, plan %s): element %zu is "
+                      "%.9g, the scatter gives %.9g", n, c->rank, c->mode ? "linear" : "nearest",
+                      c->dir == INC ? "INCREASING" : "DECREASING", c->type,
+                      dmlcl_operator_plan(op), lin, gv, wv);
+        g_outputs++;
+        g_inexact += memcmp(got + at, want, c->elem) != 0;
+        memset(mark + at, 1, c->elem);
+        lin++;
+    } while (tu_next_index(c->rank, c->os, i));
+    for (size_t k = 0; k < bo.bytes; k++)
+        ck_assert_msg(mark[k] || got[k] == TU_FILL, "case %d: byte %zu outside the tensor "
+                      "changed to 0x%02x", n, k, got[k]);
+    dmlcl_operator_release(op);
+    tu_devbuf_free(&bi);
+    tu_devbuf_free(&bo);
+    free(g), free(got), free(mark), free(accd), free(accf);
+}
+
+static gcase random_gcase(uint64_t *rng, uint32_t rank, dmlcl_tensor_data_type type, int mode)
+{
+    gcase c;
+    memset(&c, 0, sizeof c);
+    c.rank = rank;
+    c.type = type;
+    c.elem = dmlcl_data_type_size(type);
+    c.mode = mode;
+    c.dir = (int)tu_range(rng, 0, 1);
+    uint32_t cap = rank <= 2 ? 14 : rank <= 4 ? 5 : 3;
+    for (uint32_t d = 0; d < rank; d++) {
+        c.os[d] = (uint32_t)tu_range(rng, 1, cap);
+        c.gs[d] = (uint32_t)tu_range(rng, 1, cap);
+        switch (tu_range(rng, 0, 4)) {
+        case 0: c.sc[d] = (float)c.gs[d] / (float)c.os[d]; break;
+        case 1: c.sc[d] = (float)tu_range(rng, 1, 6) / 2; break;
+        case 2: c.sc[d] = 1; c.gs[d] = c.os[d]; break; /* identity: an affine dimension */
+        case 3: c.sc[d] = 1.0f / (float)tu_range(rng, 2, 3); break;
+        default: c.sc[d] = 0.2f + (float)tu_range(rng, 0, 100) / 31.0f;
+        }
+        int pix = (int)tu_range(rng, 0, 2);
+        c.ipo[d] = pix == 0 ? 0.5f : pix == 1 ? 0 : (float)tu_range(rng, 0, 8) / 4 - 1;
+        c.opo[d] = pix == 0 ? -0.5f : pix == 1 ? 0 : (float)tu_range(rng, 0, 8) / 4 - 1;
+    }
+    /* Input gradient: any layout, broadcast included; output gradient: no broadcast. */
+    tu_make_strides(rng, (tu_layout)tu_range(rng, 0, 3), rank, c.gs, -1, c.gstr);
+    tu_make_strides(rng, (tu_layout)tu_range(rng, 0, 2), rank, c.os, -1, c.ostr);
+    return c;
+}
+
+/* _i: type (F32, F16, F64) x mode. */
+START_TEST(randomized_against_scatter)
+{
+    static const dmlcl_tensor_data_type types[3] = {F32, F16, F64};
+    dmlcl_tensor_data_type type = types[_i / 2];
+    int mode = _i % 2;
+    uint64_t rng = 0x96AD0000u + (uint64_t)_i;
+    int n = 0;
+    for (uint32_t rank = 1; rank <= 8; rank++)
+        for (int rep = 0; rep < (rank <= 4 ? 5 : 2); rep++, n++) {
+            gcase c = random_gcase(&rng, rank, type, mode);
+            check_gcase(&rng, &c, n);
+        }
+}
+END_TEST
+
+/* Larger than the work-item count, and upsampling far enough that rows hold many taps. */
+START_TEST(larger_cases)
+{
+    uint64_t rng = 0x96AD;
+    for (int mode = 0; mode < 2; mode++) {
+        gcase c;
+        memset(&c, 0, sizeof c);
+        c.rank = 3;
+        c.type = F32;
+        c.elem = 4;
+        c.mode = mode;
+        c.dir = mode;
+        const uint32_t os[3] = {3, 37, 29}, gs[3] = {3, 150, 20};
+        memcpy(c.os, os, sizeof os);
+        memcpy(c.gs, gs, sizeof gs);
+        c.sc[0] = 1;
+        c.sc[1] = 150.0f / 37;
+        c.sc[2] = 20.0f / 29;
+        memcpy(c.ipo, pix_in, sizeof c.ipo);
+        memcpy(c.opo, pix_out, sizeof c.opo);
+        tu_make_strides(&rng, TU_TRANSPOSED, 3, c.gs, -1, c.gstr);
+        tu_make_strides(&rng, TU_PADDED, 3, c.os, -1, c.ostr);
+        check_gcase(&rng, &c, mode);
+    }
+}
+END_TEST
+
+/* Same descriptor, same input: the same bits every time (no atomics). */
+START_TEST(deterministic)
+{
+    uint64_t rng = 0xde7;
+    gcase c = random_gcase(&rng, 2, F32, LINEAR);
+    const uint32_t os[2] = {16, 16}, gs[2] = {64, 64};
+    memcpy(c.os, os, sizeof os);
+    memcpy(c.gs, gs, sizeof gs);
+    c.sc[0] = c.sc[1] = 4;
+    dmlcl_tensor_desc tg = {F32, 2, c.gs, NULL, 0}, to = {F32, 2, c.os, NULL, 0};
+    dmlcl_resample_grad1_desc gd = {&tg, &to, LINEAR, INC, 2, c.sc, pix_in, pix_out};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE_GRAD1, &gd};
+    dmlcl_operator *op;
+    float *g = malloc(64 * 64 * 4), a[256], b[256];
+    for (int k = 0; k < 64 * 64; k++)
+        g[k] = (float)tu_range(&rng, 0, 1000000) / 997.0f - 500;
+    const void *ins[1] = {g};
+    void *outs[1] = {a};
+    tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
+    tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
+    for (int rep = 0; rep < 3; rep++) {
+        outs[0] = b;
+        tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
+        ck_assert(!memcmp(a, b, sizeof a));
+    }
+    dmlcl_operator_release(op);
+    free(g);
+}
+END_TEST
+
+static void report(void)
+{
+    printf("resample_grad1: %zu elements checked against the scatter, %zu not bit-identical\n",
+           g_outputs, g_inexact);
+}
+
+/* ---- validation --------------------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t gs[2], os[2], ostr[2];
+    float sc[2], ipo[2], opo[2];
+    dmlcl_tensor_desc g, o;
+    dmlcl_resample_grad1_desc gd;
+    dmlcl_operator_desc od;
+} gfix;
+
+static void gfix_init(gfix *f)
+{
+    memset(f, 0, sizeof *f);
+    f->gs[0] = f->gs[1] = 4;
+    f->os[0] = f->os[1] = 2;
+    f->sc[0] = f->sc[1] = 2;
+    memcpy(f->ipo, pix_in, sizeof f->ipo);
+    memcpy(f->opo, pix_out, sizeof f->opo);
+    f->g = (dmlcl_tensor_desc){F32, 2, f->gs, NULL, 0};
+    f->o = (dmlcl_tensor_desc){F32, 2, f->os, NULL, 0};
+    f->gd = (dmlcl_resample_grad1_desc){&f->g, &f->o, LINEAR, INC, 2, f->sc, f->ipo, f->opo};
+    f->od = (dmlcl_operator_desc){DMLCL_OPERATOR_RESAMPLE_GRAD1, &f->gd};
+}
+
+static dmlcl_status gcreate(gfix *f)
+{
+    dmlcl_operator *op = (dmlcl_operator *)1;
+    dmlcl_status st = dmlcl_operator_create(tu_context(), &f->od, &op);
+    if (st == DMLCL_SUCCESS)
+        dmlcl_operator_release(op);
+    else
+        ck_assert_ptr_null(op);
+    return st;
+}
+
+#define GBAD(f, needle) tu_assert_fails(gcreate(&(f)), DMLCL_INVALID_ARGUMENT, needle)
+
+START_TEST(validation)
+{
+    gfix f;
+    gfix_init(&f);
+    tu_assert_ok(gcreate(&f));
+    f.gd.input_gradient_tensor = NULL;
+    GBAD(f, "resample_grad1: input_gradient_tensor is NULL");
+    gfix_init(&f);
+    f.gd.output_gradient_tensor = NULL;
+    GBAD(f, "resample_grad1: output_gradient_tensor is NULL");
+    gfix_init(&f);
+    f.os[1] = 0;
+    GBAD(f, "resample_grad1: output_gradient_tensor sizes[1] must be >= 1, got 0");
+    gfix_init(&f);
+    f.o.dimension_count = 1;
+    GBAD(f, "resample_grad1: output_gradient_tensor dimension_count must equal "
+            "input_gradient_tensor's (2), got 1");
+    gfix_init(&f);
+    f.gd.dimension_count = 3;
+    GBAD(f, "resample_grad1: dimension_count must equal the tensors' dimension_count (2), got 3");
+    gfix_init(&f);
+    f.o.data_type = F16;
+    GBAD(f, "resample_grad1: output_gradient_tensor data_type must equal "
+            "input_gradient_tensor's (FLOAT32), got FLOAT16");
+    gfix_init(&f);
+    f.g.data_type = f.o.data_type = DMLCL_TENSOR_DATA_TYPE_INT8;
+    GBAD(f, "resample_grad1: input_gradient_tensor data_type must be FLOAT32, FLOAT16 or "
+            "FLOAT64, got INT8");
+    gfix_init(&f);
+    f.gd.interpolation_mode = (dmlcl_interpolation_mode)2;
+    GBAD(f, "resample_grad1: interpolation_mode must be 0 (NEAREST_NEIGHBOR) or 1 (LINEAR), "
+            "got 2");
+    gfix_init(&f);
+    f.gd.rounding_direction = (dmlcl_axis_direction)7;
+    GBAD(f, "resample_grad1: rounding_direction must be 0 (INCREASING) or 1 (DECREASING), got 7");
+    gfix_init(&f);
+    f.gd.scales = NULL;
+    GBAD(f, "resample_grad1: scales is NULL (it needs 2 values)");
+    gfix_init(&f);
+    f.sc[1] = -2;
+    GBAD(f, "resample_grad1: scales[1] must be finite and > 0, got -2");
+    gfix_init(&f);
+    f.gd.input_pixel_offsets = NULL;
+    GBAD(f, "resample_grad1: input_pixel_offsets is NULL");
+    gfix_init(&f);
+    f.opo[0] = NAN;
+    GBAD(f, "resample_grad1: output_pixel_offsets[0] must be finite, got nan");
+    gfix_init(&f);
+    f.ostr[0] = 0;
+    f.ostr[1] = 1;
+    f.o.strides = f.ostr;
+    GBAD(f, "resample_grad1: output_gradient_tensor strides[0] is 0");
+    /* FLOAT64 without cl_khr_fp64. */
+    gfix_init(&f);
+    f.g.data_type = f.o.data_type = F64;
+    dmlcl__device_info *info = &tu_context()->info, saved = *info;
+    info->has_fp64 = 0;
+    tu_assert_fails(gcreate(&f), DMLCL_UNSUPPORTED,
+                    "resample_grad1: data_type FLOAT64 needs cl_khr_fp64");
+    *info = saved;
+    /* Bindings: the input gradient first. */
+    gfix_init(&f);
+    dmlcl_operator *op;
+    tu_assert_ok(dmlcl_operator_create(tu_context(), &f.od, &op));
+    tu_devbuf a = tu_devbuf_new(64, 0, NULL), b = tu_devbuf_new(16, 0, NULL);
+    dmlcl_buffer_binding in[1] = {{b.mem, b.offset, 16}}, out[1] = {{a.mem, a.offset, 0}};
+    tu_assert_fails(dmlcl_operator_enqueue(op, in, 1, out, 1, 0, NULL, NULL),
+                    DMLCL_INVALID_ARGUMENT, "resample_grad1: inputs[0] holds 16 bytes from "
+                                            "offset 64, the tensor needs 64");
+    dmlcl_operator_release(op);
+    tu_devbuf_free(&a);
+    tu_devbuf_free(&b);
+}
+END_TEST
+
+/* Every library allocation of create + run + release fails in turn (the tap tables grow
+ * by realloc): a clean DMLCL_OUT_OF_MEMORY or success, never a crash or a leak. */
+uint64_t dmlcl_test_fail_alloc_after(uint64_t n);
+int64_t dmlcl_test_live_allocations(void);
+
+START_TEST(allocation_failures)
+{
+    const uint32_t gs[2] = {6, 40}, os[2] = {3, 20};
+    const float sc[2] = {2, 2};
+    float g[240], out[60];
+    for (int k = 0; k < 240; k++)
+        g[k] = (float)k;
+    for (int kind = 0; kind < 2; kind++) { /* RESAMPLE_GRAD1, RESAMPLE3 antialiased */
+        dmlcl_tensor_desc tg = {F32, 2, gs, NULL, 0}, to = {F32, 2, os, NULL, 0};
+        dmlcl_resample_grad1_desc gd = {&tg, &to, LINEAR, INC, 2, sc, pix_in, pix_out};
+        const float half[2] = {0.5f, 0.5f};
+        dmlcl_resample3_desc r3 = {&tg, &to, LINEAR, INC, 2, half, pix_in, pix_out, 1};
+        dmlcl_operator_desc od = {kind ? DMLCL_OPERATOR_RESAMPLE3 : DMLCL_OPERATOR_RESAMPLE_GRAD1,
+                                  kind ? (const void *)&r3 : (const void *)&gd};
+        const void *ins[1] = {g};
+        void *outs[1] = {out};
+        int64_t live0 = dmlcl_test_live_allocations();
+        uint64_t total = 0;
+        for (uint64_t n = 0; n == 0 || n <= total; n++) {
+            dmlcl_operator *op = NULL;
+            dmlcl_test_fail_alloc_after(n);
+            dmlcl_status st = dmlcl_operator_create(tu_context(), &od, &op);
+            if (!st)
+                st = dmlcl_operator_execute_host(op, ins, outs);
+            dmlcl_operator_release(op);
+            uint64_t seen = dmlcl_test_fail_alloc_after(0);
+            if (n == 0) {
+                tu_assert_ok(st);
+                total = seen;
+            } else if (st) {
+                ck_assert_msg(st == DMLCL_OUT_OF_MEMORY &&
+                                  strstr(dmlcl_last_error(), "out of host memory"),
+                              "allocation %llu failing: %s", (unsigned long long)n,
+                              dmlcl_last_error());
+            }
+            ck_assert_int_eq(dmlcl_test_live_allocations(), live0);
+        }
+        ck_assert_uint_ge(total, 3); /* operator, plan, table */
+    }
+}
+END_TEST
+
+Suite *resample_grad1_suite(void)
+{
+    Suite *s = suite_create("resample_grad1");
+    TCase *tc = tcase_create("resample_grad1");
+    tcase_set_timeout(tc, 300);
+    tcase_add_unchecked_fixture(tc, NULL, report);
+    tcase_add_test(tc, directml_example);
+    tcase_add_test(tc, linear_by_hand);
+    tcase_add_loop_test(tc, randomized_against_scatter, 0, 6);
+    tcase_add_test(tc, larger_cases);
+    tcase_add_test(tc, deterministic);
+    tcase_add_test(tc, validation);
+    tcase_add_test(tc, allocation_failures);
+    suite_add_tcase(s, tc);
+    return s;
+}
