@@ -67,25 +67,6 @@ static inline void line_offsets(const rs_args *a, idx_t line, idx_t *io, idx_t *
     *ai = axis_i;
 }
 
-/* 16-byte vectors of elements (bits only: no arithmetic on them). */
-#if ELEM_BYTES == 1
-typedef uchar16 vec_t;
-#define VEC 16
-#define REVERSE(v) (v).sFEDCBA9876543210
-#elif ELEM_BYTES == 2
-typedef ushort8 vec_t;
-#define VEC 8
-#define REVERSE(v) (v).s76543210
-#elif ELEM_BYTES == 4
-typedef uint4 vec_t;
-#define VEC 4
-#define REVERSE(v) (v).s3210
-#elif ELEM_BYTES == 8
-typedef ulong2 vec_t;
-#define VEC 2
-#define REVERSE(v) (v).s10
-#endif
-
 #if VARIANT == 0
 /* ---- GENERIC: one output element per step, any layout --------------------------------- */
 __kernel void reverse_subsequences(__global const bits_t *in, ulong in_off,
@@ -115,55 +96,88 @@ __kernel void reverse_subsequences(__global const bits_t *in, ulong in_off,
 
 #elif VARIANT == 1
 /* ---- LINES (CPUs): plain loops over contiguous blocks of line segments -------------------
- * Contiguous runs move 16-byte vectors (reversed ones are shuffled in registers): the
- * first vector at the run's start, then vectors at 16-byte-aligned outputs, then one last
- * vector ending at the run's end. The first and last overlap their neighbours instead of
- * needing scalar head and tail loops: they write the same values again. (Non-temporal
- * aligned stores were tried: slower on POCL, most of all on narrow types, where the
- * overlapping ordinary stores hit the same lines.) Strided lines take element loops. */
-/* Unaligned vector access: POCL's vloadn/vstoren builtins move single bytes, while a
- * vector type with alignment 1 compiles to one unaligned vector move. */
-typedef vec_t __attribute__((aligned(1))) uvec_t;
+ * A contiguous run stores whole vectors at vector-aligned outputs only (scalar
+ * elements before the first boundary and after the last): reversed vectors are shuffled
+ * in registers, the one vector holding both mirrored and unchanged elements is put
+ * together lane by lane. (Non-temporal stores for large outputs were tried on a 2-core
+ * POCL machine: no measurable gain, so they are left out.) Strided lines take element
+ * loops. */
+/* Vectors of 64 bytes (a cache line; at most 16 lanes: 16 bytes of int8, 32 of fp16):
+ * on the 2-core POCL machine about 10% faster than 16-byte ones. -DLINES_BYTES=16 or 32
+ * through DMLCL_BUILD_OPTIONS selects others for experiments. */
+#ifndef LINES_BYTES
+#define LINES_BYTES 64
+#endif
+#if ELEM_BYTES == 1
+#define LBASE uchar
+#elif ELEM_BYTES == 2
+#define LBASE ushort
+#elif ELEM_BYTES == 4
+#define LBASE uint
+#else
+#define LBASE ulong
+#endif
+#if LINES_BYTES / ELEM_BYTES >= 16
+#define LN 16
+#define LREVERSE(v) (v).sFEDCBA9876543210
+#elif LINES_BYTES / ELEM_BYTES == 8
+#define LN 8
+#define LREVERSE(v) (v).s76543210
+#elif LINES_BYTES / ELEM_BYTES == 4
+#define LN 4
+#define LREVERSE(v) (v).s3210
+#else
+#define LN 2
+#define LREVERSE(v) (v).s10
+#endif
+#define LCAT2(a, b) a##b
+#define LCAT(a, b) LCAT2(a, b)
+typedef LCAT(LBASE, LN) lvec_t;
+/* Unaligned vector loads: POCL's vloadn builtins move single bytes, while a vector type
+ * with alignment 1 compiles to one unaligned vector move. */
+typedef lvec_t __attribute__((aligned(1))) uvec_t;
 #define VLOAD(p) (*(__global const uvec_t *)(p))
-#define VSTORE(v, p) (*(__global uvec_t *)(p) = (v))
-#define VSTORE_ALIGNED(v, p) (*(__global vec_t *)(p) = (v))
+#define VSTORE_ALIGNED(v, p) (*(__global lvec_t *)(p) = (v))
 
-/* Elements from o to the next 16-byte boundary (0 when aligned). */
+/* Elements from o to the next vector boundary (0 when aligned). */
 static inline idx_t to_aligned(const __global bits_t *o)
 {
-    return (idx_t)(((16 - ((size_t)o & 15)) & 15) / ELEM_BYTES);
+    const size_t vb = LN * ELEM_BYTES;
+    return (idx_t)(((vb - ((size_t)o & (vb - 1))) & (vb - 1)) / ELEM_BYTES);
 }
 
-static inline void copy_fwd(__global bits_t *restrict o, __global const bits_t *restrict s,
-                            idx_t n, idx_t is, idx_t os)
+/* o[c] = s[c < l ? l - 1 - c : c] for c in [c0, c1) (l = 0: a plain copy). */
+static inline void run_contig(__global bits_t *restrict o, __global const bits_t *restrict s,
+                              idx_t l, idx_t c0, idx_t c1)
 {
-    if (is == 1 && os == 1 && n >= VEC) {
-        VSTORE(VLOAD(s), o);
-        idx_t k = to_aligned(o);
-        for (; k + VEC <= n; k += VEC)
-            VSTORE_ALIGNED(VLOAD(s + k), o + k);
-        VSTORE(VLOAD(s + n - VEC), o + n - VEC);
-    } else {
-        for (; n; n--, o += os, s += is)
-            *o = *s;
+    idx_t c = c0;
+    const idx_t head = min(c1, c0 + to_aligned(o + c0)), rend = min(l, c1);
+    for (; c < head; c++)
+        o[c] = s[c < l ? l - 1 - c : c];
+    for (; c + LN <= rend; c += LN)
+        VSTORE_ALIGNED(LREVERSE(VLOAD(s + (l - c) - LN)), o + c);
+    if (c < l && c + LN <= c1) { /* mirrored lanes, then unchanged ones */
+        union {
+            lvec_t v;
+            bits_t e[LN];
+        } m;
+        for (uint e = 0; e < LN; e++)
+            m.e[e] = c + e < l ? s[l - 1 - c - e] : s[c + e];
+        VSTORE_ALIGNED(m.v, o + c);
+        c += LN;
     }
+    for (; c + LN <= c1; c += LN)
+        VSTORE_ALIGNED(VLOAD(s + c), o + c);
+    for (; c < c1; c++)
+        o[c] = s[c < l ? l - 1 - c : c];
 }
 
-/* o[k * os] = s[-k * is] for k in [0, n): s is the first source, the others lie below. */
-static inline void copy_rev(__global bits_t *restrict o, __global const bits_t *restrict s,
-                            idx_t n, idx_t is, idx_t os)
+/* The same with strides: o[c * os] = s[src(c) * is]. */
+static inline void run_strided(__global bits_t *restrict o, __global const bits_t *restrict s,
+                               idx_t l, idx_t c0, idx_t c1, idx_t is, idx_t os)
 {
-    if (is == 1 && os == 1 && n >= VEC) {
-        __global const bits_t *e = s + 1; /* one past the source run */
-        VSTORE(REVERSE(VLOAD(e - VEC)), o);
-        idx_t k = to_aligned(o);
-        for (; k + VEC <= n; k += VEC)
-            VSTORE_ALIGNED(REVERSE(VLOAD(e - k - VEC)), o + k);
-        VSTORE(REVERSE(VLOAD(e - n)), o + n - VEC);
-    } else {
-        for (; n; n--, o += os, s -= is)
-            *o = *s;
-    }
+    for (idx_t c = c0; c < c1; c++)
+        o[c * os] = s[(c < l ? l - 1 - c : c) * is];
 }
 
 __kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_off,
@@ -176,6 +190,7 @@ __kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_
     const idx_t per = (idx_t)a.per_item, units = (idx_t)a.units, last = RANK - 1;
     const idx_t b = (idx_t)a.size[last], seg = (idx_t)a.seg_len, segs = (idx_t)a.segs;
     const idx_t is = (idx_t)a.in_str[last], os = (idx_t)a.out_str[last];
+    const int contig = is == 1 && os == 1;
     idx_t u = (idx_t)get_global_id(0) * per;
     const idx_t u1 = min(u + per, units);
     for (; u < u1; u++) {
@@ -185,17 +200,19 @@ __kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_
         line_offsets(&a, line, &io, &lo, &oo, &ai);
 #if AXIS_LAST
         const idx_t l = clamp_len(lens[lo], b);
-        const idx_t r1 = min(c1, l), f0 = max(c0, l);
-        if (c0 < r1) /* out[c] = in[l-1-c] for c in [c0, r1) */
-            copy_rev(out + oo + c0 * os, in + io + (l - 1 - c0) * is, r1 - c0, is, os);
-        if (f0 < c1)
-            copy_fwd(out + oo + f0 * os, in + io + f0 * is, c1 - f0, is, os);
+        if (contig)
+            run_contig(out + oo, in + io, l, c0, c1);
+        else
+            run_strided(out + oo, in + io, l, c0, c1, is, os);
 #else
         const idx_t n = (idx_t)a.axis_size, as = (idx_t)a.axis_in_str;
         const idx_t ls = (idx_t)a.len_str[last];
         if (ls == 0) { /* one length for the whole line: a copy from the mirrored line */
             const idx_t l = clamp_len(lens[lo], n), sa = ai < l ? l - 1 - ai : ai;
-            copy_fwd(out + oo + c0 * os, in + io + sa * as + c0 * is, c1 - c0, is, os);
+            if (contig)
+                run_contig(out + oo, in + io + sa * as, 0, c0, c1);
+            else
+                run_strided(out + oo, in + io + sa * as, 0, c0, c1, is, os);
         } else {
             for (idx_t c = c0; c < c1; c++) {
                 const idx_t l = clamp_len(lens[lo + c * ls], n), sa = ai < l ? l - 1 - ai : ai;
@@ -215,6 +232,8 @@ __kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_
  * funnel shifts); reversal is a word-order swap plus a swap inside each word (bytes or
  * halves). Anything else (line ends, chunks straddling L, unaligned outputs, the last
  * bytes of the input span) goes element-wise. Words assume a little-endian device. */
+#define VEC (16 / ELEM_BYTES) /* elements per 16-byte vector */
+
 static inline int aligned16(const __global void *p) { return ((size_t)p & 15) == 0; }
 
 #define SEL4(q, a, b, c, d) ((q) == 0 ? (a) : (q) == 1 ? (b) : (q) == 2 ? (c) : (d))
@@ -255,7 +274,8 @@ static inline int load16(__global const bits_t *s, size_t in_end, uint4 *w)
 static inline uint4 blend16(uint4 r, uint4 f, int nbytes)
 {
     const int4 m = clamp((int4)(nbytes) - (int4)(0, 4, 8, 12), 0, 4);
-    const uint4 mask = select(((uint4)(1u) << (as_uint4(m) * 8u)) - 1u, (uint4)(0xffffffffu), m == 4);
+    const uint4 low = ((uint4)(1u) << (as_uint4(m) * 8u)) - 1u; /* m bytes (m < 4) */
+    const uint4 mask = select(low, (uint4)(0xffffffffu), m == 4);
     return (r & mask) | (f & ~mask);
 }
 
@@ -298,8 +318,8 @@ __kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_
             *(__global uint4 *)o = reverse16(w);
         } else if (whole && c0 >= l && load16(row + c0, in_end, &w)) {
             *(__global uint4 *)o = w;
-        } else if (whole && c0 < l && row + (l - c0) - VEC >= in && load16(row + c0, in_end, &w) &&
-                   load16(row + (l - c0) - VEC, in_end, &r)) {
+        } else if (whole && c0 < l && row + (l - c0) - VEC >= in &&
+                   load16(row + c0, in_end, &w) && load16(row + (l - c0) - VEC, in_end, &r)) {
             /* L inside the chunk: the mirrored block (it starts before the chunk) for the
              * first l - c0 elements, the unchanged ones after: no element-wise path, which
              * would hold up the whole warp (one chunk per line does this). */

@@ -29,11 +29,12 @@ uint64_t dmlcl__fastdiv_apply(const dmlcl__fastdiv *f, uint64_t n, unsigned bits
 
 /* Kernel variants. The "line" is the innermost collapsed dimension (the axis or not).
  *   GENERIC: one output element per step, any layout (the fallback on GPUs).
- *   LINES:   CPUs. Each work-item runs plain loops over a contiguous block of line
- *            segments, which the device compiler vectorizes; coordinates once per segment.
+ *   LINES:   CPUs. Each work-item loops over a contiguous block of line segments,
+ *            coordinates once per segment; contiguous lines move 64-byte vectors.
  *   CHUNKS:  GPUs, lines contiguous in input and output. One 16-byte vector of outputs per
- *            step: aligned vector stores, aligned vector loads (reversed in registers), or
- *            word loads and funnel shifts where the mirrored segment is not aligned. */
+ *            step: an aligned vector store of an aligned vector load (reversed in
+ *            registers), or of the two aligned loads around an unaligned mirrored block,
+ *            joined with word selects and funnel shifts. */
 typedef enum { DMLCL_RS_GENERIC = 0, DMLCL_RS_LINES = 1, DMLCL_RS_CHUNKS = 2 } dmlcl__rs_variant;
 extern const char *const dmlcl__rs_variant_names[3];
 

@@ -110,6 +110,16 @@ static dmlcl_status rs_enqueue(dmlcl_operator *op, const cl_mem *in, const uint6
     return dmlcl__enqueue_1d(op, im->kernel, p->global, p->local, nwait, wait, event);
 }
 
+/* Elements per vector access of the kernel variant (for the plan text). */
+static uint32_t vector_lanes(const dmlcl__rs_plan *p)
+{
+    if (p->variant == DMLCL_RS_CHUNKS)
+        return p->vec;
+    if (p->variant == DMLCL_RS_LINES) /* 64-byte vectors of at most 16 lanes */
+        return 64 / p->elem_bytes < 16 ? 64 / p->elem_bytes : 16;
+    return 1;
+}
+
 static void rs_destroy(dmlcl_operator *op)
 {
     rs_impl *im = op->impl;
@@ -151,8 +161,7 @@ dmlcl_status dmlcl__reverse_subsequences_create(dmlcl_operator *op,
     snprintf(op->plan_text, sizeof op->plan_text,
              "variant=%s vec=%u rank=%u axis=%u units=%llu segs=%llu global=%zu local=%zu "
              "options='%s'", dmlcl__rs_variant_names[p->variant],
-             p->variant == DMLCL_RS_CHUNKS ? p->vec : 1, p->rank, p->axis,
-             (unsigned long long)p->units, (unsigned long long)p->segs, p->global, p->local,
+             vector_lanes(p), p->rank, p->axis, (unsigned long long)p->units, (unsigned long long)p->segs, p->global, p->local,
              p->options);
     return dmlcl__kernel_get(op->ctx, "reverse_subsequences", im->plan.options,
                              "reverse_subsequences", &im->kernel);

@@ -83,7 +83,7 @@ static void plan_lines(dmlcl__rs_plan *p, uint64_t lines, uint64_t b, const dmlc
     p->segs = 1;
     p->seg_len = b;
     if (lines < target) {
-        uint64_t len = ceil_div(b, ceil_div(target, lines));
+        uint64_t len = (ceil_div(b, ceil_div(target, lines)) + 63) / 64 * 64; /* aligned */
         p->seg_len = len < 4096 ? (b < 4096 ? b : 4096) : len;
         p->segs = ceil_div(b, p->seg_len);
     }

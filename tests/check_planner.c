@@ -268,7 +268,8 @@ START_TEST(fastdiv_is_exact)
             uint64_t top = bits == 32 ? 0xffffffffu : UINT64_MAX;
             uint64_t ns[8] = {0, 1, ds[i] - 1, ds[i], ds[i] + 1, top, top - 1, top / ds[i] * ds[i]};
             for (int k = 0; k < 8 + 2000; k++) {
-                uint64_t n = k < 8 ? ns[k] : (rng = rng * 6364136223846793005ull + 1442695040888963407ull);
+                uint64_t n =
+                    k < 8 ? ns[k] : (rng = rng * 6364136223846793005ull + 1442695040888963407ull);
                 if (bits == 32)
                     n &= 0xffffffffu;
                 ck_assert_msg(dmlcl__fastdiv_apply(&f, n, bits) == n / ds[i],
@@ -277,7 +278,8 @@ START_TEST(fastdiv_is_exact)
             }
         }
     dmlcl__fastdiv big = dmlcl__fastdiv_make((uint64_t)1 << 40 | 12345, 64);
-    ck_assert_uint_eq(dmlcl__fastdiv_apply(&big, UINT64_MAX, 64), UINT64_MAX / ((uint64_t)1 << 40 | 12345));
+    ck_assert_uint_eq(dmlcl__fastdiv_apply(&big, UINT64_MAX, 64),
+                      UINT64_MAX / ((uint64_t)1 << 40 | 12345));
     dmlcl__fastdiv huge = dmlcl__fastdiv_make(UINT64_MAX - 2, 64); /* s = 64 */
     ck_assert_uint_eq(dmlcl__fastdiv_apply(&huge, UINT64_MAX, 64), 1);
     ck_assert_uint_eq(dmlcl__fastdiv_apply(&huge, UINT64_MAX - 3, 64), 0);

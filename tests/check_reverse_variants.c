@@ -205,13 +205,15 @@ static int run_case(uint64_t *rng, const vcase *c, const char *variant, int n)
     reference(c, in, lens, want + bo.offset);
     char sizes[96] = "";
     for (uint32_t d = 0; d < c->rank; d++)
-        snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%u", d ? "x" : "", c->sizes[d]);
+        snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%u", d ? "x" : "",
+                 c->sizes[d]);
     for (size_t k = 0; k < bo.bytes; k++)
-        ck_assert_msg(got[k] == want[k],
-                      "forced %s, case %d (sizes %s axis %u elem %u len %u, offsets in %zu out %zu, "
-                      "plan %s): byte %zu of the output buffer is 0x%02x, expected 0x%02x",
-                      variant, n, sizes, c->axis, c->elem, c->len_bytes, c->in_off, c->out_off,
-                      dmlcl_operator_plan(op), k, got[k], want[k]);
+        ck_assert_msg(
+            got[k] == want[k],
+            "forced %s, case %d (sizes %s axis %u elem %u len %u, offsets in %zu out %zu, "
+            "plan %s): byte %zu of the output buffer is 0x%02x, expected 0x%02x",
+            variant, n, sizes, c->axis, c->elem, c->len_bytes, c->in_off, c->out_off,
+            dmlcl_operator_plan(op), k, got[k], want[k]);
     char tag[32];
     snprintf(tag, sizeof tag, "variant=%s ", variant);
     int used = strstr(dmlcl_operator_plan(op), tag) != NULL;

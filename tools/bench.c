@@ -61,7 +61,8 @@ static const char *type_label(dmlcl_tensor_data_type t)
     }
 }
 
-static void set_packed(btensor *t, dmlcl_tensor_data_type type, uint32_t rank, const uint32_t *sizes)
+static void set_packed(btensor *t, dmlcl_tensor_data_type type, uint32_t rank,
+                       const uint32_t *sizes)
 {
     uint64_t step = 1;
     t->type = type;
@@ -127,12 +128,30 @@ static int make_reverse_rows(bcase *c, uint64_t mb, dmlcl_tensor_data_type type,
     return row_lengths(c, sizes[0]);
 }
 
-static int b_rev_inner(bcase *c, uint64_t mb) { return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 0); }
-static int b_rev_fp16(bcase *c, uint64_t mb) { return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_FLOAT16, 0); }
-static int b_rev_int8(bcase *c, uint64_t mb) { return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_INT8, 0); }
-static int b_rev_trans(bcase *c, uint64_t mb) { return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 1); }
-static int b_big_rev(bcase *c, uint64_t mb) { return make_reverse_rows(c, BIG_MB, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 0); }
-static int b_big_rev8(bcase *c, uint64_t mb) { return make_reverse_rows(c, BIG_MB, DMLCL_TENSOR_DATA_TYPE_INT8, 0); }
+static int b_rev_inner(bcase *c, uint64_t mb)
+{
+    return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 0);
+}
+static int b_rev_fp16(bcase *c, uint64_t mb)
+{
+    return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_FLOAT16, 0);
+}
+static int b_rev_int8(bcase *c, uint64_t mb)
+{
+    return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_INT8, 0);
+}
+static int b_rev_trans(bcase *c, uint64_t mb)
+{
+    return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 1);
+}
+static int b_big_rev(bcase *c, uint64_t mb)
+{
+    return make_reverse_rows(c, BIG_MB, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 0);
+}
+static int b_big_rev8(bcase *c, uint64_t mb)
+{
+    return make_reverse_rows(c, BIG_MB, DMLCL_TENSOR_DATA_TYPE_INT8, 0);
+}
 
 /* {512, 64, F} reversed along axis 0, one length per middle index broadcast over F. */
 static int b_rev_outer(bcase *c, uint64_t mb)
@@ -172,8 +191,8 @@ static void set_image(btensor *t, uint32_t rank, const uint32_t *sizes, int chan
 
 /* A RESAMPLE1 case with pixel-centre offsets (0.5 / -0.5) over `planes` N*C planes
  * (C = 8 where there are 8) of `in_hw` to `out_hw` in every spatial dimension. */
-static int make_resample(bcase *c, uint64_t planes, uint32_t spatial, uint32_t in_hw, uint32_t out_hw,
-                         dmlcl_interpolation_mode mode, int channels_last)
+static int make_resample(bcase *c, uint64_t planes, uint32_t spatial, uint32_t in_hw,
+                         uint32_t out_hw, dmlcl_interpolation_mode mode, int channels_last)
 {
     planes = planes ? planes : 1;
     uint32_t ch = planes >= 8 ? 8 : (uint32_t)planes, n = (uint32_t)(planes / ch);
@@ -194,14 +213,38 @@ static int make_resample(bcase *c, uint64_t planes, uint32_t spatial, uint32_t i
     return 0;
 }
 
-static int b_near_nchw(bcase *c, uint64_t mb) { return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, 0); }
-static int b_near_nhwc(bcase *c, uint64_t mb) { return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, 1); }
-static int b_lin_nchw(bcase *c, uint64_t mb) { return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_LINEAR, 0); }
-static int b_lin_nhwc(bcase *c, uint64_t mb) { return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_LINEAR, 1); }
-static int b_lin_down(bcase *c, uint64_t mb) { return make_resample(c, mb / 4, 2, 1024, 512, DMLCL_INTERPOLATION_MODE_LINEAR, 0); }
-static int b_lin_15(bcase *c, uint64_t mb) { return make_resample(c, mb, 2, 512, 768, DMLCL_INTERPOLATION_MODE_LINEAR, 0); }
-static int b_trilin(bcase *c, uint64_t mb) { return make_resample(c, mb, 3, 64, 128, DMLCL_INTERPOLATION_MODE_LINEAR, 0); }
-static int b_big_lin(bcase *c, uint64_t mb) { return make_resample(c, BIG_MB / 4, 2, 1024, 512, DMLCL_INTERPOLATION_MODE_LINEAR, 0); }
+static int b_near_nchw(bcase *c, uint64_t mb)
+{
+    return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, 0);
+}
+static int b_near_nhwc(bcase *c, uint64_t mb)
+{
+    return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, 1);
+}
+static int b_lin_nchw(bcase *c, uint64_t mb)
+{
+    return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_LINEAR, 0);
+}
+static int b_lin_nhwc(bcase *c, uint64_t mb)
+{
+    return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_LINEAR, 1);
+}
+static int b_lin_down(bcase *c, uint64_t mb)
+{
+    return make_resample(c, mb / 4, 2, 1024, 512, DMLCL_INTERPOLATION_MODE_LINEAR, 0);
+}
+static int b_lin_15(bcase *c, uint64_t mb)
+{
+    return make_resample(c, mb, 2, 512, 768, DMLCL_INTERPOLATION_MODE_LINEAR, 0);
+}
+static int b_trilin(bcase *c, uint64_t mb)
+{
+    return make_resample(c, mb, 3, 64, 128, DMLCL_INTERPOLATION_MODE_LINEAR, 0);
+}
+static int b_big_lin(bcase *c, uint64_t mb)
+{
+    return make_resample(c, BIG_MB / 4, 2, 1024, 512, DMLCL_INTERPOLATION_MODE_LINEAR, 0);
+}
 
 typedef struct case_entry {
     const char *name;
@@ -254,7 +297,10 @@ static uint32_t mix32(uint32_t x)
     return x;
 }
 
-static uint32_t hash_at(uint64_t i) { return mix32((uint32_t)i ^ mix32((uint32_t)(i >> 32) + 0x9e3779b9u)); }
+static uint32_t hash_at(uint64_t i)
+{
+    return mix32((uint32_t)i ^ mix32((uint32_t)(i >> 32) + 0x9e3779b9u));
+}
 
 /* Element bits at buffer offset i. `floats`: values in [1, 2) (resample inputs); else raw
  * bits (reverse only moves bits, NaN patterns included). */
@@ -426,7 +472,9 @@ static int check_one(const bcase *c, uint32_t got, const uint32_t *i, char *msg,
     float g;
     memcpy(&g, &got, 4);
     double want = resample_expect(c, i);
-    double tol = c->mode == DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR ? 0 : 1e-6 + 4 * 1.1920929e-7 * fabs(want);
+    double tol = c->mode == DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR
+                     ? 0
+                     : 1e-6 + 4 * 1.1920929e-7 * fabs(want);
     if (fabs(g - want) <= tol)
         return 0;
     snprintf(msg, cap, "output element at offset %llu is %.9g, expected %.9g",
@@ -542,7 +590,8 @@ typedef struct op_call {
 static cl_int enqueue_op(void *arg, cl_event *ev)
 {
     op_call *a = arg;
-    return dmlcl_operator_enqueue(a->op, a->in, a->n_in, a->out, 1, 0, NULL, ev) ? OP_ENQUEUE_FAILED : CL_SUCCESS;
+    return dmlcl_operator_enqueue(a->op, a->in, a->n_in, a->out, 1, 0, NULL, ev) ? OP_ENQUEUE_FAILED
+                                                                                 : CL_SUCCESS;
 }
 
 typedef struct copy_call {
@@ -588,7 +637,10 @@ static double memcpy_threads(char *dst, const char *src, size_t bytes, int nt)
     double t0 = now_s();
     for (int i = 0; i < nt; i++) {
         size_t off = per * (size_t)i;
-        sl[i] = (slice){dst + off, src + off, off >= bytes ? 0 : bytes - off < per ? bytes - off : per};
+        sl[i] = (slice){dst + off, src + off,
+                        off >= bytes        ? 0
+                        : bytes - off < per ? bytes - off
+                                            : per};
         if (i > 0)
             started[i] = pthread_create(&th[i], NULL, copy_slice, &sl[i]) == 0;
     }
@@ -685,7 +737,8 @@ static int poison(bench *b, cl_mem out, uint64_t bytes)
     return err ? failf(b, "poisoning the output: OpenCL error %d", err) : 0;
 }
 
-static int verify(bench *b, const bcase *c, op_call *call, cl_mem out, uint64_t out_bytes, result *r)
+static int verify(bench *b, const bcase *c, op_call *call, cl_mem out, uint64_t out_bytes,
+                  result *r)
 {
     if (poison(b, out, out_bytes))
         return -1;
@@ -835,7 +888,8 @@ static int run_case(bench *b, const bcase *c, result *r)
     if (!rc)
         rc = fill_device(b, in, ie, span_elems(&c->in), !c->reverse);
     if (!rc && len) {
-        cl_int err = clEnqueueWriteBuffer(b->q, len, CL_TRUE, 0, (size_t)len_b, c->lengths, 0, NULL, NULL);
+        cl_int err =
+            clEnqueueWriteBuffer(b->q, len, CL_TRUE, 0, (size_t)len_b, c->lengths, 0, NULL, NULL);
         rc = err ? failf(b, "writing lengths: %d", err) : 0;
     }
     call.in[0].buffer = in;
@@ -903,9 +957,12 @@ static void print_header_text(bench *b, const devinfo *d, FILE *f)
     fprintf(f, "  platform %s; %s; driver %s\n", d->platform, d->version, d->driver);
     fprintf(f, "  input %llu MB per case (big-* cases: %d MB); bytes = input + output + lengths, "
                "each element once\n", (unsigned long long)b->o.mb, BIG_MB);
-    fprintf(f, "  profiling events after %d warm-up run(s); ratio = median GB/s over the median "
-               "GB/s of clEnqueueCopyBuffer of as many bytes (at most 4 GiB)%s\n", b->o.warmup,
-            b->is_cpu && b->o.threads ? "; memcpy: host memcpy on one thread per compute unit" : "");
+    fprintf(f,
+            "  profiling events after %d warm-up run(s); ratio = median GB/s over the median "
+            "GB/s of clEnqueueCopyBuffer of as many bytes (at most 4 GiB)%s\n",
+            b->o.warmup,
+            b->is_cpu && b->o.threads ? "; memcpy: host memcpy on one thread per compute unit"
+                                      : "");
     int host = b->is_cpu && b->o.threads;
     fprintf(f, "  ratio (best) = best GB/s over best GB/s; create = dmlcl_operator_create on a "
                "memory-cache hit, median\n");
@@ -930,7 +987,8 @@ static void print_result_text(bench *b, const bcase *c, const result *r, FILE *f
             gb, g, cb, cg, cg > 0 ? g / cg : 0, cb > 0 ? gb / cb : 0);
     if (r->host.runs) {
         double hg = gbps(r->host_bytes, r->host.med_ms), hb = gbps(r->host_bytes, r->host.best_ms);
-        fprintf(f, " %8.2f %8.2f | %5.2f (%4.2f) |", hb, hg, hg > 0 ? g / hg : 0, hb > 0 ? gb / hb : 0);
+        fprintf(f, " %8.2f %8.2f | %5.2f (%4.2f) |", hb, hg, hg > 0 ? g / hg : 0,
+                hb > 0 ? gb / hb : 0);
     }
     fprintf(f, " %9.1f\n    %s; plan: %s (%d runs, %lld outputs checked)\n", r->create_us_med,
             c->shape, r->plan, r->op.runs, (long long)r->checked);
@@ -942,7 +1000,9 @@ static void print_result_json(bench *b, const bcase *c, const result *r, int fir
     json_string(c->name);
     printf(", \"shape\": ");
     json_string(c->shape);
-    printf(", \"status\": \"%s\"", r->status == R_OK ? "ok" : r->status == R_SKIPPED ? "skipped" : "FAIL");
+    printf(", \"status\": \"%s\"", r->status == R_OK        ? "ok"
+                                   : r->status == R_SKIPPED ? "skipped"
+                                                            : "FAIL");
     if (r->status != R_OK) {
         printf(", \"message\": ");
         json_string(b->err);
@@ -958,14 +1018,16 @@ static void print_result_json(bench *b, const bcase *c, const result *r, int fir
                (unsigned long long)r->bytes, r->op.runs, r->op.best_ms, r->op.med_ms,
                gb, g, cb, cg, cg > 0 ? g / cg : 0, cb > 0 ? gb / cb : 0);
         if (r->host.runs) {
-            double hg = gbps(r->host_bytes, r->host.med_ms), hb = gbps(r->host_bytes, r->host.best_ms);
+            double hg = gbps(r->host_bytes, r->host.med_ms),
+                   hb = gbps(r->host_bytes, r->host.best_ms);
             printf(",\n     \"memcpy_best_gbps\": %.3f, \"memcpy_median_gbps\": %.3f, "
                    "\"ratio_memcpy\": %.4f, \"ratio_memcpy_best\": %.4f",
                    hb, hg, hg > 0 ? g / hg : 0, hb > 0 ? gb / hb : 0);
         }
-        printf(",\n     \"create_us_median\": %.2f, \"create_us_best\": %.2f, \"first_create_ms\": %.3f, "
-               "\"checked\": %lld", r->create_us_med, r->create_us_best, r->first_create_ms,
-               (long long)r->checked);
+        printf(",\n     \"create_us_median\": %.2f, \"create_us_best\": %.2f, \"first_create_ms\": "
+               "%.3f, "
+               "\"checked\": %lld",
+               r->create_us_med, r->create_us_best, r->first_create_ms, (long long)r->checked);
     }
     printf("}");
 }
@@ -1031,7 +1093,8 @@ static int parse_args(int argc, char **argv, bopts *o, int *list)
         else if (!strcmp(a, "--threads") && !parse_u64(v, &x) && x <= 256)
             o->threads = (int)x, i++;
         else {
-            fprintf(stderr, "dmlcl bench: bad option or value: %s%s%s\n", a, v ? " " : "", v ? v : "");
+            fprintf(stderr, "dmlcl bench: bad option or value: %s%s%s\n", a, v ? " " : "",
+                    v ? v : "");
             return -1;
         }
     }
@@ -1050,7 +1113,8 @@ static int open_bench(bench *b)
     b->q = dmlcl_context_queue(b->ctx);
     cl_device_type type = 0;
     clGetDeviceInfo(b->dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
-    clGetDeviceInfo(b->dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof b->compute_units, &b->compute_units, NULL);
+    clGetDeviceInfo(b->dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof b->compute_units, &b->compute_units,
+                    NULL);
     b->is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
     if (!b->is_cpu)
         b->o.threads = 0;
@@ -1093,14 +1157,19 @@ int dmlcl_cmd_bench(int argc, char **argv)
         json_string(dmlcl_version());
         printf(", \"device\": ");
         json_string(d.name);
-        printf(", \"device_type\": \"%s\", \"compute_units\": %u, \"driver\": ", b.is_cpu ? "CPU" : "GPU", d.cu);
+        printf(", \"device_type\": \"%s\", \"compute_units\": %u, \"driver\": ",
+               b.is_cpu ? "CPU" : "GPU", d.cu);
         json_string(d.driver);
         printf(", \"device_version\": ");
         json_string(d.version);
         printf(", \"platform\": ");
         json_string(d.platform);
         printf(", \"mb\": %llu, \"warmup\": %d, \"memcpy_threads\": %d,\n  \"cases\": [",
-               (unsigned long long)b.o.mb, b.o.warmup, b.is_cpu ? (b.o.threads > 0 ? b.o.threads : b.o.threads ? (int)b.compute_units : 0) : 0);
+               (unsigned long long)b.o.mb, b.o.warmup,
+               b.is_cpu ? (b.o.threads > 0 ? b.o.threads
+                           : b.o.threads   ? (int)b.compute_units
+                                           : 0)
+                        : 0);
     }
     int failed = 0, ran = 0;
     double worst_create = 0;
@@ -1129,11 +1198,14 @@ int dmlcl_cmd_bench(int argc, char **argv)
         free(c.lengths);
     }
     if (b.o.json)
-        printf("\n  ],\n  \"create_us_worst_median\": %.2f, \"failed\": %d}\n", worst_create, failed);
-    fprintf(text, "operator creation on a memory-cache hit: worst median %.1f us (target <= 20 us)\n",
+        printf("\n  ],\n  \"create_us_worst_median\": %.2f, \"failed\": %d}\n", worst_create,
+               failed);
+    fprintf(text,
+            "operator creation on a memory-cache hit: worst median %.1f us (target <= 20 us)\n",
             worst_create);
     if (!ran)
-        fprintf(stderr, "dmlcl bench: no case matches '%s' (see --list)\n", b.o.cases ? b.o.cases : "");
+        fprintf(stderr, "dmlcl bench: no case matches '%s' (see --list)\n",
+                b.o.cases ? b.o.cases : "");
     if (failed)
         fprintf(text, "FAIL: %d case(s) failed\n", failed);
     clReleaseProgram(b.fill_prog);
