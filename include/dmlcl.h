@@ -160,7 +160,9 @@ typedef struct dmlcl_resample2_desc {
  * forward output, output_gradient_tensor like the forward input. Each forward output's
  * gradient is added to the input elements the forward pass read, times the weights it
  * used; elements nothing read get 0. Deterministic: a gather, no atomics; sums in float
- * (FLOAT64: double) in the order of a forward-order scatter. FLOAT32, FLOAT16, FLOAT64. */
+ * (FLOAT64: double) in the order of a forward-order scatter. RESAMPLE1's types: FLOAT32,
+ * FLOAT16, FLOAT64 (with cl_khr_fp64), INT8 and UINT8 (the float sum rounds half to even
+ * and saturates once, on the store). */
 typedef struct dmlcl_resample_grad1_desc {
     const dmlcl_tensor_desc *input_gradient_tensor;
     const dmlcl_tensor_desc *output_gradient_tensor;
@@ -263,9 +265,10 @@ typedef struct dmlcl_buffer_binding {
 
 /* Enqueues the operator on the context's queue. Inputs in descriptor order
  * (reverse_subsequences: input, sequence_lengths; resample: input), outputs likewise.
- * Bindings are checked before anything is enqueued: counts, NULL buffers, alignment,
- * range within CL_MEM_SIZE, span fits, no output range overlapping an input range or
- * another output (sub-buffers are resolved to their parent). event, if not NULL,
+ * Bindings are checked before anything is enqueued: counts, NULL buffers, buffers of the
+ * context's cl_context, alignment, range within CL_MEM_SIZE, span fits, no output range
+ * overlapping an input range or another output (sub-buffers are resolved to their parent),
+ * no NULL event in event_wait_list. event, if not NULL,
  * receives the completion event. Thread-safe (per-operator kernel arguments are locked).
  * Errors: INVALID_ARGUMENT, OPENCL_ERROR, OUT_OF_MEMORY. */
 dmlcl_status dmlcl_operator_enqueue(dmlcl_operator *op,
@@ -276,7 +279,8 @@ dmlcl_status dmlcl_operator_enqueue(dmlcl_operator *op,
 
 /* Blocking convenience on host arrays laid out as the descriptors say (each holds at least
  * the tensor's span). Output elements outside the tensor (padding between strided
- * elements) are preserved. Errors as dmlcl_operator_enqueue. */
+ * elements) are preserved. Works on an out-of-order queue too (the reads wait for the
+ * kernel's event). Errors as dmlcl_operator_enqueue. */
 dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *inputs,
                                          void *const *outputs);
 

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PATH_CAP 4096
@@ -317,6 +319,8 @@ static void write_entry(const char *path, const dmlcl__disk_header *h, const cha
         unlink(tmp);
 }
 
+static void sweep_stale_temps(const char *dir);
+
 void dmlcl__disk_store(dmlcl_context *c, uint64_t source_hash, const char *options, cl_program prog)
 {
     char dir[PATH_CAP], path[PATH_CAP], key[KEY_CAP];
@@ -336,6 +340,7 @@ void dmlcl__disk_store(dmlcl_context *c, uint64_t source_hash, const char *optio
         h.payload_size = bin_len;
         h.checksum = checksum(key, key_len, bin, bin_len);
         write_entry(path, &h, key, bin);
+        sweep_stale_temps(dir);
     }
     dmlcl__free(bin);
 }
@@ -352,6 +357,46 @@ static int our_file(const char *name, int *is_temp)
         return 0;
     *is_temp = name[20] != 0;
     return name[20] == 0 || !strncmp(name + 20, ".tmp-", 5);
+}
+
+/* ---- crashed writers' temp files ----------------------------------------------------------
+ * A writer killed between open and rename leaves its temp file behind, and nothing else
+ * ever names it again. Every store sweeps such files (stores follow compiles, so this is
+ * rare): a temp file is stale when the writer named in it ("tmp-<pid>-...") no longer
+ * runs and the file is over a minute old (the minute spares a live writer in another pid
+ * namespace or on another host sharing the folder; a write takes milliseconds), or when
+ * it is over an hour old whatever its pid says (pids are reused). Best effort, silent. */
+#define STALE_DEAD_WRITER_S 60.0
+#define STALE_ANY_S 3600.0
+
+/* name is one of our temp files: "<16 hex>.bin.tmp-<pid>-...". */
+static int writer_gone(const char *name)
+{
+    char *end = NULL;
+    long pid = strtol(name + 25, &end, 10);
+    if (end == name + 25 || *end != '-' || pid <= 0 || pid != (long)(pid_t)pid)
+        return 0; /* no pid we can ask about: only the age rule applies */
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+static void sweep_stale_temps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    int is_temp = 0;
+    while ((e = readdir(d)) != NULL) {
+        struct stat st;
+        if (!our_file(e->d_name, &is_temp) || !is_temp ||
+            fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+            continue;
+        double age = difftime(now, st.st_mtime);
+        if (age > STALE_ANY_S || (age > STALE_DEAD_WRITER_S && writer_gone(e->d_name)))
+            unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
 }
 
 /* Visits our files in the cache folder. Missing folder or disabled cache: nothing to do. */

@@ -8,7 +8,8 @@
  * options, device, driver, platform) and is compared on load, so a hash collision or a
  * swapped file can never load a wrong program. Integers are in host byte order: a cache
  * folder belongs to one machine, and a foreign file fails the format check anyway.
- * Writers fill "<name>.tmp-<pid>-<thread>-<counter>" in the same folder and rename it. */
+ * Writers fill "<name>.tmp-<pid>-<thread>-<counter>" in the same folder and rename it;
+ * stores sweep crashed writers' stale temp files (disk_cache.c). */
 #ifndef DMLCL_DISK_CACHE_H
 #define DMLCL_DISK_CACHE_H
 #include "internal.h"

@@ -80,10 +80,19 @@ static dmlcl_status check_binding(const dmlcl_operator *op, const char *kind, ui
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s[%u].buffer is NULL", name, kind, i);
     size_t mem_size = 0, sub_off = 0;
     cl_mem parent = NULL;
+    cl_context owner = NULL;
     cl_int err = clGetMemObjectInfo(b->buffer, CL_MEM_SIZE, sizeof mem_size, &mem_size, NULL);
+    if (!err)
+        err = clGetMemObjectInfo(b->buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
     if (err)
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s[%u].buffer is not a valid cl_mem (%s)",
                            name, kind, i, dmlcl__cl_error_name(err));
+    /* Some drivers (POCL) run a kernel on another context's buffer without complaint:
+     * undefined behaviour, so it is a binding rule rather than an OpenCL error later. */
+    if (owner != op->ctx->cl_ctx)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: %s[%u].buffer belongs to another cl_context than the operator's",
+                           name, kind, i);
     clGetMemObjectInfo(b->buffer, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL);
     if (parent)
         clGetMemObjectInfo(b->buffer, CL_MEM_OFFSET, sizeof sub_off, &sub_off, NULL);
@@ -162,6 +171,10 @@ dmlcl_status dmlcl_operator_enqueue(dmlcl_operator *op, const dmlcl_buffer_bindi
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: event_wait_list must be NULL exactly "
                                                    "when num_events_in_wait_list is 0",
                            op->vt->name);
+    for (cl_uint i = 0; i < nwait; i++)
+        if (!wait[i])
+            return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: event_wait_list[%u] is NULL",
+                               op->vt->name, i);
     dmlcl_status st = check_bindings(op, inputs, input_count, outputs, output_count);
     if (st)
         return st;
@@ -219,14 +232,19 @@ dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *
     for (uint32_t i = 0; i < op->n_out && !st; i++, nb++)
         if (!(st = make_buffer(op, &op->out[i], outputs[i], &bufs[nb])))
             bo[i].buffer = bufs[nb];
+    /* The caller's queue may be out of order: the reads wait for the kernel's event. */
+    cl_event done = NULL;
     if (!st)
-        st = dmlcl_operator_enqueue(op, bi, op->n_in, bo, op->n_out, 0, NULL, NULL);
+        st = dmlcl_operator_enqueue(op, bi, op->n_in, bo, op->n_out, 0, NULL, &done);
     for (uint32_t i = 0; i < op->n_out && !st; i++) {
         cl_int err = clEnqueueReadBuffer(op->ctx->queue, bo[i].buffer, CL_TRUE, 0,
-                                         (size_t)op->out[i].span_bytes, outputs[i], 0, NULL, NULL);
+                                         (size_t)op->out[i].span_bytes, outputs[i], done ? 1 : 0,
+                                         done ? &done : NULL, NULL);
         if (err)
             st = dmlcl__cl_fail("clEnqueueReadBuffer", err);
     }
+    if (done)
+        clReleaseEvent(done);
     for (uint32_t i = 0; i < nb; i++)
         if (bufs[i])
             clReleaseMemObject(bufs[i]);

@@ -80,6 +80,10 @@ void dmlcl__rs_plan_make_tuned(const dmlcl__tensor *in, const dmlcl__tensor *len
  * or -1 naming nothing (callers report the whole string). NULL or "" = no overrides. */
 int dmlcl__rs_tune_parse(const char *s, dmlcl__rs_tune *t);
 
+/* Tuning strings ("key=value,..."): parses the next item at *s into key and val and
+ * steps past it; 1 = an item, 0 = the end, -1 = malformed. */
+int dmlcl__tune_item(const char **s, char key[16], char val[16]);
+
 /* Work-group and global size for a grid-stride loop over `items` elements. */
 void dmlcl__plan_ndrange(uint64_t items, const dmlcl__limits *lim, size_t *global, size_t *local);
 
@@ -121,6 +125,15 @@ typedef struct dmlcl__resample1_plan {
     uint32_t rdim[DMLCL_MAXDIM];  /* its dimension in the descriptor */
     uint64_t in_base;           /* input element offset fixed by the pass-through maps */
     uint64_t count;             /* output elements */
+    /* Work units: vec consecutive outputs along the inner dimension (the output's fastest-
+     * varying one; inner_res says which list holds it, inner_k where). With nothing to
+     * iterate (every size 1) the inner dimension is a virtual pass-through one of size 1. */
+    int inner_res;
+    uint32_t inner_k;
+    uint64_t inner_size, inner_in, inner_out, inner_tab;
+    uint32_t vec;               /* outputs per work unit */
+    uint64_t chunks, units;     /* ceil(inner_size / vec); outer rows x chunks */
+    dmlcl__fastdiv chunks_div, pdiv[DMLCL_MAXDIM], rdiv[DMLCL_MAXDIM];
     uint64_t table_rows;        /* sum of the resampled dimensions' output sizes */
     uint64_t table_bytes;       /* table_rows * words * 4 */
     int idx64;                  /* 64-bit index arithmetic needed (or forced by a test) */
@@ -140,6 +153,17 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
                                      const float *in_offsets, const float *out_offsets,
                                      const dmlcl__limits *lim, int force_idx64,
                                      dmlcl__resample1_plan *p);
+/* Overrides for tuning ($DMLCL_RESAMPLE_PLAN, e.g. "v=8,wg=128,waves=16"); 0 = the
+ * planner's choice. */
+typedef struct dmlcl__r1_tune {
+    uint32_t vec, wg, waves;
+} dmlcl__r1_tune;
+int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t); /* 0, or -1 if malformed */
+/* Picks the inner dimension, the outputs per unit and the NDRange for a plan whose
+ * dimensions are classified (called by plan_make_rule with no overrides). */
+void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
+                                  const dmlcl__tensor *out, const dmlcl__limits *lim,
+                                  const dmlcl__r1_tune *tune, int force_idx64);
 /* Writes the plan's table (p->table_bytes bytes) for the same descriptor. */
 void dmlcl__resample1_fill(const dmlcl__resample1_plan *p, const dmlcl__tensor *in,
                            const float *scales, const float *in_offsets,

@@ -8,6 +8,9 @@
  * another operator name; fills op->in[0] and op->out[0]. */
 dmlcl_status dmlcl__resample1_validate(dmlcl_operator *op, const char *name,
                                        const dmlcl_resample1_desc *d);
+/* RESAMPLE1's data types (every RESAMPLE family operator has them): FLOAT32, FLOAT16,
+ * FLOAT64, INT8, UINT8. */
+int dmlcl__resample_type_ok(dmlcl_tensor_data_type t);
 /* Non-NULL, n values; scales finite and > 0, offsets finite. */
 dmlcl_status dmlcl__resample_check_array(const char *name, const char *field, const float *v,
                                          uint32_t n, int is_scale);

@@ -4,6 +4,7 @@
 #include "resample.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct r1_impl {
@@ -14,9 +15,11 @@ typedef struct r1_impl {
 
 /* Host mirror of the kernel's resample1_args. */
 typedef struct {
-    cl_ulong count, np, nr, pass_inner;
-    cl_ulong psize[8], pin[8], pout[8];
-    cl_ulong rsize[8], rin[8], rout[8], rtab[8];
+    cl_ulong units, chunks, chunks_mul, chunks_shr;
+    cl_ulong np, nr, pass_inner;
+    cl_ulong inner_k, inner_size, inner_in, inner_out, inner_tab;
+    cl_ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
+    cl_ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
 } r1_args;
 
 /* Test hook (not in any public header): forces 64-bit index arithmetic, so the tests run
@@ -30,7 +33,7 @@ void dmlcl_test_resample_force_idx64(int on)
 
 /* ---- validation: every rule, before any OpenCL call ---------------------------------- */
 
-static int supported_type(dmlcl_tensor_data_type t)
+int dmlcl__resample_type_ok(dmlcl_tensor_data_type t)
 {
     return t == DMLCL_TENSOR_DATA_TYPE_FLOAT32 || t == DMLCL_TENSOR_DATA_TYPE_FLOAT16 ||
            t == DMLCL_TENSOR_DATA_TYPE_FLOAT64 || t == DMLCL_TENSOR_DATA_TYPE_INT8 ||
@@ -58,7 +61,7 @@ static dmlcl_status check_tensors(dmlcl_operator *op, const char *name, const ch
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
                            "%s: output_tensor data_type must equal input_tensor's (%s), got %s",
                            name, dmlcl__type_name(in->type), dmlcl__type_name(out->type));
-    if (!supported_type(in->type))
+    if (!dmlcl__resample_type_ok(in->type))
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
                            "%s: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 "
                            "or UINT8, got %s", name, dmlcl__type_name(in->type));
@@ -120,6 +123,41 @@ dmlcl_status dmlcl__resample_check_array(const char *name, const char *field, co
 
 /* ---- dispatch --------------------------------------------------------------------------- */
 
+static cl_ulong shr_of(const dmlcl__fastdiv *f)
+{
+    return f->sh1 | (cl_ulong)f->sh2 << 8;
+}
+
+static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->units = p->units;
+    a->chunks = p->chunks;
+    a->chunks_mul = p->chunks_div.mul;
+    a->chunks_shr = shr_of(&p->chunks_div);
+    a->np = p->np;
+    a->nr = p->nr;
+    a->pass_inner = (cl_ulong)p->pass_inner;
+    a->inner_k = p->inner_k;
+    a->inner_size = p->inner_size;
+    a->inner_in = p->inner_in;
+    a->inner_out = p->inner_out;
+    a->inner_tab = p->inner_tab;
+    for (int d = 0; d < 8; d++) {
+        a->psize[d] = d < (int)p->np ? p->psize[d] : 1;
+        a->pin[d] = p->pin[d];
+        a->pout[d] = p->pout[d];
+        a->pmul[d] = p->pdiv[d].mul;
+        a->pshr[d] = shr_of(&p->pdiv[d]);
+        a->rsize[d] = d < (int)p->nr ? p->rsize[d] : 1;
+        a->rin[d] = p->rin[d];
+        a->rout[d] = p->rout[d];
+        a->rtab[d] = p->rtab[d];
+        a->rmul[d] = p->rdiv[d].mul;
+        a->rshr[d] = shr_of(&p->rdiv[d]);
+    }
+}
+
 static dmlcl_status r1_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
                                const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
                                const cl_event *wait, cl_event *event)
@@ -127,20 +165,7 @@ static dmlcl_status r1_enqueue(dmlcl_operator *op, const cl_mem *in, const uint6
     r1_impl *im = op->impl;
     const dmlcl__resample1_plan *p = &im->plan;
     r1_args a;
-    memset(&a, 0, sizeof a);
-    a.count = p->count;
-    a.np = p->np;
-    a.nr = p->nr;
-    a.pass_inner = (cl_ulong)p->pass_inner;
-    for (int d = 0; d < 8; d++) {
-        a.psize[d] = d < (int)p->np ? p->psize[d] : 1;
-        a.pin[d] = p->pin[d];
-        a.pout[d] = p->pout[d];
-        a.rsize[d] = d < (int)p->nr ? p->rsize[d] : 1;
-        a.rin[d] = p->rin[d];
-        a.rout[d] = p->rout[d];
-        a.rtab[d] = p->rtab[d];
-    }
+    fill_args(p, &a);
     /* The pass-through maps' fixed input offset rides on the binding offset. */
     cl_ulong offs[2] = {in_off[0] + p->in_base, out_off[0]};
     dmlcl_status st;
@@ -223,12 +248,23 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const
     dmlcl__resample1_plan_make_rule(&op->in[0], &op->out[0], linear, rule, d->scales,
                                     d->input_pixel_offsets, d->output_pixel_offsets, &lim,
                                     __atomic_load_n(&force_idx64, __ATOMIC_SEQ_CST), p);
+    /* $DMLCL_RESAMPLE_PLAN overrides the launch shape, for tuning runs. */
+    const char *force = getenv("DMLCL_RESAMPLE_PLAN");
+    dmlcl__r1_tune tune;
+    if (dmlcl__r1_tune_parse(force, &tune))
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
+                           "wg=1..4096, waves=N) separated by commas, got \"%s\"",
+                           vt->name, force);
+    if (force && *force)
+        dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune,
+                                     __atomic_load_n(&force_idx64, __ATOMIC_SEQ_CST));
     snprintf(op->plan_text, sizeof op->plan_text,
-             "variant=%s resampled=%u pass=%u inner=%s count=%llu table=%lluB global=%zu "
-             "local=%zu options='%s'",
-             p->variant, p->nr, p->np, p->pass_inner ? "pass" : "resampled",
-             (unsigned long long)p->count, (unsigned long long)p->table_bytes, p->global,
-             p->local, p->options);
+             "variant=%s resampled=%u pass=%u inner=%s%u size=%llu vec=%u units=%llu "
+             "table=%lluB global=%zu local=%zu options='%s'",
+             p->variant, p->nr, p->np, p->inner_res ? "r" : "p", p->inner_k,
+             (unsigned long long)p->inner_size, p->vec, (unsigned long long)p->units,
+             (unsigned long long)p->table_bytes, p->global, p->local, p->options);
     if ((st = dmlcl__kernel_get(op->ctx, "resample1", p->options,
                                 p->linear ? "resample1_linear" : "resample1_gather", &im->kernel)))
         return st;

@@ -3,6 +3,7 @@
 #include "plan.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The mapping must be IEEE float32, step by step, on every host. There is no product in
@@ -96,22 +97,6 @@ static void add_pass(dmlcl__resample1_plan *p, uint64_t size, uint64_t in_str, u
     p->np++;
 }
 
-/* Decompose the fastest-varying output dimension first: whichever group holds it
- * (pass-through or resampled) is the inner one, so neighbouring work-items write
- * neighbouring outputs. */
-static int pass_is_inner(const dmlcl__resample1_plan *p)
-{
-    uint64_t best = UINT64_MAX;
-    int pass = 1;
-    for (uint32_t k = 0; k < p->np; k++)
-        if (p->pout[k] < best)
-            best = p->pout[k], pass = 1;
-    for (uint32_t k = 0; k < p->nr; k++)
-        if (p->rsize[k] > 1 && p->rout[k] < best)
-            best = p->rout[k], pass = 0;
-    return pass;
-}
-
 void dmlcl__resample1_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *out, int linear,
                                 const float *scales, const float *in_offsets,
                                 const float *out_offsets, const dmlcl__limits *lim,
@@ -150,30 +135,122 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
     p->linear = linear && p->nr > 0; /* LINEAR with nothing resampled is a strided copy */
     p->variant = p->nr == 0 ? "copy" : p->linear ? "linear" : "gather";
     p->table_bytes = p->table_rows * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
-    p->pass_inner = pass_is_inner(p);
     p->count = out->elements;
-    dmlcl__plan_ndrange(p->count, lim, &p->global, &p->local);
-    if (lim->is_cpu) {
-        /* POCL compiles a kernel once per work-group size: left to the runtime, the size
-         * follows the global size and every new shape would cost a JIT compile. A fixed
-         * group keeps it to one compile per variant (the grid-stride loop absorbs the
-         * rounding). */
-        size_t wg = lim->max_work_group_size < 64 ? lim->max_work_group_size : 64;
-        p->local = wg ? wg : 1;
-        p->global = (p->global + p->local - 1) / p->local * p->local;
-    }
-    /* 32-bit indices while every offset relative to a binding, the grid-stride index
-     * (plus the global size) and the table row numbers stay below 2^32. */
+    dmlcl__resample1_plan_launch(p, in, out, lim, NULL, force_idx64);
+}
+
+/* The inner dimension: the one the output steps through fastest (ties: the first), so
+ * neighbouring work-items write neighbouring outputs. */
+static void pick_inner(dmlcl__resample1_plan *p)
+{
+    uint64_t best = UINT64_MAX;
+    p->inner_res = 0;
+    p->inner_k = DMLCL_MAXDIM; /* virtual: nothing to iterate */
+    p->inner_size = 1;
+    p->inner_in = p->inner_out = p->inner_tab = 0;
+    for (uint32_t k = 0; k < p->np; k++)
+        if (p->pout[k] < best) {
+            best = p->pout[k];
+            p->inner_res = 0, p->inner_k = k;
+            p->inner_size = p->psize[k], p->inner_in = p->pin[k], p->inner_out = p->pout[k];
+        }
+    for (uint32_t k = 0; k < p->nr; k++)
+        if (p->rsize[k] > 1 && p->rout[k] < best) {
+            best = p->rout[k];
+            p->inner_res = 1, p->inner_k = k;
+            p->inner_size = p->rsize[k], p->inner_in = p->rin[k], p->inner_out = p->rout[k];
+            p->inner_tab = p->rtab[k];
+        }
+}
+
+/* Among the outer dimensions, split off first whichever group (pass-through or
+ * resampled) holds the fastest-varying one. */
+static int pass_is_inner(const dmlcl__resample1_plan *p)
+{
+    uint64_t best = UINT64_MAX;
+    int pass = 1;
+    for (uint32_t k = 0; k < p->np; k++)
+        if ((p->inner_res || k != p->inner_k) && p->pout[k] < best)
+            best = p->pout[k], pass = 1;
+    for (uint32_t k = 0; k < p->nr; k++)
+        if ((!p->inner_res || k != p->inner_k) && p->rsize[k] > 1 && p->rout[k] < best)
+            best = p->rout[k], pass = 0;
+    return pass;
+}
+
+/* GPUs: 256-wide groups (16 waves of them per compute unit before items loop), 4 outputs
+ * per unit, which amortises the outer coordinates and keeps neighbouring items on
+ * neighbouring outputs. CPUs (POCL): a fixed group of 64, since POCL compiles once per
+ * group size and a size left to the runtime would follow the shape; 16 outputs per unit
+ * give its per-item loop a longer inner run. */
+static void launch_shape(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
+                         const dmlcl__r1_tune *t)
+{
+    p->vec = t && t->vec ? t->vec : lim->is_cpu ? 16 : 4;
+    p->chunks = (p->inner_size + p->vec - 1) / p->vec;
+    p->units = p->count / p->inner_size * p->chunks;
+    size_t wg_max = lim->max_work_group_size ? lim->max_work_group_size : 1;
+    size_t wg = t && t->wg ? t->wg : lim->is_cpu ? 64 : 256;
+    wg = wg < wg_max ? wg : wg_max;
+    uint64_t waves = t && t->waves ? t->waves : lim->is_cpu ? 16 : 32;
+    uint64_t cap = (uint64_t)(lim->compute_units ? lim->compute_units : 1) * wg * waves;
+    uint64_t g = p->units < cap ? p->units : cap;
+    p->local = wg;
+    p->global = (size_t)((g + wg - 1) / wg * wg);
+    if (p->global == 0)
+        p->global = wg;
+}
+
+void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
+                                  const dmlcl__tensor *out, const dmlcl__limits *lim,
+                                  const dmlcl__r1_tune *tune, int force_idx64)
+{
+    pick_inner(p);
+    p->pass_inner = pass_is_inner(p);
+    launch_shape(p, lim, tune);
+    /* 32-bit indices while every offset relative to a binding, the grid-stride unit
+     * (plus the global size), a unit's last output and the table rows stay below 2^32. */
     const uint64_t lim32 = (uint64_t)1 << 32;
-    p->idx64 = force_idx64 || p->count + p->global >= lim32 || in->span >= lim32 ||
-               out->span >= lim32 || p->table_rows >= lim32;
+    p->idx64 = force_idx64 || p->units + p->global >= lim32 || p->count >= lim32 ||
+               p->inner_size + p->vec >= lim32 || in->span >= lim32 || out->span >= lim32 ||
+               p->table_rows >= lim32;
+    unsigned bits = p->idx64 ? 64 : 32;
+    p->chunks_div = dmlcl__fastdiv_make(p->chunks, bits);
+    for (uint32_t k = 0; k < p->np; k++)
+        p->pdiv[k] = dmlcl__fastdiv_make(p->psize[k], bits);
+    for (uint32_t k = 0; k < p->nr; k++)
+        p->rdiv[k] = dmlcl__fastdiv_make(p->rsize[k], bits);
     if (p->linear)
         snprintf(p->options, sizeof p->options,
-                 "-DLINEAR=1 -DDTYPE=%d -DELEM_BYTES=%u -DK=%u -DIDX64=%d", (int)in->type,
-                 in->elem_size, p->nr, p->idx64);
+                 "-DLINEAR=1 -DDTYPE=%d -DELEM_BYTES=%u -DK=%u -DV=%u -DINNER_RES=%d -DIDX64=%d",
+                 (int)in->type, in->elem_size, p->nr, p->vec, p->inner_res, p->idx64);
     else
-        snprintf(p->options, sizeof p->options, "-DLINEAR=0 -DELEM_BYTES=%u -DIDX64=%d",
-                 in->elem_size, p->idx64);
+        snprintf(p->options, sizeof p->options,
+                 "-DLINEAR=0 -DELEM_BYTES=%u -DV=%u -DINNER_RES=%d -DIDX64=%d", in->elem_size,
+                 p->vec, p->inner_res, p->idx64);
+}
+
+/* "v=N,wg=N,waves=N" in any order, each optional. */
+int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t)
+{
+    memset(t, 0, sizeof *t);
+    char key[16], val[16];
+    int r;
+    while ((r = dmlcl__tune_item(&s, key, val)) > 0) {
+        char *end;
+        unsigned long v = strtoul(val, &end, 10);
+        if (*end)
+            return -1;
+        if (!strcmp(key, "v") && v >= 1 && v <= 64)
+            t->vec = (uint32_t)v;
+        else if (!strcmp(key, "wg") && v >= 1 && v <= 4096)
+            t->wg = (uint32_t)v;
+        else if (!strcmp(key, "waves") && v >= 1 && v <= 1u << 20)
+            t->waves = (uint32_t)v;
+        else
+            return -1;
+    }
+    return r;
 }
 
 void dmlcl__resample1_fill(const dmlcl__resample1_plan *p, const dmlcl__tensor *in,

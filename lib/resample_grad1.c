@@ -2,7 +2,8 @@
  * the input elements the forward pass read, times the weights it used. Computed as a
  * gather (no atomics, reproducible): per input element, the forward outputs that read it,
  * from per-dimension inverse tables (lib/resample_taps_plan.c), summed in float (FLOAT64:
- * double) in the order a forward scatter would add them. */
+ * double) in the order a forward scatter would add them. INT8/UINT8 round the float sum
+ * half to even and saturate once, on the store (kernels/resample_taps.cl). */
 #include "resample.h"
 #include "resample_taps.h"
 
@@ -29,12 +30,11 @@ static dmlcl_status check_tensors(dmlcl_operator *op, const dmlcl_resample_grad1
                            "%s: output_gradient_tensor data_type must equal "
                            "input_gradient_tensor's (%s), got %s", name,
                            dmlcl__type_name(gin->type), dmlcl__type_name(gout->type));
-    if (gin->type != DMLCL_TENSOR_DATA_TYPE_FLOAT32 &&
-        gin->type != DMLCL_TENSOR_DATA_TYPE_FLOAT16 &&
-        gin->type != DMLCL_TENSOR_DATA_TYPE_FLOAT64)
+    /* RESAMPLE1's types: the 8-bit ones sum in float and round once, on the store. */
+    if (!dmlcl__resample_type_ok(gin->type))
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                           "%s: input_gradient_tensor data_type must be FLOAT32, FLOAT16 or "
-                           "FLOAT64, got %s", name, dmlcl__type_name(gin->type));
+                           "%s: input_gradient_tensor data_type must be FLOAT32, FLOAT16, "
+                           "FLOAT64, INT8 or UINT8, got %s", name, dmlcl__type_name(gin->type));
     return DMLCL_SUCCESS;
 }
 

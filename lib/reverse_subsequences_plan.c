@@ -191,20 +191,28 @@ void dmlcl__rs_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *lengths,
     dmlcl__rs_plan_make_tuned(in, lengths, out, axis, lim, NULL, p);
 }
 
+int dmlcl__tune_item(const char **s, char key[16], char val[16])
+{
+    int n = 0;
+    if (!*s || !**s)
+        return 0;
+    if (sscanf(*s, "%15[a-z]=%15[a-z0-9]%n", key, val, &n) != 2)
+        return -1;
+    *s += n;
+    if (**s == ',')
+        ++*s;
+    else if (**s)
+        return -1;
+    return 1;
+}
+
 int dmlcl__rs_tune_parse(const char *s, dmlcl__rs_tune *t)
 {
     t->variant = -1;
     t->wg = t->waves = 0;
-    while (s && *s) {
-        char key[16], val[16];
-        int n = 0;
-        if (sscanf(s, "%15[a-z]=%15[a-z0-9]%n", key, val, &n) != 2)
-            return -1;
-        s += n;
-        if (*s == ',')
-            s++;
-        else if (*s)
-            return -1;
+    char key[16], val[16];
+    int r;
+    while ((r = dmlcl__tune_item(&s, key, val)) > 0) {
         unsigned long v = strtoul(val, NULL, 10);
         if (!strcmp(key, "variant")) {
             t->variant = -1;
@@ -220,5 +228,5 @@ int dmlcl__rs_tune_parse(const char *s, dmlcl__rs_tune *t)
         else
             return -1;
     }
-    return 0;
+    return r;
 }

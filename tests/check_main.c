@@ -18,6 +18,7 @@ static const suite_fn suites[] = {
     disk_cache_suite,
     threads_suite,
     alloc_failure_suite,
+    conformance_suite,
 };
 
 int main(void)

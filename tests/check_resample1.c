@@ -234,21 +234,8 @@ static unsigned char *run_case(const rcase *c, const unsigned char *in, int v0, 
 
 /* ---- hand-worked cases ---------------------------------------------------------------------- */
 
-/* 1-D or 2-D FLOAT32 on host arrays through execute_host. */
-static void run_f32(uint32_t rank, const uint32_t *is, const uint32_t *os, int mode,
-                    const float *scales, const float *ipo, const float *opo, const float *in,
-                    float *out)
-{
-    dmlcl_tensor_desc ti = {F32, rank, is, NULL, 0}, to = {F32, rank, os, NULL, 0};
-    dmlcl_resample1_desc rd = {&ti, &to, (dmlcl_interpolation_mode)mode, rank, scales, ipo, opo};
-    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
-    dmlcl_operator *op = NULL;
-    const void *ins[1] = {in};
-    void *outs[1] = {out};
-    tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
-    tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
-    dmlcl_operator_release(op);
-}
+/* 1-D or 2-D FLOAT32 on host arrays through execute_host (testutil.c). */
+#define run_f32 tu_resample1_f32
 
 static void expect_f32(const float *got, const float *want, int n, const char *what)
 {

@@ -143,11 +143,11 @@ START_TEST(nchw_spatial_upsample_collapses_batch_and_channels)
     ck_assert_uint_eq(p.table_bytes, 18 * 8);
     ck_assert_int_eq(p.pass_inner, 0);
     ck_assert_uint_eq(p.count, 480);
-    ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=1 -DELEM_BYTES=4 -DK=2 -DIDX64=0");
+    ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=1 -DELEM_BYTES=4 -DK=2 -DV=4 -DINNER_RES=1 -DIDX64=0");
     p = plan_f32(4, is, NULL, os, NULL, 0, sc, half8, mhalf8);
     ck_assert_str_eq(p.variant, "gather");
     ck_assert_uint_eq(p.table_bytes, 18 * 4);
-    ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=4 -DIDX64=0");
+    ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=4 -DV=4 -DINNER_RES=1 -DIDX64=0");
 }
 END_TEST
 
@@ -162,7 +162,12 @@ START_TEST(channels_last_makes_pass_through_inner)
     ck_assert_uint_eq(p.psize[0], 3);
     ck_assert_uint_eq(p.pin[0], 1);
     ck_assert_uint_eq(p.nr, 2);
-    ck_assert_int_eq(p.pass_inner, 1);
+    /* C is the inner dimension: a unit's outputs share H and W's corners and weights. */
+    ck_assert_int_eq(p.inner_res, 0);
+    ck_assert_uint_eq(p.inner_k, 0);
+    ck_assert_uint_eq(p.inner_size, 3);
+    ck_assert_int_eq(p.pass_inner, 0); /* then W (stride 3), a resampled dimension */
+    ck_assert_uint_eq(p.units, 80);   /* 8 x 10 pixels, one chunk of 4 each */
 }
 END_TEST
 
@@ -179,7 +184,9 @@ START_TEST(identity_dimensions_cost_nothing)
         ck_assert_uint_eq(p.psize[0], 120);
         ck_assert_uint_eq(p.table_bytes, 0);
         ck_assert_uint_eq(p.in_base, 0);
-        ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=4 -DIDX64=0");
+        ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=4 -DV=4 -DINNER_RES=0 -DIDX64=0");
+        ck_assert_uint_eq(p.inner_size, 120);
+        ck_assert_uint_eq(p.units, 30);
     }
     /* Offsets that do not cancel make it a real resample (linear weights 0.25). */
     const float ip2[3] = {0.5f, 0.5f, 0.25f};
@@ -245,7 +252,12 @@ START_TEST(transposed_pass_dims_do_not_merge)
     dmlcl__resample1_plan p = plan_f32(3, s, ist, os, NULL, 1, sc, half8, mhalf8);
     ck_assert_uint_eq(p.np, 2);
     ck_assert_uint_eq(p.nr, 1);
-    ck_assert_int_eq(p.pass_inner, 0); /* output packed: the resampled dim is innermost */
+    /* output packed: the resampled dim is innermost */
+    ck_assert_int_eq(p.inner_res, 1);
+    ck_assert_uint_eq(p.inner_size, 5);
+    ck_assert_uint_eq(p.chunks, 2);
+    ck_assert_uint_eq(p.units, 24); /* 12 rows x 2 chunks */
+    ck_assert_int_eq(p.pass_inner, 1);
 }
 END_TEST
 
@@ -272,7 +284,7 @@ START_TEST(types_and_index_width)
     dmlcl__resample1_plan p;
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
     ck_assert_int_eq(p.idx64, 1); /* 2^32 outputs */
-    ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=5 -DELEM_BYTES=1 -DK=2 -DIDX64=1");
+    ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=5 -DELEM_BYTES=1 -DK=2 -DV=4 -DINNER_RES=1 -DIDX64=1");
     const uint64_t os2[2] = {16, 16};
     out = tensor(2, os2, NULL, DMLCL_TENSOR_DATA_TYPE_UINT8, 1);
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
@@ -285,11 +297,12 @@ START_TEST(types_and_index_width)
     out = tensor(2, os2, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT16, 2);
     dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &cpu, 0, &p);
     ck_assert_int_eq(p.idx64, 1);
-    ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=2 -DIDX64=1");
+    ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=2 -DV=16 -DINNER_RES=1 -DIDX64=1");
     /* CPU: a fixed work-group, so that POCL compiles once per variant, not per shape. */
     ck_assert_uint_eq(p.local, 64);
     ck_assert_uint_eq(p.global % 64, 0);
-    ck_assert_uint_ge(p.global, 256);
+    ck_assert_uint_eq(p.units, 16); /* 16 rows of one 16-output unit */
+    ck_assert_uint_eq(p.global, 64);
     dmlcl__limits tiny_cpu = {16, 2, 1};
     dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &tiny_cpu, 0, &p);
     ck_assert_uint_eq(p.local, 16);

@@ -27,12 +27,7 @@ static void run2(uint32_t rank, const uint32_t *is, const uint32_t *os, int mode
     dmlcl_resample2_desc rd = {&ti, &to, (dmlcl_interpolation_mode)mode,
                                (dmlcl_axis_direction)dir, rank, sc, ipo, opo};
     dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE2, &rd};
-    dmlcl_operator *op = NULL;
-    const void *ins[1] = {in};
-    void *outs[1] = {out};
-    tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
-    tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
-    dmlcl_operator_release(op);
+    tu_run_host(&od, in, out);
 }
 
 static void expect(const float *got, const float *want, int n, const char *what)

@@ -1,7 +1,8 @@
-/* RESAMPLE_GRAD1: DirectML's example, a hand-worked linear case, randomized cases (ranks
- * 1-8, both modes and directions, FLOAT32/FLOAT16/FLOAT64, strided and broadcast layouts,
- * guard bands) against a plain C scatter of the forward pass's weights, and every
- * validation rule. Compiles: the tap kernel once per data type. */
+/* RESAMPLE_GRAD1: DirectML's example, hand-worked linear and 8-bit cases, randomized cases
+ * (ranks 1-8, both modes and directions, FLOAT32/FLOAT16/FLOAT64/INT8/UINT8, strided and
+ * broadcast layouts, guard bands) against a plain C scatter of the forward pass's weights,
+ * and every validation rule. Compiles: the tap kernel once per data type (the 8-bit ones
+ * are RESAMPLE3's programs too). */
 #include "testutil.h"
 #include "internal.h" /* white-box: device limits for the FLOAT64 rule */
 #include <math.h>
@@ -12,6 +13,8 @@
 #define F32 DMLCL_TENSOR_DATA_TYPE_FLOAT32
 #define F16 DMLCL_TENSOR_DATA_TYPE_FLOAT16
 #define F64 DMLCL_TENSOR_DATA_TYPE_FLOAT64
+#define I8 DMLCL_TENSOR_DATA_TYPE_INT8
+#define U8 DMLCL_TENSOR_DATA_TYPE_UINT8
 #define NEAREST DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR
 #define LINEAR DMLCL_INTERPOLATION_MODE_LINEAR
 #define INC DMLCL_AXIS_DIRECTION_INCREASING
@@ -43,21 +46,16 @@ static uint16_t f2h(float f)
     return sign | (uint16_t)h;
 }
 
-/* FLOAT32 packed arrays through execute_host. */
-static void grad_f32(uint32_t rank, const uint32_t *gs, const uint32_t *os, int mode, int dir,
-                     const float *sc, const float *ipo, const float *opo, const float *g,
-                     float *out)
+/* Packed arrays of type t through execute_host. */
+static void grad_host(dmlcl_tensor_data_type t, uint32_t rank, const uint32_t *gs,
+                      const uint32_t *os, int mode, int dir, const float *sc, const float *ipo,
+                      const float *opo, const void *g, void *out)
 {
-    dmlcl_tensor_desc tg = {F32, rank, gs, NULL, 0}, to = {F32, rank, os, NULL, 0};
+    dmlcl_tensor_desc tg = {t, rank, gs, NULL, 0}, to = {t, rank, os, NULL, 0};
     dmlcl_resample_grad1_desc gd = {&tg, &to, (dmlcl_interpolation_mode)mode,
                                     (dmlcl_axis_direction)dir, rank, sc, ipo, opo};
     dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE_GRAD1, &gd};
-    dmlcl_operator *op = NULL;
-    const void *ins[1] = {g};
-    void *outs[1] = {out};
-    tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
-    tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
-    dmlcl_operator_release(op);
+    tu_run_host(&od, g, out);
 }
 
 /* DirectML's example: forward 2x2 -> 1x3 nearest, scales {0.5, 1.5}, pixel-centre
@@ -67,13 +65,13 @@ START_TEST(directml_example)
     const uint32_t gs[2] = {1, 3}, os[2] = {2, 2};
     const float sc[2] = {0.5f, 1.5f}, g[3] = {4, 5, 6}, want[4] = {9, 6, 0, 0};
     float out[4];
-    grad_f32(2, gs, os, NEAREST, DEC, sc, pix_in, pix_out, g, out);
+    grad_host(F32, 2, gs, os, NEAREST, DEC, sc, pix_in, pix_out, g, out);
     for (int i = 0; i < 4; i++)
         ck_assert_msg(out[i] == want[i], "out[%d] = %g, expected %g", i, out[i], want[i]);
     /* As DirectML writes it: 4-D, sizes {1,1,1,3} -> {1,1,2,2}. */
     const uint32_t gs4[4] = {1, 1, 1, 3}, os4[4] = {1, 1, 2, 2};
     const float sc4[4] = {1, 1, 0.5f, 1.5f};
-    grad_f32(4, gs4, os4, NEAREST, DEC, sc4, pix_in, pix_out, g, out);
+    grad_host(F32, 4, gs4, os4, NEAREST, DEC, sc4, pix_in, pix_out, g, out);
     for (int i = 0; i < 4; i++)
         ck_assert_msg(out[i] == want[i], "4-D out[%d] = %g, expected %g", i, out[i], want[i]);
 }
@@ -87,7 +85,7 @@ START_TEST(linear_by_hand)
     const uint32_t gs[1] = {4}, os[1] = {2};
     const float sc[1] = {2}, g[4] = {1, 2, 3, 4};
     float out[2];
-    grad_f32(1, gs, os, LINEAR, INC, sc, pix_in, pix_out, g, out);
+    grad_host(F32, 1, gs, os, LINEAR, INC, sc, pix_in, pix_out, g, out);
     ck_assert_float_eq(out[0], 3.25f);
     ck_assert_float_eq(out[1], 6.75f);
     /* Downsampling 4 -> 1 by nearest: only the input read gets it, the rest 0. 4 -> 2 with
@@ -95,10 +93,48 @@ START_TEST(linear_by_hand)
     const uint32_t gs2[1] = {2}, os4[1] = {4};
     const float half[1] = {0.5f}, g2[2] = {7, 8};
     float out4[4];
-    grad_f32(1, gs2, os4, NEAREST, INC, half, pix_in, pix_out, g2, out4);
+    grad_host(F32, 1, gs2, os4, NEAREST, INC, half, pix_in, pix_out, g2, out4);
     ck_assert(out4[0] == 0 && out4[1] == 7 && out4[2] == 0 && out4[3] == 8);
-    grad_f32(1, gs2, os4, NEAREST, DEC, half, pix_in, pix_out, g2, out4);
+    grad_host(F32, 1, gs2, os4, NEAREST, DEC, half, pix_in, pix_out, g2, out4);
     ck_assert(out4[0] == 7 && out4[1] == 0 && out4[2] == 8 && out4[3] == 0);
+}
+END_TEST
+
+/* INT8/UINT8: the sum is float, rounded half to even and saturated once, on the store.
+ * Forward 1 -> 4 nearest: input 0 gets all four gradients. Linear 2 -> 4 (weights as in
+ * linear_by_hand): gradient {1, 2, 0, 0} gives a = 1 + 1.5 = 2.5, b = 0.5. */
+START_TEST(int8_by_hand)
+{
+    const uint32_t gs[1] = {4}, os1[1] = {1}, os2[1] = {2};
+    const float four[1] = {4}, two[1] = {2};
+    static const struct {
+        dmlcl_tensor_data_type type;
+        int8_t g[4];
+        int want;
+        const char *why;
+    } sums[4] = {
+        {I8, {100, 50, -60, 1}, 91, "150 passes 127 on the way: no saturation before the store"},
+        {I8, {100, 50, -20, 1}, 127, "131 saturates to 127"},
+        {I8, {-100, -50, 20, -1}, -128, "-131 saturates to -128"},
+        {U8, {(int8_t)200, 100, 0, 0}, 255, "300 saturates to 255"},
+    };
+    for (int k = 0; k < 4; k++) {
+        uint8_t out[1];
+        grad_host(sums[k].type, 1, gs, os1, NEAREST, INC, four, pix_in, pix_out, sums[k].g, out);
+        int got = sums[k].type == I8 ? (int8_t)out[0] : out[0];
+        ck_assert_msg(got == sums[k].want, "%s: got %d", sums[k].why, got);
+    }
+    const int8_t g[4] = {1, 2, 0, 0}, neg[4] = {-1, -2, 0, 0};
+    int8_t out[2];
+    grad_host(I8, 1, gs, os2, LINEAR, INC, two, pix_in, pix_out, g, out);
+    ck_assert_msg(out[0] == 2 && out[1] == 0, "2.5, 0.5 round half to even to 2, 0; got %d, %d",
+                  out[0], out[1]);
+    grad_host(I8, 1, gs, os2, LINEAR, INC, two, pix_in, pix_out, neg, out);
+    ck_assert_msg(out[0] == -2 && out[1] == 0, "-2.5, -0.5 round to -2, 0; got %d, %d", out[0],
+                  out[1]);
+    uint8_t u[2];
+    grad_host(U8, 1, gs, os2, LINEAR, INC, two, pix_in, pix_out, g, u);
+    ck_assert_msg(u[0] == 2 && u[1] == 0, "UINT8: got %d, %d", u[0], u[1]);
 }
 END_TEST
 
@@ -116,14 +152,19 @@ static double gload(const gcase *c, const unsigned char *p)
 {
     if (c->type == F32) { float v; memcpy(&v, p, 4); return v; }
     if (c->type == F64) { double v; memcpy(&v, p, 8); return v; }
+    if (c->type == I8) return *(const int8_t *)p;
+    if (c->type == U8) return *p;
     uint16_t h;
     memcpy(&h, p, 2);
     return h2f(h);
 }
 
+/* 8-bit: round half to even (the default rounding mode), then saturate. */
 static void gstore(const gcase *c, unsigned char *p, double v)
 {
-    if (c->type == F32) { float f = (float)v; memcpy(p, &f, 4); }
+    if (c->type == I8) *(int8_t *)p = (int8_t)fmin(fmax(nearbyint(v), -128), 127);
+    else if (c->type == U8) *p = (uint8_t)fmin(fmax(nearbyint(v), 0), 255);
+    else if (c->type == F32) { float f = (float)v; memcpy(p, &f, 4); }
     else if (c->type == F64) memcpy(p, &v, 8);
     else { uint16_t h = f2h((float)v); memcpy(p, &h, 2); }
 }
@@ -182,8 +223,11 @@ static void check_gcase(uint64_t *rng, const gcase *c, int n)
 {
     size_t g_span = tu_span(c->rank, c->gs, c->gstr), o_span = tu_span(c->rank, c->os, c->ostr);
     unsigned char *g = malloc(g_span * c->elem);
+    /* 8-bit gradients small enough that most sums fit and some saturate. */
+    int eight = c->type == I8 || c->type == U8;
     for (size_t k = 0; k < g_span; k++)
-        gstore(c, g + k * c->elem, (double)tu_range(rng, 0, 20000) / 100 - 100);
+        gstore(c, g + k * c->elem, eight ? (double)tu_range(rng, 0, 24) - (c->type == I8) * 12
+                                         : (double)tu_range(rng, 0, 20000) / 100 - 100);
     dmlcl_tensor_desc tg = {c->type, c->rank, c->gs, c->gstr, 0};
     dmlcl_tensor_desc to = {c->type, c->rank, c->os, c->ostr, 0};
     dmlcl_resample_grad1_desc gd = {&tg, &to, (dmlcl_interpolation_mode)c->mode,
@@ -211,7 +255,8 @@ static void check_gcase(uint64_t *rng, const gcase *c, int n)
         gstore(c, want, c->type == F64 ? accd[lin] : (double)accf[lin]);
         double gv = gload(c, got + at), wv = gload(c, want), diff = fabs(gv - wv);
         double tol = c->type == F64 ? fabs(wv) * 1e-12 + 1e-12
-                     : c->type == F16 ? fabs(wv) / 1024 + 1e-6 : fabs(wv) * 1e-6 + 1e-6;
+                     : c->type == F16 ? fabs(wv) / 1024 + 1e-6
+                     : eight ? 0 : fabs(wv) * 1e-6 + 1e-6;
         ck_assert_msg(diff <= tol, "case %d (rank %u, %s, %s, type %d, plan %s): element %zu is "
                       "%.9g, the scatter gives %.9g", n, c->rank, c->mode ? "linear" : "nearest",
                       c->dir == INC ? "INCREASING" : "DECREASING", c->type,
@@ -260,10 +305,10 @@ static gcase random_gcase(uint64_t *rng, uint32_t rank, dmlcl_tensor_data_type t
     return c;
 }
 
-/* _i: type (F32, F16, F64) x mode. */
+/* _i: type (F32, F16, F64, I8, U8) x mode. */
 START_TEST(randomized_against_scatter)
 {
-    static const dmlcl_tensor_data_type types[3] = {F32, F16, F64};
+    static const dmlcl_tensor_data_type types[5] = {F32, F16, F64, I8, U8};
     dmlcl_tensor_data_type type = types[_i / 2];
     int mode = _i % 2;
     uint64_t rng = 0x96AD0000u + (uint64_t)_i;
@@ -401,9 +446,9 @@ START_TEST(validation)
     GBAD(f, "resample_grad1: output_gradient_tensor data_type must equal "
             "input_gradient_tensor's (FLOAT32), got FLOAT16");
     gfix_init(&f);
-    f.g.data_type = f.o.data_type = DMLCL_TENSOR_DATA_TYPE_INT8;
-    GBAD(f, "resample_grad1: input_gradient_tensor data_type must be FLOAT32, FLOAT16 or "
-            "FLOAT64, got INT8");
+    f.g.data_type = f.o.data_type = DMLCL_TENSOR_DATA_TYPE_INT32;
+    GBAD(f, "resample_grad1: input_gradient_tensor data_type must be FLOAT32, FLOAT16, "
+            "FLOAT64, INT8 or UINT8, got INT32");
     gfix_init(&f);
     f.gd.interpolation_mode = (dmlcl_interpolation_mode)2;
     GBAD(f, "resample_grad1: interpolation_mode must be 0 (NEAREST_NEIGHBOR) or 1 (LINEAR), "
@@ -506,7 +551,8 @@ Suite *resample_grad1_suite(void)
     tcase_add_unchecked_fixture(tc, NULL, report);
     tcase_add_test(tc, directml_example);
     tcase_add_test(tc, linear_by_hand);
-    tcase_add_loop_test(tc, randomized_against_scatter, 0, 6);
+    tcase_add_test(tc, int8_by_hand);
+    tcase_add_loop_test(tc, randomized_against_scatter, 0, 10);
     tcase_add_test(tc, larger_cases);
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, validation);

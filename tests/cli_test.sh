@@ -131,6 +131,43 @@ golden "[RESAMPLE1] resample1: Fortran order, fractional scale and offsets" \
     "$DATA/rz5_expected.npy" --bits resample1 --input "$DATA/rz5_input.npy" --scales 1.5,1.5 \
     --input-offsets 0.25,-0.25 --output-offsets 0.1,0.75
 
+# ---- RESAMPLE_GRAD1 and RESAMPLE3 on files written here (f4 as its IEEE bits) -----------------
+# DirectML's RESAMPLE_GRAD1 example: forward 2x2 -> 1x3 nearest, scales 0.5,1.5, pixel
+# centres, DECREASING; gradient [[4, 5, 6]] gives [[9, 6], [0, 0]]. The default output
+# size is floor(1 / 0.5) x floor(3 / 1.5) = 2x2.
+npy "$work/g1.npy" 1 '<f4' False '(1, 3)' 1082130432 1084227584 1086324736
+npy "$work/g1_expected.npy" 1 '<f4' False '(2, 2)' 1091567616 1086324736 0 0
+golden "resample-grad1: DirectML's example (f4, nearest, decreasing)" "$work/g1_expected.npy" \
+    --bits resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 --rounding decreasing
+golden "resample-grad1: --output-size and explicit pixel-centre offsets" \
+    "$work/g1_expected.npy" --bits resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 \
+    --output-size 2,2 --input-offsets 0.5,0.5 --output-offsets -0.5,-0.5 --rounding decreasing
+npy "$work/g1i.npy" 1 '|i1' False '(1, 3)' 4 5 6
+npy "$work/g1i_expected.npy" 1 '|i1' False '(2, 2)' 9 6 0 0
+golden "resample-grad1: the example in i1, scales from --output-size" \
+    "$work/g1i_expected.npy" "" resample-grad1 --input "$work/g1i.npy" --output-size 2,2 \
+    --rounding decreasing
+# Forward 2 -> 4 linear: out = [a, .75a + .25b, .25a + .75b, b]; gradient [1, 2, 3, 4]
+# gives [1 + 1.5 + .75, .5 + 2.25 + 4] = [3.25, 6.75].
+npy "$work/g2.npy" 1 '<f4' False '(4,)' 1065353216 1073741824 1077936128 1082130432
+npy "$work/g2_expected.npy" 1 '<f4' False '(2,)' 1078984704 1087897600
+golden "resample-grad1: linear 2 -> 4 backwards" "$work/g2_expected.npy" --bits resample-grad1 \
+    --input "$work/g2.npy" --mode linear --scales 2
+# u1: forward 1 -> 4 nearest, so input 0 gets 200 + 100: saturated once, to 255.
+npy "$work/g3.npy" 1 '|u1' False '(4,)' 200 100 0 0
+npy "$work/g3_expected.npy" 1 '|u1' False '(1,)' 255
+golden "resample-grad1: u1 sums saturate" "$work/g3_expected.npy" "" resample-grad1 \
+    --input "$work/g3.npy" --scales 4
+# RESAMPLE3 4 -> 2 linear, pixel centres: [0, 7, 14, 21] gives [5, 16] antialiased
+# ((3a + 3b + c) / 7, (b + 3c + 3d) / 7) and [3.5, 17.5] without.
+npy "$work/a3.npy" 1 '<f4' False '(4,)' 0 1088421888 1096810496 1101529088
+npy "$work/a3_aa.npy" 1 '<f4' False '(2,)' 1084227584 1098907648
+npy "$work/a3_plain.npy" 1 '<f4' False '(2,)' 1080033280 1099694080
+golden "resample3: --antialias widens the filter" "$work/a3_aa.npy" "--atol 1e-5" resample3 \
+    --input "$work/a3.npy" --mode linear --scales 0.5 --antialias
+golden "resample3: without --antialias it is resample2" "$work/a3_plain.npy" --bits resample3 \
+    --input "$work/a3.npy" --mode linear --scales 0.5
+
 # ---- files written here, byte by byte -------------------------------------------------------
 # [[1,2,3],[4,5,6]] as big-endian int16 in Fortran order (stored 1 4 2 5 3 6), format 3.0.
 npy "$work/x16.npy" 3 '>i2' True '(2, 3)' 1 4 2 5 3 6
@@ -173,6 +210,23 @@ expect "dmlcl run without an operator" 1 "usage: dmlcl run <operator>" "$DMLCL" 
 expect "unknown operator" 1 "unknown operator 'transpose'" "$DMLCL" run transpose
 expect "resample2: bad --rounding" 1 "--rounding must be increasing or decreasing, got 'up'" \
     "$DMLCL" run resample2 --input x.npy --output y.npy --scales 2 --rounding up
+expect "resample-grad1: bad --rounding" 1 \
+    "--rounding must be increasing or decreasing, got 'down'" "$DMLCL" run resample-grad1 \
+    --input "$work/g1.npy" --scales 0.5,1.5 --rounding down --output "$work/y.npy"
+expect "resample-grad1: neither --scales nor --output-size" 1 \
+    "dmlcl run resample-grad1: give --scales, --output-size or both" "$DMLCL" run \
+    resample-grad1 --input "$work/g1.npy" --output "$work/y.npy"
+expect "resample-grad1: missing --input" 1 "--input is required (see dmlcl run resample-grad1" \
+    "$DMLCL" run resample-grad1 --scales 2 --output "$work/y.npy"
+expect "resample-grad1 has no --antialias" 1 "unknown option '--antialias'" "$DMLCL" run \
+    resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 --antialias --output "$work/y.npy"
+expect "resample3: --antialias takes no value" 1 "option '--antialias' takes no value" \
+    "$DMLCL" run resample3 --input "$work/a3.npy" --scales 0.5 --antialias=1 \
+    --output "$work/y.npy"
+expect "resample2 has no --antialias" 1 "unknown option '--antialias'" "$DMLCL" run resample2 \
+    --input "$work/a3.npy" --scales 0.5 --antialias --output "$work/y.npy"
+expect "resample3: bad --mode" 1 "--mode 'cubic': expected nearest or linear" "$DMLCL" run \
+    resample3 --input "$work/a3.npy" --scales 0.5 --mode cubic --output "$work/y.npy"
 expect "unknown option" 1 "unknown option '--bogus'" run_rs --bogus 1
 expect "option without its value" 1 "option '--output' needs a value" run_rs --output
 expect "missing --axis" 1 "--axis is required" run_rs --input "$work/x16.npy" \
@@ -194,10 +248,19 @@ expect "npy compare needs two files" 1 "give two .npy files" "$DMLCL" npy compar
 [ ! -e "$work/y.npy" ] && ok "no output file after usage errors" || bad "an output file appeared"
 
 # ---- --help everywhere: exit 0, exit statuses documented ------------------------------------
-for cmd in "run" "run reverse-subsequences" "run resample1" "run resample" "npy"; do
+for cmd in "run" "run reverse-subsequences" "run resample1" "run resample" "run resample2" \
+    "run resample-grad1" "run resample3" "npy"; do
     expect "dmlcl $cmd --help" 0 "exit status" "$DMLCL" $cmd --help
 done
 expect "reverse-subsequences --help documents status 3" 0 "3  device error" run_rs -h
+expect "dmlcl run --help lists resample-grad1" 0 "resample-grad1        the backward pass" \
+    "$DMLCL" run --help
+expect "dmlcl run --help lists resample3" 0 "resample3             resample2 with antialiased" \
+    "$DMLCL" run --help
+expect "resample-grad1 --help documents the default output size" 0 \
+    "default floor(gradient size /" "$DMLCL" run resample-grad1 --help
+expect "resample3 --help documents --antialias" 0 "--antialias            the widened filter" \
+    "$DMLCL" run resample3 -h
 expect "dmlcl --help lists run and npy" 0 "run    run an operator on .npy files" "$DMLCL" --help
 
 # ---- input errors: exit 2 ---------------------------------------------------------------------
@@ -238,6 +301,19 @@ expect "resample1: default output size floor(4 x 0.2) = 0" 2 \
 expect "[RESAMPLE1] resample1: negative scale (the operator's validation)" 2 \
     "DMLCL_INVALID_ARGUMENT" "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" \
     --scales 1,-2 --output-size 4,4 --output "$work/y.npy"
+expect "resample-grad1: default output size floor(1 / 4) = 0" 2 \
+    "output size of dimension 0 is floor(1 / 4) = 0" "$DMLCL" run resample-grad1 \
+    --input "$work/g1.npy" --scales 4,1 --output "$work/y.npy"
+expect "resample-grad1: negative scale (the operator's validation)" 2 \
+    "resample_grad1: scales[1] must be finite and > 0, got -1.5" "$DMLCL" run resample-grad1 \
+    --input "$work/g1.npy" --scales 0.5,-1.5 --output-size 2,2 --output "$work/y.npy"
+expect "resample-grad1: --input-offsets count differs from the rank" 2 \
+    "--input-offsets has 1 values but $work/g1.npy has 2 dimensions" "$DMLCL" run \
+    resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 --input-offsets 0 \
+    --output "$work/y.npy"
+expect "resample3: i2 input (the operator's validation)" 2 \
+    "resample3: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or UINT8, got INT16" \
+    "$DMLCL" run resample3 --input "$work/x16.npy" --scales 1,1 --antialias --output "$work/y.npy"
 [ ! -e "$work/y.npy" ] && ok "no output file after input errors" || bad "an output file appeared"
 expect "output folder missing" 2 "$work/no/y.npy: cannot create" run_rs \
     --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_lengths.npy" --axis 3 \
@@ -246,6 +322,8 @@ expect "output folder missing" 2 "$work/no/y.npy: cannot create" run_rs \
 # ---- device errors: exit 3 ----------------------------------------------------------------------
 expect "no such device" 3 "DMLCL_NO_DEVICE" run_rs --input "$DATA/rs1_input.npy" \
     --lengths "$DATA/rs1_lengths.npy" --axis 3 --output "$work/y.npy" --device no-such-device-xyz
+expect "resample-grad1: no such device" 3 "DMLCL_NO_DEVICE" "$DMLCL" run resample-grad1 \
+    --input "$work/g1.npy" --scales 0.5,1.5 --output "$work/y.npy" --device no-such-device-xyz
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

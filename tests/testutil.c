@@ -115,3 +115,24 @@ uint64_t tu_offset(uint32_t rank, const uint32_t *idx, const uint32_t *strides)
         o += (uint64_t)idx[d] * strides[d];
     return o;
 }
+
+void tu_resample1_f32(uint32_t rank, const uint32_t *in_sizes, const uint32_t *out_sizes,
+                      int mode, const float *scales, const float *ipo, const float *opo,
+                      const float *in, float *out)
+{
+    const dmlcl_tensor_data_type f32 = DMLCL_TENSOR_DATA_TYPE_FLOAT32;
+    dmlcl_tensor_desc ti = {f32, rank, in_sizes, NULL, 0}, to = {f32, rank, out_sizes, NULL, 0};
+    dmlcl_resample1_desc rd = {&ti, &to, (dmlcl_interpolation_mode)mode, rank, scales, ipo, opo};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
+    tu_run_host(&od, in, out);
+}
+
+void tu_run_host(const dmlcl_operator_desc *od, const void *in, void *out)
+{
+    dmlcl_operator *op = NULL;
+    const void *ins[1] = {in};
+    void *outs[1] = {out};
+    tu_assert_ok(dmlcl_operator_create(tu_context(), od, &op));
+    tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
+    dmlcl_operator_release(op);
+}

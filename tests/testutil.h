@@ -41,6 +41,16 @@ void tu_devbuf_free(tu_devbuf *b);
 int tu_next_index(uint32_t rank, const uint32_t *sizes, uint32_t *idx);
 uint64_t tu_offset(uint32_t rank, const uint32_t *idx, const uint32_t *strides);
 
+/* Creates the operator in tu_context(), runs it once on one host input and output
+ * through execute_host and releases it; asserts that create and run succeed. */
+void tu_run_host(const dmlcl_operator_desc *od, const void *in, void *out);
+
+/* RESAMPLE1 on packed FLOAT32 host arrays through execute_host in tu_context(); asserts
+ * that create and run succeed. */
+void tu_resample1_f32(uint32_t rank, const uint32_t *in_sizes, const uint32_t *out_sizes,
+                      int mode, const float *scales, const float *ipo, const float *opo,
+                      const float *in, float *out);
+
 /* Asserts that the last call failed with `status` and a message containing `needle`. */
 #define tu_assert_fails(call, status, needle)                                               \
     do {                                                                                     \
@@ -70,4 +80,5 @@ Suite *cache_suite(void);
 Suite *disk_cache_suite(void);
 Suite *threads_suite(void);
 Suite *alloc_failure_suite(void);
+Suite *conformance_suite(void);
 #endif

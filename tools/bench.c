@@ -3,12 +3,13 @@
  * with clEnqueueCopyBuffer of the same number of bytes, measured in the same process on
  * the same device; on CPU devices also with a host memcpy on one thread per compute unit.
  * Every result is first checked against a C reference on sampled outputs (after poisoning
- * the output), so a fast wrong kernel cannot pass. */
+ * the output), so a fast wrong kernel cannot pass. The cases, their input data and the
+ * references are in tools/bench_cases.c. */
 #include "config.h"
+#include "bench.h"
 #include "cli.h"
 #include <dmlcl.h>
 #include <fnmatch.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,8 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#define MIB ((uint64_t)1 << 20)
-#define BIG_MB 8192 /* the >4 GiB cases: 8 GiB inputs whatever --mb says */
+/* ---- state and case selection ------------------------------------------------------- */
 
 typedef struct bopts {
     int json;
@@ -31,246 +31,6 @@ typedef struct bopts {
     int verbose; /* each step's time on stderr */
 } bopts;
 
-/* ---- cases ------------------------------------------------------------------------- */
-
-typedef struct btensor {
-    dmlcl_tensor_data_type type;
-    uint32_t rank, sizes[8], strides[8];
-} btensor;
-
-typedef struct bcase {
-    const char *name;
-    int reverse; /* else resample */
-    btensor in, out, len;
-    uint32_t axis;
-    uint32_t *lengths; /* host copy of the lengths buffer (UINT32, len's span) */
-    dmlcl_interpolation_mode mode;
-    float scales[8], in_off[8], out_off[8];
-    char shape[128];
-} bcase;
-
-static uint32_t type_bytes(dmlcl_tensor_data_type t) { return dmlcl_data_type_size(t); }
-
-static const char *type_label(dmlcl_tensor_data_type t)
-{
-    switch (t) {
-    case DMLCL_TENSOR_DATA_TYPE_FLOAT32: return "fp32";
-    case DMLCL_TENSOR_DATA_TYPE_FLOAT16: return "fp16";
-    case DMLCL_TENSOR_DATA_TYPE_INT8: return "int8";
-    default: return "?";
-    }
-}
-
-static void set_packed(btensor *t, dmlcl_tensor_data_type type, uint32_t rank,
-                       const uint32_t *sizes)
-{
-    uint64_t step = 1;
-    t->type = type;
-    t->rank = rank;
-    for (int d = (int)rank - 1; d >= 0; d--) {
-        t->sizes[d] = sizes[d];
-        t->strides[d] = (uint32_t)step;
-        step *= sizes[d];
-    }
-}
-
-static uint64_t elements(const btensor *t)
-{
-    uint64_t n = 1;
-    for (uint32_t d = 0; d < t->rank; d++)
-        n *= t->sizes[d];
-    return n;
-}
-
-static uint64_t span_elems(const btensor *t)
-{
-    uint64_t s = 1;
-    for (uint32_t d = 0; d < t->rank; d++)
-        s += (uint64_t)(t->sizes[d] - 1) * t->strides[d];
-    return s;
-}
-
-static dmlcl_tensor_desc desc_of(const btensor *t)
-{
-    dmlcl_tensor_desc d = {t->type, t->rank, t->sizes, t->strides, 0};
-    return d;
-}
-
-/* Issue 5's row lengths: row r of 1024 reverses min((r*37) % 1124, 1024) elements. */
-static int row_lengths(bcase *c, uint64_t rows)
-{
-    c->lengths = malloc(rows * sizeof *c->lengths);
-    if (!c->lengths)
-        return -1;
-    for (uint64_t r = 0; r < rows; r++) {
-        uint64_t l = r * 37 % 1124;
-        c->lengths[r] = (uint32_t)(l < 1024 ? l : 1024);
-    }
-    return 0;
-}
-
-/* Rows of 1024 elements, reversed along the row; `transposed`: column-major input. */
-static int make_reverse_rows(bcase *c, uint64_t mb, dmlcl_tensor_data_type type, int transposed)
-{
-    uint64_t rows = mb * MIB / (1024 * type_bytes(type));
-    uint32_t sizes[2] = {(uint32_t)(rows ? rows : 1), 1024}, lsizes[2] = {sizes[0], 1};
-    c->reverse = 1;
-    c->axis = 1;
-    set_packed(&c->in, type, 2, sizes);
-    set_packed(&c->out, type, 2, sizes);
-    set_packed(&c->len, DMLCL_TENSOR_DATA_TYPE_UINT32, 2, lsizes);
-    if (transposed) {
-        c->in.strides[0] = 1;
-        c->in.strides[1] = sizes[0];
-    }
-    snprintf(c->shape, sizeof c->shape, "%u x 1024 %s%s axis 1", sizes[0], type_label(type),
-             transposed ? " col-major in," : ",");
-    return row_lengths(c, sizes[0]);
-}
-
-static int b_rev_inner(bcase *c, uint64_t mb)
-{
-    return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 0);
-}
-static int b_rev_fp16(bcase *c, uint64_t mb)
-{
-    return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_FLOAT16, 0);
-}
-static int b_rev_int8(bcase *c, uint64_t mb)
-{
-    return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_INT8, 0);
-}
-static int b_rev_trans(bcase *c, uint64_t mb)
-{
-    return make_reverse_rows(c, mb, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 1);
-}
-static int b_big_rev(bcase *c, uint64_t mb)
-{
-    return make_reverse_rows(c, BIG_MB, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 0);
-}
-static int b_big_rev8(bcase *c, uint64_t mb)
-{
-    return make_reverse_rows(c, BIG_MB, DMLCL_TENSOR_DATA_TYPE_INT8, 0);
-}
-
-/* {512, 64, F} reversed along axis 0, one length per middle index broadcast over F. */
-static int b_rev_outer(bcase *c, uint64_t mb)
-{
-    uint64_t f = mb * MIB / (4 * 512 * 64);
-    uint32_t sizes[3] = {512, 64, (uint32_t)(f ? f : 1)}, lsizes[3] = {1, 64, sizes[2]};
-    c->reverse = 1;
-    c->axis = 0;
-    set_packed(&c->in, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 3, sizes);
-    set_packed(&c->out, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 3, sizes);
-    set_packed(&c->len, DMLCL_TENSOR_DATA_TYPE_UINT32, 3, lsizes);
-    c->len.strides[0] = c->len.strides[2] = 0;
-    c->len.strides[1] = 1;
-    snprintf(c->shape, sizeof c->shape, "512 x 64 x %u fp32, axis 0, lengths {1,64,1}", sizes[2]);
-    c->lengths = malloc(64 * sizeof *c->lengths);
-    if (!c->lengths)
-        return -1;
-    for (uint32_t m = 0; m < 64; m++)
-        c->lengths[m] = m * 37 % 600; /* 0..599: some lines whole, some partial */
-    return 0;
-}
-
-/* N x C x H x W (logical NCHW), NCHW or channels-last strides. */
-static void set_image(btensor *t, uint32_t rank, const uint32_t *sizes, int channels_last)
-{
-    set_packed(t, DMLCL_TENSOR_DATA_TYPE_FLOAT32, rank, sizes);
-    if (!channels_last)
-        return;
-    uint32_t step = sizes[1];
-    t->strides[1] = 1;
-    for (int d = (int)rank - 1; d >= 2; d--) {
-        t->strides[d] = step;
-        step *= sizes[d];
-    }
-    t->strides[0] = step;
-}
-
-/* A RESAMPLE1 case with pixel-centre offsets (0.5 / -0.5) over `planes` N*C planes
- * (C = 8 where there are 8) of `in_hw` to `out_hw` in every spatial dimension. */
-static int make_resample(bcase *c, uint64_t planes, uint32_t spatial, uint32_t in_hw,
-                         uint32_t out_hw, dmlcl_interpolation_mode mode, int channels_last)
-{
-    planes = planes ? planes : 1;
-    uint32_t ch = planes >= 8 ? 8 : (uint32_t)planes, n = (uint32_t)(planes / ch);
-    uint32_t rank = 2 + spatial, is[8] = {n, ch}, os[8] = {n, ch};
-    for (uint32_t d = 2; d < rank; d++)
-        is[d] = in_hw, os[d] = out_hw;
-    c->reverse = 0;
-    c->mode = mode;
-    set_image(&c->in, rank, is, channels_last);
-    set_image(&c->out, rank, os, channels_last);
-    for (uint32_t d = 0; d < rank; d++) {
-        c->scales[d] = (float)os[d] / (float)is[d];
-        c->in_off[d] = 0.5f;
-        c->out_off[d] = -0.5f;
-    }
-    snprintf(c->shape, sizeof c->shape, "%u x %u x %u^%u -> %u^%u fp32%s", n, ch, in_hw, spatial,
-             out_hw, spatial, channels_last ? " channels-last" : "");
-    return 0;
-}
-
-static int b_near_nchw(bcase *c, uint64_t mb)
-{
-    return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, 0);
-}
-static int b_near_nhwc(bcase *c, uint64_t mb)
-{
-    return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, 1);
-}
-static int b_lin_nchw(bcase *c, uint64_t mb)
-{
-    return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_LINEAR, 0);
-}
-static int b_lin_nhwc(bcase *c, uint64_t mb)
-{
-    return make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_LINEAR, 1);
-}
-static int b_lin_down(bcase *c, uint64_t mb)
-{
-    return make_resample(c, mb / 4, 2, 1024, 512, DMLCL_INTERPOLATION_MODE_LINEAR, 0);
-}
-static int b_lin_15(bcase *c, uint64_t mb)
-{
-    return make_resample(c, mb, 2, 512, 768, DMLCL_INTERPOLATION_MODE_LINEAR, 0);
-}
-static int b_trilin(bcase *c, uint64_t mb)
-{
-    return make_resample(c, mb, 3, 64, 128, DMLCL_INTERPOLATION_MODE_LINEAR, 0);
-}
-static int b_big_lin(bcase *c, uint64_t mb)
-{
-    return make_resample(c, BIG_MB / 4, 2, 1024, 512, DMLCL_INTERPOLATION_MODE_LINEAR, 0);
-}
-
-typedef struct case_entry {
-    const char *name;
-    int big; /* run only when --case names it */
-    int (*make)(bcase *c, uint64_t mb);
-} case_entry;
-
-static const case_entry all_cases[] = {
-    {"reverse-inner", 0, b_rev_inner},
-    {"reverse-outer", 0, b_rev_outer},
-    {"reverse-inner-fp16", 0, b_rev_fp16},
-    {"reverse-inner-int8", 0, b_rev_int8},
-    {"reverse-transposed", 0, b_rev_trans},
-    {"nearest2x-nchw", 0, b_near_nchw},
-    {"nearest2x-nhwc", 0, b_near_nhwc},
-    {"linear2x-nchw", 0, b_lin_nchw},
-    {"linear2x-nhwc", 0, b_lin_nhwc},
-    {"linear-down0.5", 0, b_lin_down},
-    {"linear-1.5", 0, b_lin_15},
-    {"trilinear2x", 0, b_trilin},
-    {"big-reverse", 1, b_big_rev},
-    {"big-reverse-int8", 1, b_big_rev8},
-    {"big-linear", 1, b_big_lin},
-};
-#define N_CASES (sizeof all_cases / sizeof all_cases[0])
-
 static int selected(const bopts *o, const case_entry *e)
 {
     if (!o->cases)
@@ -282,56 +42,6 @@ static int selected(const bopts *o, const case_entry *e)
             return 1;
     return 0;
 }
-
-/* ---- input data: a hash of the element's offset in its buffer -------------------------
- * Generated on the device (8 GiB inputs would take long on the host); the checker
- * recomputes any element from its offset, so no host copy of the input is needed. */
-
-static uint32_t mix32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
-static uint32_t hash_at(uint64_t i)
-{
-    return mix32((uint32_t)i ^ mix32((uint32_t)(i >> 32) + 0x9e3779b9u));
-}
-
-/* Element bits at buffer offset i. `floats`: values in [1, 2) (resample inputs); else raw
- * bits (reverse only moves bits, NaN patterns included). */
-static uint32_t gen_bits(uint32_t elem, int floats, uint64_t i)
-{
-    uint32_t h = hash_at(i);
-    if (elem == 1)
-        return h & 0xff;
-    if (elem == 2)
-        return floats ? 0x3c00u | (h >> 22) : h & 0xffff;
-    return floats ? 0x3f800000u | (h >> 9) : h;
-}
-
-static const char fill_source[] =
-    "uint mix32(uint x) { x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu;\n"
-    "                     x ^= x >> 16; return x; }\n"
-    "uint hash_at(ulong i) { return mix32((uint)i ^ mix32((uint)(i >> 32) + 0x9e3779b9u)); }\n"
-    "#define LOOP for (ulong i = get_global_id(0); i < n; i += get_global_size(0))\n"
-    "__kernel void fill1(__global uchar *p, ulong n, uint fl) { LOOP p[i] = (uchar)hash_at(i); }\n"
-    "__kernel void fill2(__global ushort *p, ulong n, uint fl) { LOOP {\n"
-    "    uint h = hash_at(i); p[i] = (ushort)(fl ? 0x3c00u | (h >> 22) : h); } }\n"
-    "__kernel void fill4(__global uint *p, ulong n, uint fl) { LOOP {\n"
-    "    uint h = hash_at(i); p[i] = fl ? 0x3f800000u | (h >> 9) : h; } }\n"
-    "__kernel void poison(__global uint *p, ulong n) { LOOP p[i] = 0xA5A5A5A5u; }\n"
-    "#define GATHER { size_t i = get_global_id(0); d[i] = p[o[i]]; }\n"
-    "__kernel void gather1(__global const uchar *p, __global const ulong *o, __global uint *d)\n"
-    "GATHER\n"
-    "__kernel void gather2(__global const ushort *p, __global const ulong *o, __global uint *d)\n"
-    "GATHER\n"
-    "__kernel void gather4(__global const uint *p, __global const ulong *o, __global uint *d)\n"
-    "GATHER\n";
 
 typedef struct bench {
     bopts o;
@@ -384,138 +94,24 @@ static int fill_device(bench *b, cl_mem m, uint32_t elem, uint64_t n, int floats
     return 0;
 }
 
-/* ---- the C reference on sampled outputs --------------------------------------------- */
-
-static uint64_t offset_of(const btensor *t, const uint32_t *idx)
-{
-    uint64_t o = 0;
-    for (uint32_t d = 0; d < t->rank; d++)
-        o += (uint64_t)idx[d] * t->strides[d];
-    return o;
-}
-
-static void index_of(const btensor *t, uint64_t k, uint32_t *idx)
-{
-    for (int d = (int)t->rank - 1; d >= 0; d--) {
-        idx[d] = (uint32_t)(k % t->sizes[d]);
-        k /= t->sizes[d];
-    }
-}
-
-static uint32_t reverse_expect(const bcase *c, const uint32_t *i)
-{
-    uint32_t j[8], src[8];
-    memcpy(j, i, sizeof j);
-    memcpy(src, i, sizeof src);
-    j[c->axis] = 0;
-    uint64_t n = c->in.sizes[c->axis], len = c->lengths[offset_of(&c->len, j)];
-    uint64_t l = len < n ? len : n;
-    if (i[c->axis] < l)
-        src[c->axis] = (uint32_t)(l - 1 - i[c->axis]);
-    return gen_bits(type_bytes(c->in.type), 0, offset_of(&c->in, src));
-}
-
-static float in_value(const bcase *c, const uint32_t *idx)
-{
-    uint32_t bits = gen_bits(4, 1, offset_of(&c->in, idx));
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-
-/* operators.md's RESAMPLE1 formula, coordinates in float32 in the spec's order. */
-static double resample_expect(const bcase *c, const uint32_t *o)
-{
-    uint32_t rank = c->in.rank, i0[8], i1[8], idx[8];
-    float w[8];
-    for (uint32_t d = 0; d < rank; d++) {
-        float n = (float)c->in.sizes[d];
-        float x = ((float)o[d] - c->out_off[d]) / c->scales[d] - c->in_off[d];
-        if (c->mode == DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR) {
-            float f = floorf(x + 0.5f);
-            f = f < 0 ? 0 : f > n - 1 ? n - 1 : f;
-            i0[d] = i1[d] = (uint32_t)f;
-            w[d] = 0;
-            continue;
-        }
-        x = x < 0 ? 0 : x > n - 1 ? n - 1 : x;
-        i0[d] = (uint32_t)floorf(x);
-        i1[d] = i0[d] + 1 < c->in.sizes[d] ? i0[d] + 1 : i0[d];
-        w[d] = x - (float)i0[d];
-    }
-    double sum = 0;
-    for (uint32_t corner = 0; corner < (1u << rank); corner++) {
-        double wt = 1;
-        for (uint32_t d = 0; d < rank; d++) {
-            int hi = (corner >> d) & 1;
-            wt *= hi ? w[d] : 1 - (double)w[d];
-            idx[d] = hi ? i1[d] : i0[d];
-        }
-        if (wt != 0)
-            sum += wt * in_value(c, idx);
-    }
-    return sum;
-}
-
-/* Compares one output element (its bits `got`); returns 0 when right, else describes it. */
-static int check_one(const bcase *c, uint32_t got, const uint32_t *i, char *msg, size_t cap)
-{
-    uint64_t off = offset_of(&c->out, i);
-    if (c->reverse) {
-        uint32_t want = reverse_expect(c, i);
-        if (got == want)
-            return 0;
-        snprintf(msg, cap, "output element at offset %llu is 0x%x, expected 0x%x",
-                 (unsigned long long)off, got, want);
-        return -1;
-    }
-    float g;
-    memcpy(&g, &got, 4);
-    double want = resample_expect(c, i);
-    double tol = c->mode == DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR
-                     ? 0
-                     : 1e-6 + 4 * 1.1920929e-7 * fabs(want);
-    if (fabs(g - want) <= tol)
-        return 0;
-    snprintf(msg, cap, "output element at offset %llu is %.9g, expected %.9g",
-             (unsigned long long)off, g, want);
-    return -1;
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* The k-th sample: the first and last 4096 outputs in index order, then random ones. */
-static void sample_index(const bcase *c, uint64_t k, uint64_t edge, uint64_t *rng, uint32_t *idx)
-{
-    uint64_t count = elements(&c->out);
-    if (k < edge)
-        index_of(&c->out, k, idx);
-    else if (k < 2 * edge)
-        index_of(&c->out, count - 1 - (k - edge), idx);
-    else
-        for (uint32_t d = 0; d < c->out.rank; d++)
-            idx[d] = (uint32_t)(splitmix(rng) % c->out.sizes[d]);
-}
-
 /* Gathers the sampled output elements on the device (multi-GiB outputs are not read
  * back whole) and compares each with the reference. Returns the number checked, or -1
  * with b->err set at the first mismatch. */
 static int64_t check_samples(bench *b, const bcase *c, cl_mem out)
 {
-    uint64_t count = elements(&c->out), edge = count < 4096 ? count : 4096, rng = 12345;
-    uint32_t n = (uint32_t)(2 * edge + b->o.samples), elem = type_bytes(c->out.type);
+    uint64_t count = bench_elements(&c->out), edge = count < 4096 ? count : 4096, rng = 12345;
+    uint64_t random = b->o.samples;
+    if (c->max_samples) { /* a slow reference: a quarter at each end, the rest random */
+        edge = edge < c->max_samples / 4 ? edge : c->max_samples / 4;
+        random = random < c->max_samples - 2 * edge ? random : c->max_samples - 2 * edge;
+    }
+    uint32_t n = (uint32_t)(2 * edge + random), elem = bench_type_bytes(c->out.type);
     uint32_t *idx = malloc((size_t)n * 8 * sizeof *idx), *got = malloc((size_t)n * 4);
     cl_ulong *offs = malloc((size_t)n * sizeof *offs);
     int64_t rc = idx && got && offs ? 0 : failf(b, "out of host memory for the samples");
     for (uint32_t k = 0; !rc && k < n; k++) {
-        sample_index(c, k, edge, &rng, idx + (size_t)k * 8);
-        offs[k] = offset_of(&c->out, idx + (size_t)k * 8);
+        bench_sample_index(c, k, edge, &rng, idx + (size_t)k * 8);
+        offs[k] = bench_offset_of(&c->out, idx + (size_t)k * 8);
     }
     cl_int err = CL_SUCCESS;
     cl_mem doff = rc ? NULL : clCreateBuffer(b->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -537,7 +133,7 @@ static int64_t check_samples(bench *b, const bcase *c, cl_mem out)
         rc = failf(b, "gathering the samples: OpenCL error %d", err);
     char msg[256];
     for (uint32_t i = 0; !rc && i < n; i++)
-        if (check_one(c, got[i], idx + (size_t)i * 8, msg, sizeof msg))
+        if (bench_check_one(c, got[i], idx + (size_t)i * 8, msg, sizeof msg))
             rc = failf(b, "wrong result: %s", msg);
     if (k)
         clReleaseKernel(k);
@@ -665,20 +261,9 @@ typedef struct result {
     double first_create_ms, create_us_med, create_us_best;
     int64_t checked;
     char plan[512];
+    const char *forward; /* a backward case: its forward case, and that case's best time */
+    double forward_best_ms; /* 0: the forward case did not run (or failed) */
 } result;
-
-static dmlcl_status create_op(const bcase *c, dmlcl_context *ctx, dmlcl_operator **op)
-{
-    dmlcl_tensor_desc ti = desc_of(&c->in), to = desc_of(&c->out), tl = desc_of(&c->len);
-    if (c->reverse) {
-        dmlcl_reverse_subsequences_desc rd = {&ti, &tl, &to, c->axis};
-        dmlcl_operator_desc od = {DMLCL_OPERATOR_REVERSE_SUBSEQUENCES, &rd};
-        return dmlcl_operator_create(ctx, &od, op);
-    }
-    dmlcl_resample1_desc rd = {&ti, &to, c->mode, c->in.rank, c->scales, c->in_off, c->out_off};
-    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
-    return dmlcl_operator_create(ctx, &od, op);
-}
 
 /* Creation on a memory-cache hit: the program is in memory after the first create. */
 static void time_creates(const bcase *c, dmlcl_context *ctx, result *r)
@@ -689,7 +274,7 @@ static void time_creates(const bcase *c, dmlcl_context *ctx, result *r)
     for (int i = 0; i < N; i++) {
         dmlcl_operator *op = NULL;
         double t0 = now_s();
-        dmlcl_status st = create_op(c, ctx, &op);
+        dmlcl_status st = bench_create_op(c, ctx, &op);
         double t1 = now_s();
         dmlcl_operator_release(op);
         if (!st)
@@ -865,7 +450,7 @@ static int run_case(bench *b, const bcase *c, result *r)
     memset(r, 0, sizeof *r);
     dmlcl_operator *op = NULL;
     double t0 = now_s();
-    dmlcl_status st = create_op(c, b->ctx, &op);
+    dmlcl_status st = bench_create_op(c, b->ctx, &op);
     r->first_create_ms = (now_s() - t0) * 1e3;
     step(b, c->name, "created");
     if (st) {
@@ -877,16 +462,17 @@ static int run_case(bench *b, const bcase *c, result *r)
     snprintf(r->plan, sizeof r->plan, "%s", dmlcl_operator_plan(op));
     time_creates(c, b->ctx, r);
     step(b, c->name, "creations timed");
-    uint32_t ie = type_bytes(c->in.type);
-    uint64_t in_b = span_elems(&c->in) * ie, out_b = span_elems(&c->out) * ie;
-    uint64_t len_b = c->reverse ? span_elems(&c->len) * 4 : 0;
+    uint32_t ie = bench_type_bytes(c->in.type);
+    uint64_t in_b = bench_span_elems(&c->in) * ie, out_b = bench_span_elems(&c->out) * ie;
+    int rev = c->kind == B_REVERSE; /* a second input, the lengths; raw bits */
+    uint64_t len_b = rev ? bench_span_elems(&c->len) * 4 : 0;
     r->bytes = in_b + out_b + len_b;
-    op_call call = {op, {{NULL, 0, 0}, {NULL, 0, 0}}, {{NULL, 0, 0}}, c->reverse ? 2 : 1};
+    op_call call = {op, {{NULL, 0, 0}, {NULL, 0, 0}}, {{NULL, 0, 0}}, rev ? 2 : 1};
     cl_mem in = new_buffer(b, in_b, "input"), out = in ? new_buffer(b, out_b, "output") : NULL;
-    cl_mem len = out && c->reverse ? new_buffer(b, len_b, "lengths") : NULL;
-    int rc = !in || !out || (c->reverse && !len) ? -1 : 0;
+    cl_mem len = out && rev ? new_buffer(b, len_b, "lengths") : NULL;
+    int rc = !in || !out || (rev && !len) ? -1 : 0;
     if (!rc)
-        rc = fill_device(b, in, ie, span_elems(&c->in), !c->reverse);
+        rc = fill_device(b, in, ie, bench_span_elems(&c->in), !rev);
     if (!rc && len) {
         cl_int err =
             clEnqueueWriteBuffer(b->q, len, CL_TRUE, 0, (size_t)len_b, c->lengths, 0, NULL, NULL);
@@ -992,6 +578,10 @@ static void print_result_text(bench *b, const bcase *c, const result *r, FILE *f
     }
     fprintf(f, " %9.1f\n    %s; plan: %s (%d runs, %lld outputs checked)\n", r->create_us_med,
             c->shape, r->plan, r->op.runs, (long long)r->checked);
+    if (r->forward_best_ms > 0)
+        fprintf(f, "    backward/forward %.2fx (best %.3f ms over %s's %.3f ms)\n",
+                r->op.best_ms / r->forward_best_ms, r->op.best_ms, r->forward,
+                r->forward_best_ms);
 }
 
 static void print_result_json(bench *b, const bcase *c, const result *r, int first)
@@ -1028,6 +618,12 @@ static void print_result_json(bench *b, const bcase *c, const result *r, int fir
                "%.3f, "
                "\"checked\": %lld",
                r->create_us_med, r->create_us_best, r->first_create_ms, (long long)r->checked);
+        if (r->forward_best_ms > 0) {
+            printf(",\n     \"forward_case\": ");
+            json_string(r->forward);
+            printf(", \"forward_best_ms\": %.6f, \"backward_forward_ratio\": %.4f",
+                   r->forward_best_ms, r->op.best_ms / r->forward_best_ms);
+        }
     }
     printf("}");
 }
@@ -1044,7 +640,8 @@ static int bench_usage(FILE *f)
             "  --case P      cases whose names match the glob patterns (default: all but big-*)\n"
             "  --device SEL  like DMLCL_DEVICE: gpu, cpu, P:D or a name substring\n"
             "  --runs N      timed runs (default: as many as fit in ~0.3 s, 5..200)\n"
-            "  --samples N   random outputs checked against the C reference (default 65536)\n"
+            "  --samples N   random outputs checked against the C reference (default 65536;\n"
+            "                cases with a slow reference, like linear2x-grad, check fewer)\n"
             "  --threads N   threads of the host memcpy baseline on CPU devices (0 = none)\n"
             "  --json        machine-readable results on stdout (the table on stderr)\n"
             "  --verbose     print each step's time on stderr\n",
@@ -1118,7 +715,7 @@ static int open_bench(bench *b)
     b->is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
     if (!b->is_cpu)
         b->o.threads = 0;
-    const char *src = fill_source;
+    const char *src = bench_helper_source;
     cl_int err = CL_SUCCESS;
     b->fill_prog = clCreateProgramWithSource(b->cl, 1, &src, NULL, &err);
     if (!err)
@@ -1130,6 +727,17 @@ static int open_bench(bench *b)
     return 0;
 }
 
+/* For a backward case: its forward case and that case's best time in this run (best_ms:
+ * per case, 0 where it did not run or failed). */
+static void note_forward(const case_entry *e, const double *best_ms, result *r)
+{
+    for (size_t j = 0; e->forward && j < bench_n_cases; j++)
+        if (!strcmp(bench_cases[j].name, e->forward)) {
+            r->forward = e->forward;
+            r->forward_best_ms = best_ms[j];
+        }
+}
+
 int dmlcl_cmd_bench(int argc, char **argv)
 {
     bench b;
@@ -1139,8 +747,8 @@ int dmlcl_cmd_bench(int argc, char **argv)
     if (pa)
         return bench_usage(pa > 0 ? stdout : stderr);
     if (list) {
-        for (size_t i = 0; i < N_CASES; i++)
-            printf("%s%s\n", all_cases[i].name, all_cases[i].big ? " (only when named)" : "");
+        for (size_t i = 0; i < bench_n_cases; i++)
+            printf("%s%s\n", bench_cases[i].name, bench_cases[i].big ? " (only when named)" : "");
         return 0;
     }
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run killed by a time limit keeps what it printed */
@@ -1172,17 +780,17 @@ int dmlcl_cmd_bench(int argc, char **argv)
                         : 0);
     }
     int failed = 0, ran = 0;
-    double worst_create = 0;
-    for (size_t i = 0; i < N_CASES; i++) {
-        if (!selected(&b.o, &all_cases[i]))
+    double worst_create = 0, *best_ms = calloc(bench_n_cases, sizeof *best_ms);
+    for (size_t i = 0; i < bench_n_cases; i++) {
+        if (!selected(&b.o, &bench_cases[i]))
             continue;
         bcase c;
         result r;
         memset(&c, 0, sizeof c);
         memset(&r, 0, sizeof r);
         b.err[0] = 0;
-        c.name = all_cases[i].name;
-        if (all_cases[i].make(&c, b.o.mb)) {
+        c.name = bench_cases[i].name;
+        if (bench_cases[i].make(&c, b.o.mb)) {
             r.status = R_FAIL;
             snprintf(b.err, sizeof b.err, "out of host memory building the case");
         } else
@@ -1190,6 +798,10 @@ int dmlcl_cmd_bench(int argc, char **argv)
         failed += r.status == R_FAIL;
         if (r.status == R_OK && r.create_us_med > worst_create)
             worst_create = r.create_us_med;
+        if (r.status == R_OK && best_ms) {
+            note_forward(&bench_cases[i], best_ms, &r);
+            best_ms[i] = r.op.best_ms;
+        }
         print_result_text(&b, &c, &r, text);
         fflush(text);
         if (b.o.json)
@@ -1208,6 +820,7 @@ int dmlcl_cmd_bench(int argc, char **argv)
                 b.o.cases ? b.o.cases : "");
     if (failed)
         fprintf(text, "FAIL: %d case(s) failed\n", failed);
+    free(best_ms);
     clReleaseProgram(b.fill_prog);
     dmlcl_context_release(b.ctx);
     return failed ? 1 : ran ? 0 : 2;

@@ -42,6 +42,8 @@ static const char RUN_HELP[] =
     "  resample1             resample by scales with pixel offsets, nearest or linear\n"
     "  resample              DirectML's RESAMPLE: resample1 with pixel-centre offsets\n"
     "  resample2             resample1 whose nearest index is ceil(x) or floor(x)\n"
+    "  resample-grad1        the backward pass of resample2: gradient in, gradient out\n"
+    "  resample3             resample2 with antialiased linear downsampling\n"
     "Run 'dmlcl run <operator> --help' for the operator's options.\n" EXIT_STATUS_HELP;
 
 static const char REVERSE_HELP[] =
@@ -89,6 +91,39 @@ static const char RESAMPLE_HELP[] =
     "  --output-size N,...    the output shape; default floor(input size x scale), computed\n"
     "                         in float32; without --scales, scale = output / input size\n"
     "At least one of --scales and --output-size is needed.\n" COMMON_HELP EXIT_STATUS_HELP;
+
+static const char RESAMPLE_GRAD1_HELP[] =
+    "usage: dmlcl run resample-grad1 --input G.npy --output DX.npy [--mode nearest|linear]\n"
+    "                 [--rounding increasing|decreasing] [--scales S,...]\n"
+    "                 [--output-size N,...] [--input-offsets O,...] [--output-offsets O,...]\n"
+    "                 [--device SEL] [--verbose]\n"
+    "RESAMPLE_GRAD1: the backward pass of resample2. Give the forward pass's mode, rounding,\n"
+    "scales and offsets; each gradient element is added to the forward-input elements the\n"
+    "forward pass read, times the weights it used; elements nothing read get 0. f2 and f4\n"
+    "(f8 where supported), i1 and u1 (summed in float, rounded half to even, saturated).\n"
+    "  --input G.npy          the incoming gradient, shaped like the forward output\n"
+    "  --output DX.npy        the forward input's gradient, written with G's dtype\n"
+    "  --mode M               nearest (default) or linear\n"
+    "  --rounding R           the forward nearest index: increasing = ceil(x) (default),\n"
+    "                         decreasing = floor(x)\n"
+    "  --scales S,...         the forward scales, one per dimension (> 0)\n"
+    "  --output-size N,...    the forward input's shape; default floor(gradient size /\n"
+    "                         scale), computed in float32, which is not always the forward\n"
+    "                         input's (5 x 0.5 -> 2, but 2 / 0.5 = 4): give it unless the\n"
+    "                         sizes divide evenly; without --scales, scale = gradient size /\n"
+    "                         output size\n"
+    "  --input-offsets O,...  the forward ones, one per dimension, default 0.5\n"
+    "  --output-offsets O,... the forward ones, one per dimension, default -0.5\n"
+    "At least one of --scales and --output-size is needed.\n" COMMON_HELP EXIT_STATUS_HELP;
+
+static const char RESAMPLE3_HELP[] =
+    "usage: dmlcl run resample3 [resample2's options] [--antialias]\n"
+    "RESAMPLE3: resample2, plus antialiasing: with --antialias, every linear dimension with\n"
+    "scale < 1 (downsampling) uses a triangle filter widened to 1 / scale and normalized\n"
+    "(PyTorch's antialias=True). No effect on nearest or on scales >= 1. Options as\n"
+    "'dmlcl run resample2 --help'.\n"
+    "  --antialias            the widened filter (without it: resample2, bit for bit)\n"
+    COMMON_HELP EXIT_STATUS_HELP;
 
 /* ---- tensors from files ----------------------------------------------------------------- */
 
@@ -427,12 +462,25 @@ static int cmd_reverse(int argc, char **argv)
     return rc;
 }
 
-/* ---- resample1 and resample ------------------------------------------------------------------- */
+/* ---- the RESAMPLE family ------------------------------------------------------------------- */
+
+/* Which operator a resample subcommand runs. Each has the options of the one before it:
+ * offsets from RESAMPLE1 on, --rounding from RESAMPLE2 on, --antialias for RESAMPLE3. */
+typedef enum rs_kind { RS_RESAMPLE, RS_RESAMPLE1, RS_RESAMPLE2, RS_GRAD1, RS_RESAMPLE3 } rs_kind;
 
 typedef struct resample_args {
     const char *input, *output, *mode, *scales, *sizes, *in_off, *out_off, *rounding;
+    int antialias;
     run_opts o;
 } resample_args;
+
+/* What every RESAMPLE descriptor is built from, parsed and checked. */
+typedef struct resample_values {
+    dmlcl_interpolation_mode mode;
+    dmlcl_axis_direction dir;
+    float scales[8], in_off[8], out_off[8];
+    uint32_t sizes[8];
+} resample_values;
 
 /* A per-dimension list option: parsed and checked against the input's rank. */
 static int float_list(const char *cmd, const char *opt, const char *text, uint32_t rank,
@@ -449,8 +497,10 @@ static int float_list(const char *cmd, const char *opt, const char *text, uint32
     return DMLCL_EXIT_OK;
 }
 
-/* Fills in whichever of scales and output sizes is missing. */
-static int resample_shape(const char *cmd, const resample_args *a, const npy_array *in,
+/* Fills in whichever of scales and output sizes is missing. The forward operators map
+ * input size n to n x scale; RESAMPLE_GRAD1 runs that map backwards (its input is the
+ * forward output), n / scale, and its scale is the input's size over the output's. */
+static int resample_shape(const char *cmd, const resample_args *a, int grad, const npy_array *in,
                           float *scales, uint32_t *sizes)
 {
     uint32_t rank = in->rank;
@@ -468,8 +518,9 @@ static int resample_shape(const char *cmd, const resample_args *a, const npy_arr
         }
     }
     for (uint32_t d = 0; d < rank; d++) {
+        float n_in = (float)in->sizes[d];
         if (!a->scales) {
-            scales[d] = (float)sizes[d] / (float)in->sizes[d];
+            scales[d] = grad ? n_in / (float)sizes[d] : (float)sizes[d] / n_in;
             continue;
         }
         if (a->sizes)
@@ -480,11 +531,11 @@ static int resample_shape(const char *cmd, const resample_args *a, const npy_arr
             return DMLCL_EXIT_INPUT;
         }
         /* float32, as ONNX Runtime computes it: 10 x 0.7f gives 7, not 6. */
-        double size = floor((double)((float)in->sizes[d] * scales[d]));
+        double size = floor((double)(grad ? n_in / scales[d] : n_in * scales[d]));
         if (size < 1 || size > UINT32_MAX) {
-            cli_error(cmd, "output size of dimension %u is floor(%u x %g) = %.0f, outside 1 to "
+            cli_error(cmd, "output size of dimension %u is floor(%u %s %g) = %.0f, outside 1 to "
                       "4294967295; change --scales or give --output-size", (unsigned)d,
-                      (unsigned)in->sizes[d], (double)scales[d], size);
+                      (unsigned)in->sizes[d], grad ? "/" : "x", (double)scales[d], size);
             return DMLCL_EXIT_INPUT;
         }
         sizes[d] = (uint32_t)size;
@@ -492,8 +543,57 @@ static int resample_shape(const char *cmd, const resample_args *a, const npy_arr
     return DMLCL_EXIT_OK;
 }
 
-/* v1: 0 RESAMPLE, 1 RESAMPLE1, 2 RESAMPLE2 (offsets from RESAMPLE1 on). */
-static int resample_common(const char *cmd, const char *help, int v1, int argc, char **argv)
+static int parse_rounding(const char *cmd, const char *text, dmlcl_axis_direction *dir)
+{
+    if (!text || !strcmp(text, "increasing"))
+        *dir = DMLCL_AXIS_DIRECTION_INCREASING;
+    else if (!strcmp(text, "decreasing"))
+        *dir = DMLCL_AXIS_DIRECTION_DECREASING;
+    else {
+        cli_error(cmd, "--rounding must be increasing or decreasing, got '%s'", text);
+        return DMLCL_EXIT_USAGE;
+    }
+    return DMLCL_EXIT_OK;
+}
+
+/* Shapes, scales and offsets from the options and the loaded input. */
+static int resample_values_get(const char *cmd, const resample_args *a, rs_kind kind,
+                               const npy_array *in, resample_values *v)
+{
+    int rc = resample_shape(cmd, a, kind == RS_GRAD1, in, v->scales, v->sizes);
+    for (uint32_t d = 0; d < 8; d++)
+        v->in_off[d] = 0.5f, v->out_off[d] = -0.5f;
+    if (!rc && a->in_off)
+        rc = float_list(cmd, "--input-offsets", a->in_off, in->rank, a->input, v->in_off);
+    if (!rc && a->out_off)
+        rc = float_list(cmd, "--output-offsets", a->out_off, in->rank, a->input, v->out_off);
+    return rc;
+}
+
+/* The operator's descriptor (each kind reads only the fields it has) and the run. */
+static int resample_run(const char *cmd, rs_kind kind, const resample_args *a, tensor_file *in,
+                        npy_array *out, const resample_values *v)
+{
+    dmlcl_tensor_desc out_desc = {out->type, out->rank, out->sizes, NULL, 0};
+    const dmlcl_tensor_desc *x = &in->desc, *y = &out_desc;
+    uint32_t n = in->arr.rank;
+    dmlcl_resample_desc r0 = {x, y, v->mode, n, v->scales};
+    dmlcl_resample1_desc r1 = {x, y, v->mode, n, v->scales, v->in_off, v->out_off};
+    dmlcl_resample2_desc r2 = {x, y, v->mode, v->dir, n, v->scales, v->in_off, v->out_off};
+    dmlcl_resample_grad1_desc g1 = {x, y, v->mode, v->dir, n, v->scales, v->in_off, v->out_off};
+    dmlcl_resample3_desc r3 = {x,         y,         v->mode,    v->dir,      n,
+                               v->scales, v->in_off, v->out_off, a->antialias};
+    static const dmlcl_operator_type types[] = {
+        DMLCL_OPERATOR_RESAMPLE, DMLCL_OPERATOR_RESAMPLE1, DMLCL_OPERATOR_RESAMPLE2,
+        DMLCL_OPERATOR_RESAMPLE_GRAD1, DMLCL_OPERATOR_RESAMPLE3};
+    const void *descs[] = {&r0, &r1, &r2, &g1, &r3};
+    dmlcl_operator_desc od = {types[kind], descs[kind]};
+    tensor_file *ins[1] = {in};
+    return run_operator(cmd, &a->o, &od, ins, 1, out);
+}
+
+static int resample_common(const char *cmd, const char *help, rs_kind kind, int argc,
+                           char **argv)
 {
     resample_args a = {0};
     const cli_opt opts[] = {{"--input", &a.input, NULL},
@@ -501,9 +601,10 @@ static int resample_common(const char *cmd, const char *help, int v1, int argc, 
                             {"--mode", &a.mode, NULL},
                             {"--scales", &a.scales, NULL},
                             {"--output-size", &a.sizes, NULL},
-                            {v1 ? "--input-offsets" : "", &a.in_off, NULL},
-                            {v1 ? "--output-offsets" : "", &a.out_off, NULL},
-                            {v1 == 2 ? "--rounding" : "", &a.rounding, NULL},
+                            {kind >= RS_RESAMPLE1 ? "--input-offsets" : "", &a.in_off, NULL},
+                            {kind >= RS_RESAMPLE1 ? "--output-offsets" : "", &a.out_off, NULL},
+                            {kind >= RS_RESAMPLE2 ? "--rounding" : "", &a.rounding, NULL},
+                            {kind == RS_RESAMPLE3 ? "--antialias" : "", NULL, &a.antialias},
                             {"--device", &a.o.device, NULL},
                             {"--verbose", NULL, &a.o.verbose},
                             {"-v", NULL, &a.o.verbose},
@@ -512,52 +613,26 @@ static int resample_common(const char *cmd, const char *help, int v1, int argc, 
     int rc = cli_parse(cmd, help, argc, argv, opts, NULL, 0, &npos);
     if (rc >= 0)
         return rc;
-    dmlcl_interpolation_mode mode;
+    resample_values v;
     if ((rc = need(cmd, "--input", a.input)) || (rc = need(cmd, "--output", a.output)) ||
-        (rc = parse_mode(cmd, a.mode, &mode)))
+        (rc = parse_mode(cmd, a.mode, &v.mode)) || (rc = parse_rounding(cmd, a.rounding, &v.dir)))
         return rc;
-    dmlcl_axis_direction dir = DMLCL_AXIS_DIRECTION_INCREASING;
-    if (a.rounding && !strcmp(a.rounding, "decreasing"))
-        dir = DMLCL_AXIS_DIRECTION_DECREASING;
-    else if (a.rounding && strcmp(a.rounding, "increasing")) {
-        cli_error(cmd, "--rounding must be increasing or decreasing, got '%s'", a.rounding);
-        return DMLCL_EXIT_USAGE;
-    }
     if (!a.scales && !a.sizes) {
         cli_error(cmd, "give --scales, --output-size or both (see dmlcl %s --help)", cmd);
         return DMLCL_EXIT_USAGE;
     }
     tensor_file in = {0};
     npy_array out = {0};
-    float scales[8], in_off[8], out_off[8];
-    uint32_t sizes[8];
-    rc = load_tensor(cmd, "input", a.input, &in);
+    rc = load_tensor(cmd, kind == RS_GRAD1 ? "input gradient" : "input", a.input, &in);
     if (!rc)
-        rc = resample_shape(cmd, &a, &in.arr, scales, sizes);
-    for (uint32_t d = 0; d < 8; d++)
-        in_off[d] = 0.5f, out_off[d] = -0.5f;
-    if (!rc && a.in_off)
-        rc = float_list(cmd, "--input-offsets", a.in_off, in.arr.rank, a.input, in_off);
-    if (!rc && a.out_off)
-        rc = float_list(cmd, "--output-offsets", a.out_off, in.arr.rank, a.input, out_off);
+        rc = resample_values_get(cmd, &a, kind, &in.arr, &v);
     if (!rc) {
         if (a.o.verbose)
             describe(&in);
-        rc = new_output(cmd, in.arr.type, in.arr.rank, sizes, &out);
+        rc = new_output(cmd, in.arr.type, in.arr.rank, v.sizes, &out);
     }
-    if (!rc) {
-        dmlcl_tensor_desc out_desc = {out.type, out.rank, out.sizes, NULL, 0};
-        dmlcl_resample1_desc r1 = {&in.desc, &out_desc, mode, in.arr.rank, scales, in_off, out_off};
-        dmlcl_resample_desc r0 = {&in.desc, &out_desc, mode, in.arr.rank, scales};
-        dmlcl_resample2_desc r2 = {&in.desc, &out_desc, mode, dir, in.arr.rank, scales, in_off,
-                                   out_off};
-        dmlcl_operator_desc od = {v1 ? DMLCL_OPERATOR_RESAMPLE1 : DMLCL_OPERATOR_RESAMPLE,
-                                  v1 ? (const void *)&r1 : (const void *)&r0};
-        if (v1 == 2)
-            od = (dmlcl_operator_desc){DMLCL_OPERATOR_RESAMPLE2, &r2};
-        tensor_file *ins[1] = {&in};
-        rc = run_operator(cmd, &a.o, &od, ins, 1, &out);
-    }
+    if (!rc)
+        rc = resample_run(cmd, kind, &a, &in, &out, &v);
     if (!rc)
         rc = save_output(cmd, a.output, &out, a.o.verbose);
     npy_free(&in.arr);
@@ -566,6 +641,17 @@ static int resample_common(const char *cmd, const char *help, int v1, int argc, 
 }
 
 /* ---- dispatch ---------------------------------------------------------------------------------- */
+
+static const struct resample_cmd {
+    const char *name, *alias, *cmd, *help;
+    rs_kind kind;
+} resample_cmds[] = {
+    {"resample1", NULL, "run resample1", RESAMPLE1_HELP, RS_RESAMPLE1},
+    {"resample", NULL, "run resample", RESAMPLE_HELP, RS_RESAMPLE},
+    {"resample2", NULL, "run resample2", RESAMPLE2_HELP, RS_RESAMPLE2},
+    {"resample-grad1", "resample_grad1", "run resample-grad1", RESAMPLE_GRAD1_HELP, RS_GRAD1},
+    {"resample3", NULL, "run resample3", RESAMPLE3_HELP, RS_RESAMPLE3},
+};
 
 int dmlcl_cmd_run(int argc, char **argv)
 {
@@ -580,13 +666,12 @@ int dmlcl_cmd_run(int argc, char **argv)
     }
     if (!strcmp(name, "reverse-subsequences") || !strcmp(name, "reverse_subsequences"))
         return cmd_reverse(argc - 1, argv + 1);
-    if (!strcmp(name, "resample1"))
-        return resample_common("run resample1", RESAMPLE1_HELP, 1, argc - 1, argv + 1);
-    if (!strcmp(name, "resample"))
-        return resample_common("run resample", RESAMPLE_HELP, 0, argc - 1, argv + 1);
-    if (!strcmp(name, "resample2"))
-        return resample_common("run resample2", RESAMPLE2_HELP, 2, argc - 1, argv + 1);
-    cli_error("run", "unknown operator '%s' (reverse-subsequences, resample1, resample or "
-              "resample2)", name);
+    for (size_t k = 0; k < sizeof resample_cmds / sizeof resample_cmds[0]; k++) {
+        const struct resample_cmd *r = &resample_cmds[k];
+        if (!strcmp(name, r->name) || (r->alias && !strcmp(name, r->alias)))
+            return resample_common(r->cmd, r->help, r->kind, argc - 1, argv + 1);
+    }
+    cli_error("run", "unknown operator '%s' (reverse-subsequences, resample1, resample, "
+              "resample2, resample-grad1 or resample3)", name);
     return DMLCL_EXIT_USAGE;
 }
