@@ -80,7 +80,12 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
         idx_t rem = g, base = 0, oo = 0, stra = 0, strb = 0;
         uint fa = 0, ca = 0, ea = 0, fb = 0, cb = 0, eb = 0;
         int inner = 1; /* the first tabled dimension met from the innermost is b */
-        for (int d = (int)a.rank - 1; d >= 0; d--) {
+        /* All 8 slots, unrolled: constant indices keep the argument struct out of
+         * per-item private memory on GPUs. */
+#pragma unroll
+        for (int d = 7; d >= 0; d--) {
+            if (d >= (int)a.rank)
+                continue;
             const idx_t s = (idx_t)a.rsize[d], i = rem % s;
             rem /= s;
             oo += i * (idx_t)a.rstr[d];

@@ -153,10 +153,10 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
                                      const float *in_offsets, const float *out_offsets,
                                      const dmlcl__limits *lim, int force_idx64,
                                      dmlcl__resample1_plan *p);
-/* Overrides for tuning ($DMLCL_RESAMPLE_PLAN, e.g. "v=8,wg=128,waves=16"); 0 = the
- * planner's choice. */
+/* Overrides for tuning ($DMLCL_RESAMPLE_PLAN, e.g. "v=8,wg=128"); 0 = the planner's
+ * choice. */
 typedef struct dmlcl__r1_tune {
-    uint32_t vec, wg, waves;
+    uint32_t vec, wg;
 } dmlcl__r1_tune;
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t); /* 0, or -1 if malformed */
 /* Picks the inner dimension, the outputs per unit and the NDRange for a plan whose

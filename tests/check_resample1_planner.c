@@ -147,7 +147,7 @@ START_TEST(nchw_spatial_upsample_collapses_batch_and_channels)
     p = plan_f32(4, is, NULL, os, NULL, 0, sc, half8, mhalf8);
     ck_assert_str_eq(p.variant, "gather");
     ck_assert_uint_eq(p.table_bytes, 18 * 4);
-    ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=4 -DV=4 -DINNER_RES=1 -DIDX64=0");
+    ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=4 -DV=8 -DINNER_RES=1 -DIDX64=0");
 }
 END_TEST
 
@@ -184,9 +184,9 @@ START_TEST(identity_dimensions_cost_nothing)
         ck_assert_uint_eq(p.psize[0], 120);
         ck_assert_uint_eq(p.table_bytes, 0);
         ck_assert_uint_eq(p.in_base, 0);
-        ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=4 -DV=4 -DINNER_RES=0 -DIDX64=0");
+        ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=4 -DV=8 -DINNER_RES=0 -DIDX64=0");
         ck_assert_uint_eq(p.inner_size, 120);
-        ck_assert_uint_eq(p.units, 30);
+        ck_assert_uint_eq(p.units, 15); /* a copy moves 8 elements per unit */
     }
     /* Offsets that do not cancel make it a real resample (linear weights 0.25). */
     const float ip2[3] = {0.5f, 0.5f, 0.25f};
