@@ -194,7 +194,10 @@ static void launch_shape(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     size_t wg_max = lim->max_work_group_size ? lim->max_work_group_size : 1;
     size_t wg = t && t->wg ? t->wg : lim->is_cpu ? 64 : 256;
     wg = wg < wg_max ? wg : wg_max;
-    uint64_t waves = lim->is_cpu ? 16 : 32;
+    /* CPUs: enough items for every unit, so each runs its loop once (POCL then handles
+     * the items of a group together: nearest 2x 1.5x faster than with 16 groups per
+     * core looping). */
+    uint64_t waves = lim->is_cpu ? (1u << 30) : 32;
     uint64_t cap = (uint64_t)(lim->compute_units ? lim->compute_units : 1) * wg * waves;
     uint64_t g = p->units < cap ? p->units : cap;
     p->local = wg;
