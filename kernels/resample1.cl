@@ -28,6 +28,7 @@ typedef struct {
     ulong pass_inner;        /* 1: among the outer ones, pass-through varies fastest */
     ulong inner_k, inner_size, inner_in, inner_out, inner_tab;
     ulong vec_ok;            /* 0: the output binding's base may be misaligned */
+    ulong rows;              /* outer rows (units / chunks) */
     ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
     ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
 } resample1_args;
@@ -44,22 +45,28 @@ typedef struct {
 #define VEC_OK 0
 #endif
 #if ELEM_BYTES == 1
-#define BITS_V CAT(uchar, V)
+#define BITS_BASE uchar
 #elif ELEM_BYTES == 2
-#define BITS_V CAT(ushort, V)
+#define BITS_BASE ushort
 #elif ELEM_BYTES == 4
-#define BITS_V CAT(uint, V)
+#define BITS_BASE uint
 #else
-#define BITS_V CAT(ulong, V)
+#define BITS_BASE ulong
 #endif
-/* *p = the V elements of the private array r (same element type). */
-#define STORE_BITS_V(p, r) (*(__global BITS_V *)(p) = CAT(vload, V)(0, r))
+/* *p = the N elements of the private array r (same element type). */
+#define STORE_BITS(N, p, r) (*(__global CAT(BITS_BASE, N) *)(p) = CAT(vload, N)(0, r))
 
-/* Whether the unit at output offset oo + x0 (binding offset out_off) can store a vector. */
-static inline int vec_store_ok(const resample1_args *a, ulong out_off, idx_t oo, idx_t x0)
+/* Outputs per item of the 2-D row kernels: one 16-byte store for FLOAT32. A constant of
+ * the source, not an option, so that they share the program of the unit kernels. */
+#define RV 4
+
+/* Whether n outputs at output offset oo + x0 (binding offset out_off) can go out as one
+ * vector store. */
+static inline int vec_store_ok(const resample1_args *a, ulong out_off, idx_t oo, idx_t x0,
+                               int n)
 {
-    return VEC_OK && a->vec_ok && a->inner_out == 1 && x0 + V <= (idx_t)a->inner_size &&
-           (out_off + oo + x0) % V == 0;
+    return a->vec_ok && a->inner_out == 1 && x0 + n <= (idx_t)a->inner_size &&
+           (out_off + oo + x0) % n == 0;
 }
 
 static inline idx_t fdiv(idx_t n, ulong mul, ulong shr)
@@ -103,6 +110,18 @@ static idx_t gather_dims(idx_t rem, const resample1_args *a, __global const uint
     return rem;
 }
 
+/* One output's input element, x along the inner dimension. */
+static inline bits_t gather_one(__global const bits_t *in, __global const uint *tab,
+                                const resample1_args *a, idx_t io, idx_t x)
+{
+#if INNER_RES
+    const idx_t xi = (idx_t)tab[(idx_t)a->inner_tab + x];
+#else
+    const idx_t xi = x;
+#endif
+    return in[io + xi * (idx_t)a->inner_in];
+}
+
 __kernel void resample1_gather(__global const bits_t *in, ulong in_off, __global bits_t *out,
                                ulong out_off, __global const uint *tab, resample1_args a)
 {
@@ -116,27 +135,65 @@ __kernel void resample1_gather(__global const bits_t *in, ulong in_off, __global
             gather_dims(pass_dims(row, &a, &io, &oo), &a, tab, &io, &oo);
         else
             pass_dims(gather_dims(row, &a, tab, &io, &oo), &a, &io, &oo);
+        if (x0 + V > w) { /* the row's last, partial unit */
+            for (int j = 0; j < V && x0 + j < w; j++)
+                out[oo + (x0 + j) * (idx_t)a.inner_out] = gather_one(in, tab, &a, io, x0 + j);
+            continue;
+        }
+        /* A whole unit: no guards between the loads, so all V table reads and then all V
+         * input reads are in flight together (a guard per output serialises them). */
         bits_t v[V];
 #pragma unroll
-        for (int j = 0; j < V; j++) {
-            const idx_t x = x0 + j;
-            if (x >= w)
-                break;
-#if INNER_RES
-            const idx_t xi = (idx_t)tab[(idx_t)a.inner_tab + x];
-#else
-            const idx_t xi = x;
-#endif
-            v[j] = in[io + xi * (idx_t)a.inner_in];
-        }
+        for (int j = 0; j < V; j++)
+            v[j] = gather_one(in, tab, &a, io, x0 + j);
 #if VEC_OK
-        if (vec_store_ok(&a, out_off, oo, x0)) {
-            STORE_BITS_V(out + oo + x0, v);
+        if (vec_store_ok(&a, out_off, oo, x0, V)) {
+            STORE_BITS(V, out + oo + x0, v);
             continue;
         }
 #endif
 #pragma unroll
         for (int j = 0; j < V; j++)
+            out[oo + (x0 + j) * (idx_t)a.inner_out] = v[j];
+    }
+}
+
+/* Resampled inner dimension: a 2-D range, dimension 0 along the row (RV outputs per item,
+ * neighbouring items on neighbouring vectors: coalesced), dimension 1 over rows (looping).
+ * An item reads its inner table rows once and reuses them for every row it visits; per row
+ * it pays only the outer coordinates. The planner's choice for LINEAR on GPUs; for
+ * nearest only on request (rows=1 in $DMLCL_RESAMPLE_PLAN): the H200 ran nearest faster
+ * as units of 8. */
+__kernel void resample1_gather_rows(__global const bits_t *in, ulong in_off,
+                                    __global bits_t *out, ulong out_off,
+                                    __global const uint *tab, resample1_args a)
+{
+    in += in_off;
+    out += out_off;
+    const idx_t w = (idx_t)a.inner_size, x0 = (idx_t)get_global_id(0) * RV;
+    if (x0 >= w)
+        return;
+    idx_t xo[RV]; /* input offsets along the inner dimension (clamped past the row's end) */
+#pragma unroll
+    for (int j = 0; j < RV; j++)
+        xo[j] = (idx_t)tab[(idx_t)a.inner_tab + min(x0 + j, w - 1)] * (idx_t)a.inner_in;
+    const idx_t rows = (idx_t)a.rows;
+    for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
+        idx_t io = 0, oo = 0;
+        if (a.pass_inner)
+            gather_dims(pass_dims(r, &a, &io, &oo), &a, tab, &io, &oo);
+        else
+            pass_dims(gather_dims(r, &a, tab, &io, &oo), &a, &io, &oo);
+        bits_t v[RV];
+#pragma unroll
+        for (int j = 0; j < RV; j++)
+            v[j] = in[io + xo[j]];
+        if (vec_store_ok(&a, out_off, oo, x0, RV)) {
+            STORE_BITS(RV, out + oo + x0, v);
+            continue;
+        }
+#pragma unroll
+        for (int j = 0; j < RV; j++)
             if (x0 + j < w)
                 out[oo + (x0 + j) * (idx_t)a.inner_out] = v[j];
     }
@@ -157,55 +214,59 @@ typedef double elem_t;
 typedef double acc_t;
 #define LOAD(p, i) ((p)[i])
 #define STORE(p, i, v) ((p)[i] = (v))
-#define STORE_VEC(p, r) (*(__global CAT(double, V) *)(p) = CAT(vload, V)(0, r))
+#define STORE_VEC(N, p, r) (*(__global CAT(double, N) *)(p) = CAT(vload, N)(0, r))
 #elif DTYPE == 1
 typedef float elem_t;
 typedef float acc_t;
 #define LOAD(p, i) ((p)[i])
 #define STORE(p, i, v) ((p)[i] = (v))
-#define STORE_VEC(p, r) (*(__global CAT(float, V) *)(p) = CAT(vload, V)(0, r))
+#define STORE_VEC(N, p, r) (*(__global CAT(float, N) *)(p) = CAT(vload, N)(0, r))
 #elif DTYPE == 2
 typedef half elem_t; /* pointers only: vload_half/vstore_half are core, no cl_khr_fp16 */
 typedef float acc_t;
 #define LOAD(p, i) vload_half((size_t)(i), (p))
 #define STORE(p, i, v) vstore_half_rte((v), (size_t)(i), (p))
-#define STORE_VEC(p, r) store_half_v((p), (r))
-#if VEC_OK
-/* Rounds in private memory, then one ushortV store of the bits. */
-static inline void store_half_v(__global half *p, const float *r)
-{
-    ushort b[V];
-    CAT(CAT(vstore_half, V), _rte)(CAT(vload, V)(0, r), 0, (__private half *)b);
-    *(__global CAT(ushort, V) *)p = CAT(vload, V)(0, b);
-}
+#define STORE_VEC(N, p, r) CAT(store_half_v, N)((p), (r))
+/* Rounds in private memory, then one ushortN store of the bits. */
+#define DEFINE_STORE_HALF(N)                                                                  \
+    static inline void CAT(store_half_v, N)(__global half *p, const float *r)                 \
+    {                                                                                         \
+        ushort b[N];                                                                          \
+        CAT(CAT(vstore_half, N), _rte)(CAT(vload, N)(0, r), 0, (__private half *)b);          \
+        *(__global CAT(ushort, N) *)p = CAT(vload, N)(0, b);                                  \
+    }
+DEFINE_STORE_HALF(4)
+#if VEC_OK && V != 4
+DEFINE_STORE_HALF(V)
 #endif
 #elif DTYPE == 8
 typedef char elem_t;
 typedef float acc_t;
 #define LOAD(p, i) ((float)(p)[i])
 #define STORE(p, i, v) ((p)[i] = convert_char_sat_rte(v))
-#define STORE_VEC(p, r) \
-    (*(__global CAT(char, V) *)(p) = CAT(CAT(convert_char, V), _sat_rte)(CAT(vload, V)(0, r)))
+#define STORE_VEC(N, p, r) \
+    (*(__global CAT(char, N) *)(p) = CAT(CAT(convert_char, N), _sat_rte)(CAT(vload, N)(0, r)))
 #elif DTYPE == 5
 typedef uchar elem_t;
 typedef float acc_t;
 #define LOAD(p, i) ((float)(p)[i])
 #define STORE(p, i, v) ((p)[i] = convert_uchar_sat_rte(v))
-#define STORE_VEC(p, r) \
-    (*(__global CAT(uchar, V) *)(p) = CAT(CAT(convert_uchar, V), _sat_rte)(CAT(vload, V)(0, r)))
+#define STORE_VEC(N, p, r) \
+    (*(__global CAT(uchar, N) *)(p) = CAT(CAT(convert_uchar, N), _sat_rte)(CAT(vload, N)(0, r)))
 #else
 #error "unsupported DTYPE"
 #endif
 
 /* Peels the outer resampled indices off rem (innermost first): slot k gets the offset of
- * its lower neighbour and its weight. K is a compile-time count, so lo[] and w[] stay
- * in registers (the inner slot is filled per output instead). */
+ * its lower neighbour, the step to its upper one (0 where the weight is 0, so that corner
+ * reads the lower one again: in bounds at the edge) and its weight. K is a compile-time
+ * count, so the slots stay in registers (the inner slot is filled per output instead). */
 static idx_t linear_dims(idx_t rem, const resample1_args *a, __global const uint2 *tab,
-                         idx_t *lo, float *w, idx_t *oo)
+                         idx_t *lo, idx_t *hi, float *w, idx_t *oo)
 {
 #pragma unroll
     for (int k = K - 1; k >= 0; k--) {
-        lo[k] = 0;
+        lo[k] = hi[k] = 0;
         w[k] = 0;
         if (INNER_RES && k == (int)a->inner_k)
             continue;
@@ -214,18 +275,24 @@ static idx_t linear_dims(idx_t rem, const resample1_args *a, __global const uint
         const uint2 r = tab[(idx_t)a->rtab[k] + i];
         lo[k] = (idx_t)r.x * (idx_t)a->rin[k];
         w[k] = as_float(r.y);
+        hi[k] = w[k] != 0 ? (idx_t)a->rin[k] : 0;
         *oo += i * (idx_t)a->rout[k];
     }
     return rem;
 }
 
 /* One output: corners in the reference's order (first resampled dimension = most
- * significant bit), weight = product over dimensions in order; a corner of weight 0 is
- * skipped, so its input is not read (and cannot turn the result into NaN). */
-static acc_t interpolate(__global const elem_t *in, idx_t io, const idx_t *lo, const float *w,
-                         const resample1_args *a)
+ * significant bit), weight = product over dimensions in order. A corner of weight 0 adds
+ * nothing (so an Inf or NaN there cannot turn the result into NaN); its load still
+ * happens, from an in-bounds address, so that no branch separates the 2^K loads and
+ * they are all in flight together. */
+static acc_t interpolate(__global const elem_t *in, idx_t io, const idx_t *lo,
+                         const idx_t *hi, const float *w)
 {
     acc_t acc = 0;
+#if K <= 3 /* unrolled up to 8 corners; more would bloat the code V times over */
+#pragma unroll
+#endif
     for (uint c = 0; c < (1u << K); c++) {
         acc_t wt = 1;
         idx_t off = io;
@@ -234,12 +301,38 @@ static acc_t interpolate(__global const elem_t *in, idx_t io, const idx_t *lo, c
             const uint bit = (c >> (K - 1 - k)) & 1u;
             const acc_t wk = (acc_t)w[k];
             wt = wt * (bit ? wk : (acc_t)1 - wk);
-            off += lo[k] + (bit ? (idx_t)a->rin[k] : 0);
+            off += lo[k] + (bit ? hi[k] : 0);
         }
-        if (wt != 0)
-            acc = acc + wt * (acc_t)LOAD(in, off);
+        const acc_t v = (acc_t)LOAD(in, off);
+        acc = wt != 0 ? acc + wt * v : acc;
     }
     return acc;
+}
+
+/* One output, x along the inner dimension: its table row (resampled) or stride (pass-
+ * through) completes the outer slots. */
+static inline acc_t linear_one(__global const elem_t *in, __global const uint2 *tab,
+                               const resample1_args *a, idx_t io, const idx_t *lo,
+                               const idx_t *hi, const float *w, idx_t x)
+{
+#if INNER_RES
+    /* The inner slot's row replaces slot inner_k (unrolled selects, no dynamically
+     * indexed private arrays). */
+    const uint2 r = tab[(idx_t)a->inner_tab + x];
+    const float wx = as_float(r.y);
+    idx_t lo_j[K], hi_j[K];
+    float w_j[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const int here = k == (int)a->inner_k;
+        lo_j[k] = here ? (idx_t)r.x * (idx_t)a->inner_in : lo[k];
+        hi_j[k] = here ? (wx != 0 ? (idx_t)a->inner_in : 0) : hi[k];
+        w_j[k] = here ? wx : w[k];
+    }
+    return interpolate(in, io, lo_j, hi_j, w_j);
+#else
+    return interpolate(in, io + x * (idx_t)a->inner_in, lo, hi, w);
+#endif
 }
 
 __kernel void resample1_linear(__global const elem_t *in, ulong in_off, __global elem_t *out,
@@ -250,43 +343,83 @@ __kernel void resample1_linear(__global const elem_t *in, ulong in_off, __global
     const idx_t units = (idx_t)a.units, w_in = (idx_t)a.inner_size;
     for (idx_t u = (idx_t)get_global_id(0); u < units; u += (idx_t)get_global_size(0)) {
         const idx_t row = fdiv(u, a.chunks_mul, a.chunks_shr), x0 = (u - row * (idx_t)a.chunks) * V;
-        idx_t io = 0, oo = 0, lo[K];
+        idx_t io = 0, oo = 0, lo[K], hi[K];
         float w[K];
-        acc_t res[V];
         if (a.pass_inner)
-            linear_dims(pass_dims(row, &a, &io, &oo), &a, tab, lo, w, &oo);
+            linear_dims(pass_dims(row, &a, &io, &oo), &a, tab, lo, hi, w, &oo);
         else
-            pass_dims(linear_dims(row, &a, tab, lo, w, &oo), &a, &io, &oo);
-#pragma unroll
-        for (int j = 0; j < V; j++) {
-            const idx_t x = x0 + j;
-            if (x >= w_in)
-                break;
-#if INNER_RES
-            /* The inner slot: its row replaces lo/w[inner_k] (unrolled selects, no
-             * dynamically indexed private arrays). */
-            const uint2 r = tab[(idx_t)a.inner_tab + x];
-            idx_t lo_j[K];
-            float w_j[K];
-#pragma unroll
-            for (int k = 0; k < K; k++) {
-                const int here = k == (int)a.inner_k;
-                lo_j[k] = here ? (idx_t)r.x * (idx_t)a.inner_in : lo[k];
-                w_j[k] = here ? as_float(r.y) : w[k];
-            }
-            res[j] = interpolate(in, io, lo_j, w_j, &a);
-#else
-            res[j] = interpolate(in, io + x * (idx_t)a.inner_in, lo, w, &a);
-#endif
+            pass_dims(linear_dims(row, &a, tab, lo, hi, w, &oo), &a, &io, &oo);
+        if (x0 + V > w_in) { /* the row's last, partial unit */
+            for (int j = 0; j < V && x0 + j < w_in; j++)
+                STORE(out, oo + (x0 + j) * (idx_t)a.inner_out,
+                      linear_one(in, tab, &a, io, lo, hi, w, x0 + j));
+            continue;
         }
+        /* A whole unit: no guards, so its loads overlap (see resample1_gather). */
+        acc_t res[V];
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            res[j] = linear_one(in, tab, &a, io, lo, hi, w, x0 + j);
 #if VEC_OK
-        if (vec_store_ok(&a, out_off, oo, x0)) {
-            STORE_VEC(out + oo + x0, res);
+        if (vec_store_ok(&a, out_off, oo, x0, V)) {
+            STORE_VEC(V, out + oo + x0, res);
             continue;
         }
 #endif
 #pragma unroll
         for (int j = 0; j < V; j++)
+            STORE(out, oo + (x0 + j) * (idx_t)a.inner_out, res[j]);
+    }
+}
+
+/* The 2-D row layout of resample1_gather_rows for LINEAR: an item keeps its RV inner rows
+ * (offset, step, weight) in registers across the rows it visits. */
+__kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
+                                    __global elem_t *out, ulong out_off,
+                                    __global const uint2 *tab, resample1_args a)
+{
+    in += in_off;
+    out += out_off;
+    const idx_t w_in = (idx_t)a.inner_size, x0 = (idx_t)get_global_id(0) * RV;
+    if (x0 >= w_in)
+        return;
+    idx_t xlo[RV], xhi[RV];
+    float xw[RV];
+#pragma unroll
+    for (int j = 0; j < RV; j++) {
+        const uint2 r = tab[(idx_t)a.inner_tab + min(x0 + j, w_in - 1)];
+        xlo[j] = (idx_t)r.x * (idx_t)a.inner_in;
+        xw[j] = as_float(r.y);
+        xhi[j] = xw[j] != 0 ? (idx_t)a.inner_in : 0;
+    }
+    const idx_t rows = (idx_t)a.rows;
+    for (idx_t rr = (idx_t)get_global_id(1); rr < rows; rr += (idx_t)get_global_size(1)) {
+        idx_t io = 0, oo = 0, lo[K], hi[K];
+        float w[K];
+        if (a.pass_inner)
+            linear_dims(pass_dims(rr, &a, &io, &oo), &a, tab, lo, hi, w, &oo);
+        else
+            pass_dims(linear_dims(rr, &a, tab, lo, hi, w, &oo), &a, &io, &oo);
+        acc_t res[RV];
+#pragma unroll
+        for (int j = 0; j < RV; j++) {
+            idx_t lo_j[K], hi_j[K];
+            float w_j[K];
+#pragma unroll
+            for (int k = 0; k < K; k++) {
+                const int here = k == (int)a.inner_k;
+                lo_j[k] = here ? xlo[j] : lo[k];
+                hi_j[k] = here ? xhi[j] : hi[k];
+                w_j[k] = here ? xw[j] : w[k];
+            }
+            res[j] = interpolate(in, io, lo_j, hi_j, w_j);
+        }
+        if (vec_store_ok(&a, out_off, oo, x0, RV)) {
+            STORE_VEC(RV, out + oo + x0, res);
+            continue;
+        }
+#pragma unroll
+        for (int j = 0; j < RV; j++)
             if (x0 + j < w_in)
                 STORE(out, oo + (x0 + j) * (idx_t)a.inner_out, res[j]);
     }

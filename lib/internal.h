@@ -134,7 +134,7 @@ struct dmlcl_operator {
     dmlcl__tensor out[DMLCL_MAX_BINDINGS];
     pthread_mutex_t lock; /* kernel arguments are per cl_kernel: one enqueue at a time */
     void *impl;           /* operator-specific plan and kernels */
-    char plan_text[256];  /* the planner's choice, for dmlcl_operator_plan() */
+    char plan_text[320];  /* the planner's choice, for dmlcl_operator_plan() */
 };
 
 /* Per-operator constructors: validate (no OpenCL), plan, fetch kernels, fill op. */
@@ -150,6 +150,10 @@ dmlcl_status dmlcl__resample3_create(dmlcl_operator *op, const dmlcl_resample3_d
 /* Enqueue a 1-D NDRange of at least `items` work-items (rounded up to local). */
 dmlcl_status dmlcl__enqueue_1d(dmlcl_operator *op, cl_kernel k, size_t global, size_t local,
                                cl_uint nwait, const cl_event *wait, cl_event *event);
+/* The same over a 2-D range (global a multiple of local in each dimension). */
+dmlcl_status dmlcl__enqueue_2d(dmlcl_operator *op, cl_kernel k, const size_t global[2],
+                               const size_t local[2], cl_uint nwait, const cl_event *wait,
+                               cl_event *event);
 /* clSetKernelArg with error reporting naming the argument index. */
 dmlcl_status dmlcl__set_arg(cl_kernel k, cl_uint idx, size_t size, const void *value);
 

@@ -273,3 +273,14 @@ dmlcl_status dmlcl__enqueue_1d(dmlcl_operator *op, cl_kernel k, size_t global, s
         return dmlcl__cl_fail("clEnqueueNDRangeKernel", err);
     return DMLCL_SUCCESS;
 }
+
+dmlcl_status dmlcl__enqueue_2d(dmlcl_operator *op, cl_kernel k, const size_t global[2],
+                               const size_t local[2], cl_uint nwait, const cl_event *wait,
+                               cl_event *event)
+{
+    cl_int err = clEnqueueNDRangeKernel(op->ctx->queue, k, 2, NULL, global, local, nwait, wait,
+                                        event);
+    if (err)
+        return dmlcl__cl_fail("clEnqueueNDRangeKernel", err);
+    return DMLCL_SUCCESS;
+}

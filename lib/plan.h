@@ -111,6 +111,7 @@ uint32_t dmlcl__resample_nearest_rule(float x, uint64_t n, dmlcl__nearest_rule r
 uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w);
 
 /* Table words per row: NEAREST {index}; LINEAR {i0, bits of the float weight}. */
+#define DMLCL_R1_ROWS_VEC 4 /* outputs per item of the 2-D row kernels (RV in the source) */
 #define DMLCL_RESAMPLE1_WORDS(linear) ((linear) ? 2u : 1u)
 
 typedef struct dmlcl__resample1_plan {
@@ -132,6 +133,9 @@ typedef struct dmlcl__resample1_plan {
     uint32_t inner_k;
     uint64_t inner_size, inner_in, inner_out, inner_tab;
     uint32_t vec;               /* outputs per work unit */
+    int rows_2d;                /* the *_rows kernels: 2-D range (x vectors of
+                                 * DMLCL_R1_ROWS_VEC outputs, rows) */
+    size_t global2[2], local2[2];
     uint64_t chunks, units;     /* ceil(inner_size / vec); outer rows x chunks */
     dmlcl__fastdiv chunks_div, pdiv[DMLCL_MAXDIM], rdiv[DMLCL_MAXDIM];
     uint64_t table_rows;        /* sum of the resampled dimensions' output sizes */
@@ -153,10 +157,11 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
                                      const float *in_offsets, const float *out_offsets,
                                      const dmlcl__limits *lim, int force_idx64,
                                      dmlcl__resample1_plan *p);
-/* Overrides for tuning ($DMLCL_RESAMPLE_PLAN, e.g. "v=8,wg=128"); 0 = the planner's
- * choice. */
+/* Overrides for tuning and tests ($DMLCL_RESAMPLE_PLAN, e.g. "v=8,wg=128,rows=1"); 0 = the
+ * planner's choice. */
 typedef struct dmlcl__r1_tune {
     uint32_t vec, wg;
+    int rows; /* -1: the planner's choice; 0/1: the 2-D row kernels off/on where they apply */
 } dmlcl__r1_tune;
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t); /* 0, or -1 if malformed */
 /* Picks the inner dimension, the outputs per unit and the NDRange for a plan whose

@@ -20,6 +20,7 @@ typedef struct {
     cl_ulong np, nr, pass_inner;
     cl_ulong inner_k, inner_size, inner_in, inner_out, inner_tab;
     cl_ulong vec_ok;
+    cl_ulong rows;
     cl_ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
     cl_ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
 } r1_args;
@@ -145,6 +146,7 @@ static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
     a->inner_in = p->inner_in;
     a->inner_out = p->inner_out;
     a->inner_tab = p->inner_tab;
+    a->rows = p->inner_size ? p->count / p->inner_size : 0;
     for (int d = 0; d < 8; d++) {
         a->psize[d] = d < (int)p->np ? p->psize[d] : 1;
         a->pin[d] = p->pin[d];
@@ -190,6 +192,8 @@ static dmlcl_status r1_enqueue(dmlcl_operator *op, const cl_mem *in, const uint6
         (st = dmlcl__set_arg(im->kernel, 4, sizeof(cl_mem), &im->table)) ||
         (st = dmlcl__set_arg(im->kernel, 5, sizeof a, &a)))
         return st;
+    if (p->rows_2d)
+        return dmlcl__enqueue_2d(op, im->kernel, p->global2, p->local2, nwait, wait, event);
     return dmlcl__enqueue_1d(op, im->kernel, p->global, p->local, nwait, wait, event);
 }
 
@@ -242,6 +246,13 @@ static dmlcl_status upload_tables(dmlcl_operator *op, const char *name,
     return DMLCL_SUCCESS;
 }
 
+static const char *kernel_name(const dmlcl__resample1_plan *p)
+{
+    if (p->rows_2d)
+        return p->linear ? "resample1_linear_rows" : "resample1_gather_rows";
+    return p->linear ? "resample1_linear" : "resample1_gather";
+}
+
 static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const char *count_field,
                            dmlcl__nearest_rule rule, const dmlcl_resample1_desc *d)
 {
@@ -268,19 +279,28 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const
     if (dmlcl__r1_tune_parse(force, &tune))
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
                            "%s: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
-                           "wg=1..4096) separated by commas, got \"%s\"",
+                           "wg=1..4096, rows=0|1) separated by commas, got \"%s\"",
                            vt->name, force);
     if (force && *force)
         dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune,
                                      __atomic_load_n(&force_idx64, __ATOMIC_SEQ_CST));
-    snprintf(op->plan_text, sizeof op->plan_text,
-             "variant=%s resampled=%u pass=%u inner=%s%u size=%llu vec=%u units=%llu "
-             "table=%lluB global=%zu local=%zu options='%s'",
-             p->variant, p->nr, p->np, p->inner_res ? "r" : "p", p->inner_k,
-             (unsigned long long)p->inner_size, p->vec, (unsigned long long)p->units,
-             (unsigned long long)p->table_bytes, p->global, p->local, p->options);
+    if (p->rows_2d)
+        snprintf(op->plan_text, sizeof op->plan_text,
+                 "variant=%s-rows resampled=%u pass=%u inner=r%u size=%llu vec=%u rows=%llu "
+                 "table=%lluB global=%zux%zu local=%zux%zu options='%s'",
+                 p->variant, p->nr, p->np, p->inner_k, (unsigned long long)p->inner_size,
+                 DMLCL_R1_ROWS_VEC, (unsigned long long)(p->count / p->inner_size),
+                 (unsigned long long)p->table_bytes, p->global2[0], p->global2[1],
+                 p->local2[0], p->local2[1], p->options);
+    else
+        snprintf(op->plan_text, sizeof op->plan_text,
+                 "variant=%s resampled=%u pass=%u inner=%s%u size=%llu vec=%u units=%llu "
+                 "table=%lluB global=%zu local=%zu options='%s'",
+                 p->variant, p->nr, p->np, p->inner_res ? "r" : "p", p->inner_k,
+                 (unsigned long long)p->inner_size, p->vec, (unsigned long long)p->units,
+                 (unsigned long long)p->table_bytes, p->global, p->local, p->options);
     if ((st = dmlcl__kernel_get(op->ctx, "resample1", p->options,
-                                p->linear ? "resample1_linear" : "resample1_gather", &im->kernel)))
+                                kernel_name(p), &im->kernel)))
         return st;
     return upload_tables(op, vt->name, d);
 }

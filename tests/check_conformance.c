@@ -511,6 +511,21 @@ START_TEST(flt_max_scale_reads_input_0)
 }
 END_TEST
 
+/* "Dimensions with scale 1, offsets summing to 0 and equal sizes are identity": also
+ * where the float32 steps of the formula land an ulp off (1.3f - 0.3f < 1). */
+START_TEST(cancelling_offsets_are_identity)
+{
+    const uint32_t n[1] = {4};
+    const float sc[1] = {1}, ipo[1] = {0.3f}, opo[1] = {-0.3f}, in[4] = {0, 1000, 2000, 3000};
+    float out[4];
+    for (int mode = 0; mode < 2; mode++) {
+        tu_resample1_f32(1, n, n, mode, sc, ipo, opo, in, out);
+        for (int i = 0; i < 4; i++)
+            ck_assert_msg(out[i] == in[i], "mode %d: out[%d] = %.9g", mode, i, out[i]);
+    }
+}
+END_TEST
+
 /* Shapes, scales and offsets are kernel arguments: 200 RESAMPLE1 shapes cost one compile
  * per variant (nearest; linear with one resampled dimension). */
 START_TEST(resample1_shapes_one_compile_each)
@@ -618,6 +633,7 @@ Suite *conformance_suite(void)
     tcase_add_test(tc, execute_host_on_out_of_order_queue);
     tcase_add_test(tc, onnx_half_pixel_round_prefer_ceil);
     tcase_add_test(tc, flt_max_scale_reads_input_0);
+    tcase_add_test(tc, cancelling_offsets_are_identity);
     tcase_add_test(tc, resample1_shapes_one_compile_each);
     tcase_add_test(tc, stale_temp_files_swept_on_store);
     suite_add_tcase(s, tc);

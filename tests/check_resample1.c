@@ -671,6 +671,53 @@ START_TEST(larger_images)
 }
 END_TEST
 
+/* Every launch shape the planner can pick on any device, forced here through
+ * $DMLCL_RESAMPLE_PLAN on the test device: the 2-D row kernels (GPUs' choice for LINEAR),
+ * and units of an odd size with partial units at every row's end. Rows of 100 and 33
+ * outputs (not multiples of 4), a padded output with an odd binding offset (no vector
+ * stores there) and a channels-last input. */
+START_TEST(every_launch_shape)
+{
+    static const char *const plans[] = {"rows=1", "rows=1,wg=32", "v=3,wg=32", "rows=0,v=4"};
+    static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
+    uint64_t rng = 0x5a9e;
+    for (size_t pl = 0; pl < sizeof plans / sizeof plans[0]; pl++) {
+        setenv("DMLCL_RESAMPLE_PLAN", plans[pl], 1);
+        for (int n = 0; n < 6; n++) {
+            rcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 3;
+            c.type = types[n % 3];
+            c.mode = n < 3 ? LINEAR : NEAREST;
+            c.elem = c.type == F32 ? 4 : c.type == F16 ? 2 : 1;
+            const uint32_t is[3] = {2, 23, 47}, os[3] = {2, 40, n % 2 ? 100 : 33};
+            memcpy(c.in_sizes, is, sizeof is);
+            memcpy(c.out_sizes, os, sizeof os);
+            c.scales[0] = 1;
+            c.scales[1] = 40.0f / 23;
+            c.scales[2] = (float)os[2] / 47;
+            memcpy(c.ipo, pix_in, sizeof c.ipo);
+            memcpy(c.opo, pix_out, sizeof c.opo);
+            if (n % 2)
+                channels_last(3, c.in_sizes, c.in_str);
+            else
+                tu_make_strides(&rng, TU_PACKED, 3, c.in_sizes, -1, c.in_str);
+            tu_make_strides(&rng, n == 2 ? TU_PADDED : TU_PACKED, 3, c.out_sizes, -1,
+                            c.out_str);
+            c.out_off = n == 2 ? 1 : 0;
+            if (pl < 2 && c.mode == LINEAR && os[2] >= 64) {
+                dmlcl_operator *op = make_op(&c, 0);
+                ck_assert_msg(strstr(dmlcl_operator_plan(op), "-rows") != NULL, "%s: %s",
+                              plans[pl], dmlcl_operator_plan(op));
+                dmlcl_operator_release(op);
+            }
+            check_random(&rng, &c, n);
+        }
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 /* The 64-bit index kernels (forced: real 2^32-element tensors do not fit a test). */
 START_TEST(index64_kernels)
 {
@@ -967,6 +1014,7 @@ Suite *resample1_suite(void)
     tcase_add_loop_test(tc, randomized_against_reference, 0, 10);
     tcase_add_test(tc, many_resampled_dimensions);
     tcase_add_test(tc, larger_images);
+    tcase_add_test(tc, every_launch_shape);
     tcase_add_test(tc, index64_kernels);
     tcase_add_test(tc, resample_v0_equals_resample1);
     suite_add_tcase(s, tc);

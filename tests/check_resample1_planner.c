@@ -188,6 +188,19 @@ START_TEST(identity_dimensions_cost_nothing)
         ck_assert_uint_eq(p.inner_size, 120);
         ck_assert_uint_eq(p.units, 15); /* a copy moves 8 elements per unit */
     }
+    /* Offsets that cancel only as a sum (1.3f - 0.3f is one ulp below 1) are identity
+     * too, as the spec says; RESAMPLE2's floor would be one index off there, so it keeps
+     * the formula. */
+    {
+        const float ip3[3] = {0.3f, 0.3f, 0.3f}, op3[3] = {-0.3f, -0.3f, -0.3f};
+        dmlcl__resample1_plan p = plan_f32(3, s, NULL, s, NULL, 1, sc, ip3, op3);
+        ck_assert_str_eq(p.variant, "copy");
+        ck_assert_uint_eq(p.in_base, 0);
+        dmlcl__tensor in = tensor(3, s, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+        dmlcl__resample1_plan_make_rule(&in, &in, 0, DMLCL__NEAREST_FLOOR, sc, ip3, op3, &gpu,
+                                        0, &p);
+        ck_assert_str_eq(p.variant, "gather");
+    }
     /* Offsets that do not cancel make it a real resample (linear weights 0.25). */
     const float ip2[3] = {0.5f, 0.5f, 0.25f};
     dmlcl__resample1_plan p = plan_f32(3, s, NULL, s, NULL, 1, sc, ip2, op);
