@@ -17,3 +17,11 @@ typedef uint bits_t;
 #elif ELEM_BYTES == 8
 typedef ulong bits_t;
 #endif
+
+/* n / d with d's (mul, sh1 | sh2 << 8) from the host (lib/fastdiv.c): a multiply-high and
+ * two shifts instead of a divide (tens of instructions on GPUs). */
+static inline idx_t fdiv(idx_t n, ulong mul, ulong shr)
+{
+    const idx_t t = mul_hi(n, (idx_t)mul);
+    return (t + ((n - t) >> (uint)(shr & 0xff))) >> (uint)(shr >> 8);
+}

@@ -69,12 +69,6 @@ static inline int vec_store_ok(const resample1_args *a, ulong out_off, idx_t oo,
            (out_off + oo + x0) % n == 0;
 }
 
-static inline idx_t fdiv(idx_t n, ulong mul, ulong shr)
-{
-    const idx_t t = mul_hi(n, (idx_t)mul);
-    return (t + ((n - t) >> (uint)(shr & 0xff))) >> (uint)(shr >> 8);
-}
-
 /* Peels the outer pass-through indices off rem (innermost first), adding their offsets.
  * The loops over dimensions run over all 8 slots, fully unrolled, so that every index into
  * the argument struct is a constant: a dynamic index makes GPU compilers copy the whole

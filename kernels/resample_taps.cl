@@ -20,6 +20,7 @@ typedef struct {
     ulong rsize[8], rstr[8]; /* result size and stride per dimension */
     ulong sstr[8];           /* source stride (affine dimensions: times their step) */
     ulong rtab[8];           /* word offset of the dimension's rows; ~0 = affine */
+    ulong rmul[8], rshr[8];  /* multiply-high division by rsize (common.cl's fdiv) */
 } taps_args;
 
 #if DTYPE == 9
@@ -52,16 +53,12 @@ typedef float acc_t;
 #error "unsupported DTYPE"
 #endif
 
+/* Selects, not branches: the tap loops stay straight-line. */
 static acc_t tap_weight(uint2 e)
 {
-    const acc_t w = (acc_t)as_float(e.x);
-    if (e.y == 1u)
-        return (acc_t)1 - w;
-    if (e.y == 2u)
-        return w;
-    if (e.y == 3u)
-        return ((acc_t)1 - w) + w;
-    return 0;
+    const acc_t w = (acc_t)as_float(e.x), lo = (acc_t)1 - w;
+    const acc_t both = lo + w;
+    return e.y == 1u ? lo : e.y == 2u ? w : e.y == 3u ? both : (acc_t)0;
 }
 
 #ifndef NT2
@@ -86,8 +83,8 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
         for (int d = 7; d >= 0; d--) {
             if (d >= (int)a.rank)
                 continue;
-            const idx_t s = (idx_t)a.rsize[d], i = rem % s;
-            rem /= s;
+            const idx_t q = fdiv(rem, a.rmul[d], a.rshr[d]), i = rem - q * (idx_t)a.rsize[d];
+            rem = q;
             oo += i * (idx_t)a.rstr[d];
             if (a.rtab[d] == ~(ulong)0) {
                 base += i * (idx_t)a.sstr[d];
@@ -105,10 +102,14 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
         for (uint ja = 0; ja < ca; ja++) {
             const acc_t wa = (acc_t)1 * tap_weight(vload2(ja, tab + ea));
             idx_t off = base + (idx_t)(fa + ja) * stra + (idx_t)fb * strb;
+            /* Every tap's source is in bounds, so it is read whatever its weight and the
+             * weight-0 ones are dropped by a select, not a branch: unrolled, the loads of
+             * several taps are in flight at once. */
+#pragma unroll 4
             for (uint jb = 0; jb < cb; jb++, off += strb) {
                 const acc_t wt = wa * tap_weight(vload2(jb, tab + eb));
-                if (wt != 0)
-                    acc = acc + wt * (acc_t)LOAD(src, off);
+                const acc_t v = (acc_t)LOAD(src, off);
+                acc = wt != 0 ? acc + wt * v : acc;
             }
         }
         STORE(dst, oo, acc);
@@ -128,8 +129,8 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
         idx_t str[8];
         int k = nt, empty = 0;
         for (int d = (int)a.rank - 1; d >= 0; d--) {
-            const idx_t s = (idx_t)a.rsize[d], i = rem % s;
-            rem /= s;
+            const idx_t q = fdiv(rem, a.rmul[d], a.rshr[d]), i = rem - q * (idx_t)a.rsize[d];
+            rem = q;
             oo += i * (idx_t)a.rstr[d];
             if (a.rtab[d] == ~(ulong)0) {
                 base += i * (idx_t)a.sstr[d];
@@ -165,10 +166,11 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
             __global const uint *e = tab + eoff[last];
             const idx_t step = str[last];
             idx_t off = (last ? po[last - 1] : base) + (idx_t)first[last] * step;
+#pragma unroll 4
             for (uint jl = 0; jl < cnt[last]; jl++, off += step) {
                 const acc_t wt = wl * tap_weight(vload2(jl, e));
-                if (wt != 0) /* a tap of weight 0 is not read (as in the forward pass) */
-                    acc = acc + wt * (acc_t)LOAD(src, off);
+                const acc_t v = (acc_t)LOAD(src, off); /* in bounds; see the NT2 kernel */
+                acc = wt != 0 ? acc + wt * v : acc;    /* weight 0 adds nothing, not even NaN */
             }
             int t = last - 1;
             for (; t >= 0; t--) {

@@ -29,13 +29,6 @@ typedef struct {
                                    * would make GPU compilers copy the struct to memory */
 } rs_args;
 
-/* n / d with d's (mul, sh1 | sh2 << 8) from the host (lib/fastdiv.c). */
-static inline idx_t fdiv(idx_t n, ulong mul, ulong shr)
-{
-    const idx_t t = mul_hi(n, (idx_t)mul);
-    return (t + ((n - t) >> (uint)(shr & 0xff))) >> (uint)(shr >> 8);
-}
-
 /* Lengths are compared wide: values above 2^32 (UINT64) clamp to n. */
 static inline idx_t clamp_len(len_t len, idx_t n) { return (idx_t)min((ulong)len, (ulong)n); }
 

@@ -1,5 +1,6 @@
 /* The tap operator behind RESAMPLE_GRAD1 and RESAMPLE3 (antialiased): host-built tap
  * tables (lib/resample_taps_plan.c), one kernel (kernels/resample_taps.cl) per data type. */
+#include "plan.h"
 #include "resample_taps.h"
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 typedef struct {
     cl_ulong count, rank, nt;
     cl_ulong rsize[8], rstr[8], sstr[8], rtab[8];
+    cl_ulong rmul[8], rshr[8];
 } taps_args;
 
 typedef struct taps_impl {
@@ -133,6 +135,11 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
     const uint64_t lim32 = (uint64_t)1 << 32;
     int idx64 = im->args.count + im->global >= lim32 || op->in[0].span >= lim32 ||
                 op->out[0].span >= lim32;
+    for (int d = 0; d < 8; d++) {
+        dmlcl__fastdiv f = dmlcl__fastdiv_make(im->args.rsize[d], idx64 ? 64 : 32);
+        im->args.rmul[d] = f.mul;
+        im->args.rshr[d] = f.sh1 | (cl_ulong)f.sh2 << 8;
+    }
     char options[96];
     snprintf(options, sizeof options, "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d",
              (int)op->in[0].type, op->in[0].elem_size, idx64, im->args.nt == 2);
