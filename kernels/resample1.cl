@@ -29,6 +29,7 @@ typedef struct {
     ulong inner_k, inner_size, inner_in, inner_out, inner_tab;
     ulong vec_ok;            /* 0: the output binding's base may be misaligned */
     ulong rows;              /* outer rows (units / chunks) */
+    ulong seg;               /* outputs per unit of the *_seg kernels */
     ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
     ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
 } resample1_args;
@@ -149,6 +150,34 @@ __kernel void resample1_gather(__global const bits_t *in, ulong in_off, __global
 #pragma unroll
         for (int j = 0; j < V; j++)
             out[oo + (x0 + j) * (idx_t)a.inner_out] = v[j];
+    }
+}
+
+/* CPUs: units of a.seg outputs (a whole row where it is short) walked by a plain loop,
+ * which the compiler vectorises (gathers from the table and the input, contiguous stores)
+ * where an unrolled unit of V outputs stays scalar. */
+__kernel void resample1_gather_seg(__global const bits_t *restrict in, ulong in_off,
+                                   __global bits_t *restrict out, ulong out_off,
+                                   __global const uint *restrict tab, resample1_args a)
+{
+    in += in_off;
+    out += out_off;
+    const idx_t units = (idx_t)a.units, w = (idx_t)a.inner_size, seg = (idx_t)a.seg;
+    for (idx_t u = (idx_t)get_global_id(0); u < units; u += (idx_t)get_global_size(0)) {
+        const idx_t row = fdiv(u, a.chunks_mul, a.chunks_shr), xs = (u - row * (idx_t)a.chunks) * seg;
+        const idx_t xe = min(xs + seg, w);
+        idx_t io = 0, oo = 0;
+        if (a.pass_inner)
+            gather_dims(pass_dims(row, &a, &io, &oo), &a, tab, &io, &oo);
+        else
+            pass_dims(gather_dims(row, &a, tab, &io, &oo), &a, &io, &oo);
+        __global bits_t *o = out + oo;
+        if (a.inner_out == 1)
+            for (idx_t x = xs; x < xe; x++)
+                o[x] = gather_one(in, tab, &a, io, x);
+        else
+            for (idx_t x = xs; x < xe; x++)
+                o[x * (idx_t)a.inner_out] = gather_one(in, tab, &a, io, x);
     }
 }
 
@@ -416,6 +445,33 @@ __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
         for (int j = 0; j < RV; j++)
             if (x0 + j < w_in)
                 STORE(out, oo + (x0 + j) * (idx_t)a.inner_out, res[j]);
+    }
+}
+
+/* resample1_gather_seg's layout for LINEAR (CPUs). */
+__kernel void resample1_linear_seg(__global const elem_t *restrict in, ulong in_off,
+                                   __global elem_t *restrict out, ulong out_off,
+                                   __global const uint2 *restrict tab, resample1_args a)
+{
+    in += in_off;
+    out += out_off;
+    const idx_t units = (idx_t)a.units, w_in = (idx_t)a.inner_size, seg = (idx_t)a.seg;
+    for (idx_t u = (idx_t)get_global_id(0); u < units; u += (idx_t)get_global_size(0)) {
+        const idx_t row = fdiv(u, a.chunks_mul, a.chunks_shr), xs = (u - row * (idx_t)a.chunks) * seg;
+        const idx_t xe = min(xs + seg, w_in);
+        idx_t io = 0, oo = 0, lo[K], hi[K];
+        float w[K];
+        if (a.pass_inner)
+            linear_dims(pass_dims(row, &a, &io, &oo), &a, tab, lo, hi, w, &oo);
+        else
+            pass_dims(linear_dims(row, &a, tab, lo, hi, w, &oo), &a, &io, &oo);
+        __global elem_t *o = out + oo;
+        if (a.inner_out == 1)
+            for (idx_t x = xs; x < xe; x++)
+                STORE(o, x, linear_one(in, tab, &a, io, lo, hi, w, x));
+        else
+            for (idx_t x = xs; x < xe; x++)
+                STORE(o, x * (idx_t)a.inner_out, linear_one(in, tab, &a, io, lo, hi, w, x));
     }
 }
 #endif

@@ -133,6 +133,7 @@ typedef struct dmlcl__resample1_plan {
     uint32_t inner_k;
     uint64_t inner_size, inner_in, inner_out, inner_tab;
     uint32_t vec;               /* outputs per work unit */
+    uint64_t seg;               /* the *_seg kernels (CPUs): outputs per unit; 0 = off */
     int rows_2d;                /* the *_rows kernels: 2-D range (x vectors of
                                  * DMLCL_R1_ROWS_VEC outputs, rows) */
     size_t global2[2], local2[2];
@@ -162,6 +163,7 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
 typedef struct dmlcl__r1_tune {
     uint32_t vec, wg;
     int rows; /* -1: the planner's choice; 0/1: the 2-D row kernels off/on where they apply */
+    int seg;  /* -1: the planner's choice; 0: off; N: the *_seg kernels with N outputs */
 } dmlcl__r1_tune;
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t); /* 0, or -1 if malformed */
 /* Picks the inner dimension, the outputs per unit and the NDRange for a plan whose

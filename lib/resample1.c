@@ -21,6 +21,7 @@ typedef struct {
     cl_ulong inner_k, inner_size, inner_in, inner_out, inner_tab;
     cl_ulong vec_ok;
     cl_ulong rows;
+    cl_ulong seg;
     cl_ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
     cl_ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
 } r1_args;
@@ -147,6 +148,7 @@ static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
     a->inner_out = p->inner_out;
     a->inner_tab = p->inner_tab;
     a->rows = p->inner_size ? p->count / p->inner_size : 0;
+    a->seg = p->seg;
     for (int d = 0; d < 8; d++) {
         a->psize[d] = d < (int)p->np ? p->psize[d] : 1;
         a->pin[d] = p->pin[d];
@@ -250,6 +252,8 @@ static const char *kernel_name(const dmlcl__resample1_plan *p)
 {
     if (p->rows_2d)
         return p->linear ? "resample1_linear_rows" : "resample1_gather_rows";
+    if (p->seg)
+        return p->linear ? "resample1_linear_seg" : "resample1_gather_seg";
     return p->linear ? "resample1_linear" : "resample1_gather";
 }
 
@@ -279,7 +283,7 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const
     if (dmlcl__r1_tune_parse(force, &tune))
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
                            "%s: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
-                           "wg=1..4096, rows=0|1) separated by commas, got \"%s\"",
+                           "wg=1..4096, rows=0|1, seg=0..65536) separated by commas, got \"%s\"",
                            vt->name, force);
     if (force && *force)
         dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune,
@@ -294,10 +298,11 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const
                  p->local2[0], p->local2[1], p->options);
     else
         snprintf(op->plan_text, sizeof op->plan_text,
-                 "variant=%s resampled=%u pass=%u inner=%s%u size=%llu vec=%u units=%llu "
+                 "variant=%s%s resampled=%u pass=%u inner=%s%u size=%llu vec=%u units=%llu "
                  "table=%lluB global=%zu local=%zu options='%s'",
-                 p->variant, p->nr, p->np, p->inner_res ? "r" : "p", p->inner_k,
-                 (unsigned long long)p->inner_size, p->vec, (unsigned long long)p->units,
+                 p->variant, p->seg ? "-seg" : "", p->nr, p->np, p->inner_res ? "r" : "p",
+                 p->inner_k, (unsigned long long)p->inner_size,
+                 p->seg ? (unsigned)p->seg : p->vec, (unsigned long long)p->units,
                  (unsigned long long)p->table_bytes, p->global, p->local, p->options);
     if ((st = dmlcl__kernel_get(op->ctx, "resample1", p->options,
                                 kernel_name(p), &im->kernel)))

@@ -451,7 +451,8 @@ START_TEST(plan_names_the_variant)
     dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
     dmlcl_operator *op;
     tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
-    ck_assert_ptr_nonnull(strstr(dmlcl_operator_plan(op), "variant=copy resampled=0 pass=1"));
+    ck_assert_ptr_nonnull(strstr(dmlcl_operator_plan(op), "variant=copy")); /* -seg on CPUs */
+    ck_assert_ptr_nonnull(strstr(dmlcl_operator_plan(op), "resampled=0 pass=1"));
     float in[24], out[48];
     for (int i = 0; i < 24; i++)
         in[i] = (float)i * 0.5f - 3;
@@ -673,12 +674,14 @@ END_TEST
 
 /* Every launch shape the planner can pick on any device, forced here through
  * $DMLCL_RESAMPLE_PLAN on the test device: the 2-D row kernels (GPUs' choice for LINEAR),
- * and units of an odd size with partial units at every row's end. Rows of 100 and 33
+ * units of an odd size with partial units at every row's end, and the segment kernels
+ * (CPUs' choice for nearest) with segments of 7 and 64. Rows of 100 and 33
  * outputs (not multiples of 4), a padded output with an odd binding offset (no vector
  * stores there) and a channels-last input. */
 START_TEST(every_launch_shape)
 {
-    static const char *const plans[] = {"rows=1", "rows=1,wg=32", "v=3,wg=32", "rows=0,v=4"};
+    static const char *const plans[] = {"rows=1", "rows=1,wg=32", "v=3,wg=32",
+                                        "rows=0,seg=0,v=4", "seg=7", "seg=64,wg=32"};
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
     uint64_t rng = 0x5a9e;
     for (size_t pl = 0; pl < sizeof plans / sizeof plans[0]; pl++) {
