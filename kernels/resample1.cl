@@ -227,6 +227,11 @@ __kernel void resample1_gather_rows(__global const bits_t *in, ulong in_off,
 #if K < 1 || K > 8
 #error "K must be 1..8"
 #endif
+/* INNER_K: the inner dimension's slot among the K resampled ones (-1: pass-through), a
+ * build option so that filling its slot per output costs no selects. */
+#if INNER_RES && (INNER_K < 0 || INNER_K >= K)
+#error "INNER_K must name a resampled slot"
+#endif
 
 /* Element type, accumulator, load and store. FLOAT16 and the 8-bit types compute in
  * float and round once on store (FLOAT16: to nearest even; INT8/UINT8: to nearest even,
@@ -347,7 +352,7 @@ static inline acc_t linear_one(__global const elem_t *in, __global const uint2 *
     float w_j[K];
 #pragma unroll
     for (int k = 0; k < K; k++) {
-        const int here = k == (int)a->inner_k;
+        const int here = k == INNER_K;
         lo_j[k] = here ? (idx_t)r.x * (idx_t)a->inner_in : lo[k];
         hi_j[k] = here ? (wx != 0 ? (idx_t)a->inner_in : 0) : hi[k];
         w_j[k] = here ? wx : w[k];
@@ -430,7 +435,7 @@ __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
             float w_j[K];
 #pragma unroll
             for (int k = 0; k < K; k++) {
-                const int here = k == (int)a.inner_k;
+                const int here = k == INNER_K;
                 lo_j[k] = here ? xlo[j] : lo[k];
                 hi_j[k] = here ? xhi[j] : hi[k];
                 w_j[k] = here ? xw[j] : w[k];

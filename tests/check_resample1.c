@@ -464,7 +464,8 @@ START_TEST(plan_names_the_variant)
     to.sizes = os;
     rd.scales = up;
     tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
-    ck_assert_ptr_nonnull(strstr(dmlcl_operator_plan(op), "variant=linear resampled=1 pass=2"));
+    ck_assert_ptr_nonnull(strstr(dmlcl_operator_plan(op), "variant=linear")); /* -seg on CPUs */
+    ck_assert_ptr_nonnull(strstr(dmlcl_operator_plan(op), "resampled=1 pass=2"));
     dmlcl_operator_release(op);
     rd.interpolation_mode = NEAREST;
     tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));

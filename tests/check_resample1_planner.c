@@ -143,7 +143,7 @@ START_TEST(nchw_spatial_upsample_collapses_batch_and_channels)
     ck_assert_uint_eq(p.table_bytes, 18 * 8);
     ck_assert_int_eq(p.pass_inner, 0);
     ck_assert_uint_eq(p.count, 480);
-    ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=1 -DELEM_BYTES=4 -DK=2 -DV=4 -DINNER_RES=1 -DIDX64=0");
+    ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=1 -DELEM_BYTES=4 -DK=2 -DV=4 -DINNER_RES=1 -DINNER_K=1 -DIDX64=0");
     p = plan_f32(4, is, NULL, os, NULL, 0, sc, half8, mhalf8);
     ck_assert_str_eq(p.variant, "gather");
     ck_assert_uint_eq(p.table_bytes, 18 * 4);
@@ -297,7 +297,7 @@ START_TEST(types_and_index_width)
     dmlcl__resample1_plan p;
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
     ck_assert_int_eq(p.idx64, 1); /* 2^32 outputs */
-    ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=5 -DELEM_BYTES=1 -DK=2 -DV=4 -DINNER_RES=1 -DIDX64=1");
+    ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=5 -DELEM_BYTES=1 -DK=2 -DV=4 -DINNER_RES=1 -DINNER_K=1 -DIDX64=1");
     const uint64_t os2[2] = {16, 16};
     out = tensor(2, os2, NULL, DMLCL_TENSOR_DATA_TYPE_UINT8, 1);
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
