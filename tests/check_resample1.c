@@ -673,6 +673,12 @@ START_TEST(larger_images)
 }
 END_TEST
 
+/* every_launch_shape's override must not outlive it, even when a check fails midway. */
+static void forget_plan_override(void)
+{
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+
 /* Every launch shape the planner can pick on any device, forced here through
  * $DMLCL_RESAMPLE_PLAN on the test device: the 2-D row kernels (GPUs' choice for LINEAR),
  * units of an odd size with partial units at every row's end, and the segment kernels
@@ -1013,6 +1019,7 @@ Suite *resample1_suite(void)
     tcase_add_test(tc, plan_names_the_variant);
     suite_add_tcase(s, tc);
     tc = tcase_create("randomized");
+    tcase_add_checked_fixture(tc, NULL, forget_plan_override);
     tcase_set_timeout(tc, 300);
     tcase_add_unchecked_fixture(tc, NULL, report_exactness);
     tcase_add_loop_test(tc, randomized_against_reference, 0, 10);
