@@ -30,6 +30,8 @@ typedef struct {
     ulong vec_ok;            /* 0: the output binding's base may be misaligned */
     ulong rows;              /* outer rows (units / chunks) */
     ulong seg;               /* outputs per unit of the *_seg kernels */
+    ulong skip_p, skip_r;    /* list entries the outer loops skip (8: none) */
+    ulong size2, in2, out2, tab2; /* *_seg2: the second inner dimension (resampled) */
     ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
     ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
 } resample1_args;
@@ -70,6 +72,16 @@ static inline int vec_store_ok(const resample1_args *a, ulong out_off, idx_t oo,
            (out_off + oo + x0) % n == 0;
 }
 
+/* Unit u of a segment kernel: returns its outer row; [*s, *e) is its stretch of the
+ * n-long dimension it walks. */
+static inline idx_t seg_range(idx_t u, const resample1_args *a, idx_t n, idx_t *s, idx_t *e)
+{
+    const idx_t row = fdiv(u, a->chunks_mul, a->chunks_shr);
+    *s = (u - row * (idx_t)a->chunks) * (idx_t)a->seg;
+    *e = min(*s + (idx_t)a->seg, n);
+    return row;
+}
+
 /* Peels the outer pass-through indices off rem (innermost first), adding their offsets.
  * The loops over dimensions run over all 8 slots, fully unrolled, so that every index into
  * the argument struct is a constant: a dynamic index makes GPU compilers copy the whole
@@ -78,7 +90,7 @@ static idx_t pass_dims(idx_t rem, const resample1_args *a, idx_t *io, idx_t *oo)
 {
 #pragma unroll
     for (int k = 7; k >= 0; k--) {
-        if (k >= (int)a->np || (!INNER_RES && k == (int)a->inner_k))
+        if (k >= (int)a->np || k == (int)a->skip_p)
             continue;
         const idx_t q = fdiv(rem, a->pmul[k], a->pshr[k]), i = rem - q * (idx_t)a->psize[k];
         rem = q;
@@ -95,7 +107,7 @@ static idx_t gather_dims(idx_t rem, const resample1_args *a, __global const uint
 {
 #pragma unroll
     for (int k = 7; k >= 0; k--) {
-        if (k >= (int)a->nr || (INNER_RES && k == (int)a->inner_k))
+        if (k >= (int)a->nr || k == (int)a->skip_r)
             continue;
         const idx_t q = fdiv(rem, a->rmul[k], a->rshr[k]), i = rem - q * (idx_t)a->rsize[k];
         rem = q;
@@ -103,6 +115,16 @@ static idx_t gather_dims(idx_t rem, const resample1_args *a, __global const uint
         *oo += i * (idx_t)a->rout[k];
     }
     return rem;
+}
+
+/* The offsets of outer row `row`, the faster-varying group split off first. */
+static inline void outer_gather(idx_t row, const resample1_args *a, __global const uint *tab,
+                                idx_t *io, idx_t *oo)
+{
+    if (a->pass_inner)
+        gather_dims(pass_dims(row, a, io, oo), a, tab, io, oo);
+    else
+        pass_dims(gather_dims(row, a, tab, io, oo), a, io, oo);
 }
 
 /* One output's input element, x along the inner dimension. */
@@ -126,10 +148,7 @@ __kernel void resample1_gather(__global const bits_t *in, ulong in_off, __global
     for (idx_t u = (idx_t)get_global_id(0); u < units; u += (idx_t)get_global_size(0)) {
         const idx_t row = fdiv(u, a.chunks_mul, a.chunks_shr), x0 = (u - row * (idx_t)a.chunks) * V;
         idx_t io = 0, oo = 0;
-        if (a.pass_inner)
-            gather_dims(pass_dims(row, &a, &io, &oo), &a, tab, &io, &oo);
-        else
-            pass_dims(gather_dims(row, &a, tab, &io, &oo), &a, &io, &oo);
+        outer_gather(row, &a, tab, &io, &oo);
         if (x0 + V > w) { /* the row's last, partial unit */
             for (int j = 0; j < V && x0 + j < w; j++)
                 out[oo + (x0 + j) * (idx_t)a.inner_out] = gather_one(in, tab, &a, io, x0 + j);
@@ -162,15 +181,12 @@ __kernel void resample1_gather_seg(__global const bits_t *restrict in, ulong in_
 {
     in += in_off;
     out += out_off;
-    const idx_t units = (idx_t)a.units, w = (idx_t)a.inner_size, seg = (idx_t)a.seg;
+    const idx_t units = (idx_t)a.units, w = (idx_t)a.inner_size;
     for (idx_t u = (idx_t)get_global_id(0); u < units; u += (idx_t)get_global_size(0)) {
-        const idx_t row = fdiv(u, a.chunks_mul, a.chunks_shr), xs = (u - row * (idx_t)a.chunks) * seg;
-        const idx_t xe = min(xs + seg, w);
+        idx_t xs, xe;
+        const idx_t row = seg_range(u, &a, w, &xs, &xe);
         idx_t io = 0, oo = 0;
-        if (a.pass_inner)
-            gather_dims(pass_dims(row, &a, &io, &oo), &a, tab, &io, &oo);
-        else
-            pass_dims(gather_dims(row, &a, tab, &io, &oo), &a, &io, &oo);
+        outer_gather(row, &a, tab, &io, &oo);
         __global bits_t *o = out + oo;
         if (a.inner_out == 1)
             for (idx_t x = xs; x < xe; x++)
@@ -178,6 +194,32 @@ __kernel void resample1_gather_seg(__global const bits_t *restrict in, ulong in_
         else
             for (idx_t x = xs; x < xe; x++)
                 o[x * (idx_t)a.inner_out] = gather_one(in, tab, &a, io, x);
+    }
+}
+
+/* CPUs, channels-last: the inner dimension is a short pass-through run (the channels)
+ * and the next one is resampled. A unit is a segment of a.seg positions along that second
+ * dimension, each position a contiguous run of the inner one: one table read per
+ * position, then a plain copy loop. */
+__kernel void resample1_gather_seg2(__global const bits_t *restrict in, ulong in_off,
+                                    __global bits_t *restrict out, ulong out_off,
+                                    __global const uint *restrict tab, resample1_args a)
+{
+    in += in_off;
+    out += out_off;
+    const idx_t units = (idx_t)a.units, n2 = (idx_t)a.size2;
+    const idx_t c_n = (idx_t)a.inner_size, c_in = (idx_t)a.inner_in, c_out = (idx_t)a.inner_out;
+    for (idx_t u = (idx_t)get_global_id(0); u < units; u += (idx_t)get_global_size(0)) {
+        idx_t ps, pe;
+        const idx_t row = seg_range(u, &a, n2, &ps, &pe);
+        idx_t io = 0, oo = 0;
+        outer_gather(row, &a, tab, &io, &oo);
+        for (idx_t q = ps; q < pe; q++) {
+            __global const bits_t *i = in + io + (idx_t)tab[(idx_t)a.tab2 + q] * (idx_t)a.in2;
+            __global bits_t *o = out + oo + q * (idx_t)a.out2;
+            for (idx_t c = 0; c < c_n; c++)
+                o[c * c_out] = i[c * c_in];
+        }
     }
 }
 
@@ -203,10 +245,7 @@ __kernel void resample1_gather_rows(__global const bits_t *in, ulong in_off,
     const idx_t rows = (idx_t)a.rows;
     for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
         idx_t io = 0, oo = 0;
-        if (a.pass_inner)
-            gather_dims(pass_dims(r, &a, &io, &oo), &a, tab, &io, &oo);
-        else
-            pass_dims(gather_dims(r, &a, tab, &io, &oo), &a, &io, &oo);
+        outer_gather(r, &a, tab, &io, &oo);
         bits_t v[RV];
 #pragma unroll
         for (int j = 0; j < RV; j++)
@@ -232,6 +271,8 @@ __kernel void resample1_gather_rows(__global const bits_t *in, ulong in_off,
 #if INNER_RES && (INNER_K < 0 || INNER_K >= K)
 #error "INNER_K must name a resampled slot"
 #endif
+/* With INNER_RES=0, INNER_K >= 0 names the slot of resample1_linear_seg2's second inner
+ * dimension. */
 
 /* Element type, accumulator, load and store. FLOAT16 and the 8-bit types compute in
  * float and round once on store (FLOAT16: to nearest even; INT8/UINT8: to nearest even,
@@ -296,7 +337,7 @@ static idx_t linear_dims(idx_t rem, const resample1_args *a, __global const uint
     for (int k = K - 1; k >= 0; k--) {
         lo[k] = hi[k] = 0;
         w[k] = 0;
-        if (INNER_RES && k == (int)a->inner_k)
+        if (k == (int)a->skip_r)
             continue;
         const idx_t q = fdiv(rem, a->rmul[k], a->rshr[k]), i = rem - q * (idx_t)a->rsize[k];
         rem = q;
@@ -307,6 +348,16 @@ static idx_t linear_dims(idx_t rem, const resample1_args *a, __global const uint
         *oo += i * (idx_t)a->rout[k];
     }
     return rem;
+}
+
+/* The offsets, corner steps and weights of outer row `row` (see outer_gather). */
+static inline void outer_linear(idx_t row, const resample1_args *a, __global const uint2 *tab,
+                                idx_t *io, idx_t *oo, idx_t *lo, idx_t *hi, float *w)
+{
+    if (a->pass_inner)
+        linear_dims(pass_dims(row, a, io, oo), a, tab, lo, hi, w, oo);
+    else
+        pass_dims(linear_dims(row, a, tab, lo, hi, w, oo), a, io, oo);
 }
 
 /* One output: corners in the reference's order (first resampled dimension = most
@@ -373,10 +424,7 @@ __kernel void resample1_linear(__global const elem_t *in, ulong in_off, __global
         const idx_t row = fdiv(u, a.chunks_mul, a.chunks_shr), x0 = (u - row * (idx_t)a.chunks) * V;
         idx_t io = 0, oo = 0, lo[K], hi[K];
         float w[K];
-        if (a.pass_inner)
-            linear_dims(pass_dims(row, &a, &io, &oo), &a, tab, lo, hi, w, &oo);
-        else
-            pass_dims(linear_dims(row, &a, tab, lo, hi, w, &oo), &a, &io, &oo);
+        outer_linear(row, &a, tab, &io, &oo, lo, hi, w);
         if (x0 + V > w_in) { /* the row's last, partial unit */
             for (int j = 0; j < V && x0 + j < w_in; j++)
                 STORE(out, oo + (x0 + j) * (idx_t)a.inner_out,
@@ -424,10 +472,7 @@ __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
     for (idx_t rr = (idx_t)get_global_id(1); rr < rows; rr += (idx_t)get_global_size(1)) {
         idx_t io = 0, oo = 0, lo[K], hi[K];
         float w[K];
-        if (a.pass_inner)
-            linear_dims(pass_dims(rr, &a, &io, &oo), &a, tab, lo, hi, w, &oo);
-        else
-            pass_dims(linear_dims(rr, &a, tab, lo, hi, w, &oo), &a, &io, &oo);
+        outer_linear(rr, &a, tab, &io, &oo, lo, hi, w);
         acc_t res[RV];
 #pragma unroll
         for (int j = 0; j < RV; j++) {
@@ -460,16 +505,13 @@ __kernel void resample1_linear_seg(__global const elem_t *restrict in, ulong in_
 {
     in += in_off;
     out += out_off;
-    const idx_t units = (idx_t)a.units, w_in = (idx_t)a.inner_size, seg = (idx_t)a.seg;
+    const idx_t units = (idx_t)a.units, w_in = (idx_t)a.inner_size;
     for (idx_t u = (idx_t)get_global_id(0); u < units; u += (idx_t)get_global_size(0)) {
-        const idx_t row = fdiv(u, a.chunks_mul, a.chunks_shr), xs = (u - row * (idx_t)a.chunks) * seg;
-        const idx_t xe = min(xs + seg, w_in);
+        idx_t xs, xe;
+        const idx_t row = seg_range(u, &a, w_in, &xs, &xe);
         idx_t io = 0, oo = 0, lo[K], hi[K];
         float w[K];
-        if (a.pass_inner)
-            linear_dims(pass_dims(row, &a, &io, &oo), &a, tab, lo, hi, w, &oo);
-        else
-            pass_dims(linear_dims(row, &a, tab, lo, hi, w, &oo), &a, &io, &oo);
+        outer_linear(row, &a, tab, &io, &oo, lo, hi, w);
         __global elem_t *o = out + oo;
         if (a.inner_out == 1)
             for (idx_t x = xs; x < xe; x++)
@@ -479,4 +521,34 @@ __kernel void resample1_linear_seg(__global const elem_t *restrict in, ulong in_
                 STORE(o, x * (idx_t)a.inner_out, linear_one(in, tab, &a, io, lo, hi, w, x));
     }
 }
+
+#if !INNER_RES && INNER_K >= 0
+/* resample1_gather_seg2's layout for LINEAR: per position, the second dimension's row
+ * fills slot INNER_K; the channels then share every corner offset and weight. */
+__kernel void resample1_linear_seg2(__global const elem_t *restrict in, ulong in_off,
+                                    __global elem_t *restrict out, ulong out_off,
+                                    __global const uint2 *restrict tab, resample1_args a)
+{
+    in += in_off;
+    out += out_off;
+    const idx_t units = (idx_t)a.units, n2 = (idx_t)a.size2;
+    const idx_t c_n = (idx_t)a.inner_size, c_in = (idx_t)a.inner_in, c_out = (idx_t)a.inner_out;
+    for (idx_t u = (idx_t)get_global_id(0); u < units; u += (idx_t)get_global_size(0)) {
+        idx_t ps, pe;
+        const idx_t row = seg_range(u, &a, n2, &ps, &pe);
+        idx_t io = 0, oo = 0, lo[K], hi[K];
+        float w[K];
+        outer_linear(row, &a, tab, &io, &oo, lo, hi, w);
+        for (idx_t q = ps; q < pe; q++) {
+            const uint2 r = tab[(idx_t)a.tab2 + q];
+            lo[INNER_K] = (idx_t)r.x * (idx_t)a.in2;
+            w[INNER_K] = as_float(r.y);
+            hi[INNER_K] = w[INNER_K] != 0 ? (idx_t)a.in2 : 0;
+            __global elem_t *o = out + oo + q * (idx_t)a.out2;
+            for (idx_t c = 0; c < c_n; c++)
+                STORE(o, c * c_out, interpolate(in, io + c * c_in, lo, hi, w));
+        }
+    }
+}
+#endif
 #endif

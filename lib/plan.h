@@ -134,6 +134,11 @@ typedef struct dmlcl__resample1_plan {
     uint64_t inner_size, inner_in, inner_out, inner_tab;
     uint32_t vec;               /* outputs per work unit */
     uint64_t seg;               /* the *_seg kernels (CPUs): outputs per unit; 0 = off */
+    int seg2;                   /* *_seg2: seg counts positions along a second inner
+                                 * dimension, resampled entry inner2_k, each position a run
+                                 * of the (pass-through, short) inner one */
+    uint32_t inner2_k;
+    uint64_t size2, in2, out2, tab2;
     int rows_2d;                /* the *_rows kernels: 2-D range (x vectors of
                                  * DMLCL_R1_ROWS_VEC outputs, rows) */
     size_t global2[2], local2[2];

@@ -22,6 +22,8 @@ typedef struct {
     cl_ulong vec_ok;
     cl_ulong rows;
     cl_ulong seg;
+    cl_ulong skip_p, skip_r;
+    cl_ulong size2, in2, out2, tab2;
     cl_ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
     cl_ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
 } r1_args;
@@ -149,6 +151,13 @@ static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
     a->inner_tab = p->inner_tab;
     a->rows = p->inner_size ? p->count / p->inner_size : 0;
     a->seg = p->seg;
+    /* The outer loops skip the inner dimension (and seg2's second one). */
+    a->skip_p = p->inner_res ? DMLCL_MAXDIM : p->inner_k;
+    a->skip_r = p->seg2 ? p->inner2_k : p->inner_res ? p->inner_k : DMLCL_MAXDIM;
+    a->size2 = p->size2;
+    a->in2 = p->in2;
+    a->out2 = p->out2;
+    a->tab2 = p->tab2;
     for (int d = 0; d < 8; d++) {
         a->psize[d] = d < (int)p->np ? p->psize[d] : 1;
         a->pin[d] = p->pin[d];
@@ -252,6 +261,8 @@ static const char *kernel_name(const dmlcl__resample1_plan *p)
 {
     if (p->rows_2d)
         return p->linear ? "resample1_linear_rows" : "resample1_gather_rows";
+    if (p->seg2)
+        return p->linear ? "resample1_linear_seg2" : "resample1_gather_seg2";
     if (p->seg)
         return p->linear ? "resample1_linear_seg" : "resample1_gather_seg";
     return p->linear ? "resample1_linear" : "resample1_gather";
@@ -300,7 +311,8 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const
         snprintf(op->plan_text, sizeof op->plan_text,
                  "variant=%s%s resampled=%u pass=%u inner=%s%u size=%llu vec=%u units=%llu "
                  "table=%lluB global=%zu local=%zu options='%s'",
-                 p->variant, p->seg ? "-seg" : "", p->nr, p->np, p->inner_res ? "r" : "p",
+                 p->variant, p->seg2 ? "-seg2" : p->seg ? "-seg" : "", p->nr, p->np,
+                 p->inner_res ? "r" : "p",
                  p->inner_k, (unsigned long long)p->inner_size,
                  p->seg ? (unsigned)p->seg : p->vec, (unsigned long long)p->units,
                  (unsigned long long)p->table_bytes, p->global, p->local, p->options);

@@ -248,6 +248,43 @@ static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     p->global2[1] = (size_t)(groups1 * p->local2[1]);
 }
 
+/* Channels-last on CPUs: the inner dimension a pass-through run shorter than a segment,
+ * the next fastest-varying one resampled. Segments then run along that one, want outputs
+ * per unit in all; the outer dimensions are the rest. */
+static int seg2(dmlcl__resample1_plan *p, uint64_t want)
+{
+    if (p->inner_res || p->inner_k >= p->np || p->inner_size >= want)
+        return 0;
+    uint64_t best = UINT64_MAX;
+    uint32_t k2 = DMLCL_MAXDIM;
+    for (uint32_t k = 0; k < p->nr; k++)
+        if (p->rsize[k] > 1 && p->rout[k] < best)
+            best = p->rout[k], k2 = k;
+    if (k2 == DMLCL_MAXDIM)
+        return 0;
+    p->seg2 = 1;
+    p->inner2_k = k2;
+    p->size2 = p->rsize[k2];
+    p->in2 = p->rin[k2];
+    p->out2 = p->rout[k2];
+    p->tab2 = p->rtab[k2];
+    uint64_t pos = want / p->inner_size;
+    p->seg = pos < p->size2 ? pos : p->size2;
+    p->chunks = (p->size2 + p->seg - 1) / p->seg;
+    p->units = p->count / (p->inner_size * p->size2) * p->chunks;
+    p->global = (size_t)((p->units + p->local - 1) / p->local * p->local);
+    /* Outer order: whichever group holds the fastest-varying dimension left. */
+    uint64_t fast = UINT64_MAX;
+    p->pass_inner = 1;
+    for (uint32_t k = 0; k < p->np; k++)
+        if (k != p->inner_k && p->pout[k] < fast)
+            fast = p->pout[k], p->pass_inner = 1;
+    for (uint32_t k = 0; k < p->nr; k++)
+        if (k != k2 && p->rsize[k] > 1 && p->rout[k] < fast)
+            fast = p->rout[k], p->pass_inner = 0;
+    return 1;
+}
+
 /* CPUs: the *_seg kernels, units of up to 256 outputs along the inner dimension (long
  * enough for the vectorised loop, short enough to balance the cores). POCL, 2 cores:
  * nearest 2x 2.4x, linear 2x 1.5x and trilinear 2x 2x faster than units of 16. */
@@ -255,8 +292,11 @@ static void launch_seg(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
                        const dmlcl__r1_tune *t)
 {
     p->seg = 0;
+    p->seg2 = 0;
     int want = t && t->seg >= 0 ? t->seg : lim->is_cpu ? 256 : 0;
     if (!want || p->rows_2d)
+        return;
+    if (seg2(p, (uint64_t)want))
         return;
     p->seg = (uint64_t)want < p->inner_size ? (uint64_t)want : p->inner_size;
     p->chunks = (p->inner_size + p->seg - 1) / p->seg;
@@ -293,7 +333,7 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
                  "-DLINEAR=1 -DDTYPE=%d -DELEM_BYTES=%u -DK=%u -DV=%u -DINNER_RES=%d "
                  "-DINNER_K=%d -DIDX64=%d",
                  (int)in->type, in->elem_size, p->nr, p->vec, p->inner_res,
-                 p->inner_res ? (int)p->inner_k : -1, p->idx64);
+                 p->inner_res ? (int)p->inner_k : p->seg2 ? (int)p->inner2_k : -1, p->idx64);
     else
         snprintf(p->options, sizeof p->options,
                  "-DLINEAR=0 -DELEM_BYTES=%u -DV=%u -DINNER_RES=%d -DIDX64=%d", in->elem_size,
