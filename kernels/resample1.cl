@@ -90,7 +90,7 @@ static idx_t pass_dims(idx_t rem, const resample1_args *a, idx_t *io, idx_t *oo)
 {
 #pragma unroll
     for (int k = 7; k >= 0; k--) {
-        if (k >= (int)a->np || k == (int)a->skip_p)
+        if (k >= (int)a->np || (!INNER_RES && k == (int)a->skip_p)) /* INNER_RES: none */
             continue;
         const idx_t q = fdiv(rem, a->pmul[k], a->pshr[k]), i = rem - q * (idx_t)a->psize[k];
         rem = q;
@@ -337,7 +337,7 @@ static idx_t linear_dims(idx_t rem, const resample1_args *a, __global const uint
     for (int k = K - 1; k >= 0; k--) {
         lo[k] = hi[k] = 0;
         w[k] = 0;
-        if (k == (int)a->skip_r)
+        if ((INNER_RES || INNER_K >= 0) && k == (int)a->skip_r) /* else none to skip */
             continue;
         const idx_t q = fdiv(rem, a->rmul[k], a->rshr[k]), i = rem - q * (idx_t)a->rsize[k];
         rem = q;

@@ -3,31 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "plan.h"
+#include "plantensor.h"
 
 static const dmlcl__limits gpu = {1024, 132, 0};
 static const dmlcl__limits cpu = {4096, 2, 1};
 
-/* A packed (or strided) tensor by hand, as dmlcl__tensor_check would produce it. */
+/* A tensor by hand (tests/plantensor.h); the reverse planner ignores the type. */
 static dmlcl__tensor tensor(uint32_t rank, const uint64_t *sizes, const uint64_t *strides,
                             uint32_t elem)
 {
-    dmlcl__tensor t;
-    memset(&t, 0, sizeof t);
-    t.rank = rank;
-    t.elem_size = elem;
-    t.elements = 1;
-    t.span = 1;
-    uint64_t packed = 1;
-    for (int d = (int)rank - 1; d >= 0; d--) {
-        t.sizes[d] = sizes[d];
-        t.strides[d] = strides ? strides[d] : packed;
-        packed *= sizes[d];
-    }
-    for (uint32_t d = 0; d < rank; d++) {
-        t.elements *= t.sizes[d];
-        t.span += (t.sizes[d] - 1) * t.strides[d];
-    }
-    return t;
+    return plan_tensor(rank, sizes, strides, DMLCL_TENSOR_DATA_TYPE_UINT8, elem);
 }
 
 static const dmlcl__rs_tune force_generic = {DMLCL_RS_GENERIC, 0, 0};

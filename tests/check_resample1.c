@@ -972,30 +972,7 @@ START_TEST(allocation_failures)
     dmlcl_tensor_desc ti = {F32, 2, is, NULL, 0}, to = {F32, 2, os, NULL, 0};
     dmlcl_resample1_desc rd = {&ti, &to, LINEAR, 2, sc, pix_in, pix_out};
     dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
-    const void *ins[1] = {in};
-    void *outs[1] = {out};
-    dmlcl_context *c = tu_context();
-    int64_t live0 = dmlcl_test_live_allocations();
-    uint64_t total = 0;
-    for (uint64_t n = 0; n == 0 || n <= total; n++) {
-        dmlcl_operator *op = NULL;
-        dmlcl_test_fail_alloc_after(n);
-        dmlcl_status st = dmlcl_operator_create(c, &od, &op);
-        if (!st)
-            st = dmlcl_operator_execute_host(op, ins, outs);
-        dmlcl_operator_release(op);
-        uint64_t seen = dmlcl_test_fail_alloc_after(0);
-        if (n == 0) {
-            tu_assert_ok(st);
-            total = seen;
-        } else if (st) {
-            ck_assert_msg(st == DMLCL_OUT_OF_MEMORY &&
-                              strstr(dmlcl_last_error(), "out of host memory"),
-                          "allocation %llu failing: %s", (unsigned long long)n,
-                          dmlcl_last_error());
-        }
-        ck_assert_int_eq(dmlcl_test_live_allocations(), live0);
-    }
+    uint64_t total = tu_alloc_failures(&od, in, out);
     ck_assert_uint_ge(total, 3); /* operator, plan, tables */
 }
 END_TEST

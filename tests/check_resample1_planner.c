@@ -5,33 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "plan.h"
+#include "plantensor.h"
 
 static const dmlcl__limits gpu = {1024, 132, 0};
 static const dmlcl__limits cpu = {4096, 2, 1};
 
-/* A tensor by hand, as dmlcl__tensor_check would produce it (NULL strides: packed). */
+/* A tensor by hand (tests/plantensor.h). */
 static dmlcl__tensor tensor(uint32_t rank, const uint64_t *sizes, const uint64_t *strides,
                             dmlcl_tensor_data_type type, uint32_t elem)
 {
-    dmlcl__tensor t;
-    memset(&t, 0, sizeof t);
-    t.type = type;
-    t.rank = rank;
-    t.elem_size = elem;
-    t.elements = 1;
-    t.span = 1;
-    uint64_t packed = 1;
-    for (int d = (int)rank - 1; d >= 0; d--) {
-        t.sizes[d] = sizes[d];
-        t.strides[d] = strides ? strides[d] : packed;
-        packed *= sizes[d];
-    }
-    for (uint32_t d = 0; d < rank; d++) {
-        t.elements *= t.sizes[d];
-        t.span += (t.sizes[d] - 1) * t.strides[d];
-    }
-    t.span_bytes = t.span * elem;
-    return t;
+    return plan_tensor(rank, sizes, strides, type, elem);
 }
 
 static const float half8[8] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};

@@ -515,29 +515,7 @@ START_TEST(allocation_failures)
         dmlcl_resample3_desc r3 = {&tg, &to, LINEAR, INC, 2, half, pix_in, pix_out, 1};
         dmlcl_operator_desc od = {kind ? DMLCL_OPERATOR_RESAMPLE3 : DMLCL_OPERATOR_RESAMPLE_GRAD1,
                                   kind ? (const void *)&r3 : (const void *)&gd};
-        const void *ins[1] = {g};
-        void *outs[1] = {out};
-        int64_t live0 = dmlcl_test_live_allocations();
-        uint64_t total = 0;
-        for (uint64_t n = 0; n == 0 || n <= total; n++) {
-            dmlcl_operator *op = NULL;
-            dmlcl_test_fail_alloc_after(n);
-            dmlcl_status st = dmlcl_operator_create(tu_context(), &od, &op);
-            if (!st)
-                st = dmlcl_operator_execute_host(op, ins, outs);
-            dmlcl_operator_release(op);
-            uint64_t seen = dmlcl_test_fail_alloc_after(0);
-            if (n == 0) {
-                tu_assert_ok(st);
-                total = seen;
-            } else if (st) {
-                ck_assert_msg(st == DMLCL_OUT_OF_MEMORY &&
-                                  strstr(dmlcl_last_error(), "out of host memory"),
-                              "allocation %llu failing: %s", (unsigned long long)n,
-                              dmlcl_last_error());
-            }
-            ck_assert_int_eq(dmlcl_test_live_allocations(), live0);
-        }
+        uint64_t total = tu_alloc_failures(&od, g, out);
         ck_assert_uint_ge(total, 3); /* operator, plan, table */
     }
 }

@@ -127,6 +127,37 @@ void tu_resample1_f32(uint32_t rank, const uint32_t *in_sizes, const uint32_t *o
     tu_run_host(&od, in, out);
 }
 
+uint64_t dmlcl_test_fail_alloc_after(uint64_t n);
+int64_t dmlcl_test_live_allocations(void);
+
+uint64_t tu_alloc_failures(const dmlcl_operator_desc *od, const void *in, void *out)
+{
+    const void *ins[1] = {in};
+    void *outs[1] = {out};
+    int64_t live0 = dmlcl_test_live_allocations();
+    uint64_t total = 0;
+    for (uint64_t n = 0; n == 0 || n <= total; n++) {
+        dmlcl_operator *op = NULL;
+        dmlcl_test_fail_alloc_after(n);
+        dmlcl_status st = dmlcl_operator_create(tu_context(), od, &op);
+        if (!st)
+            st = dmlcl_operator_execute_host(op, ins, outs);
+        dmlcl_operator_release(op);
+        uint64_t seen = dmlcl_test_fail_alloc_after(0);
+        if (n == 0) {
+            tu_assert_ok(st);
+            total = seen;
+        } else if (st) {
+            ck_assert_msg(st == DMLCL_OUT_OF_MEMORY &&
+                              strstr(dmlcl_last_error(), "out of host memory"),
+                          "allocation %llu failing: %s", (unsigned long long)n,
+                          dmlcl_last_error());
+        }
+        ck_assert_int_eq(dmlcl_test_live_allocations(), live0);
+    }
+    return total;
+}
+
 void tu_run_host(const dmlcl_operator_desc *od, const void *in, void *out)
 {
     dmlcl_operator *op = NULL;

@@ -41,6 +41,11 @@ void tu_devbuf_free(tu_devbuf *b);
 int tu_next_index(uint32_t rank, const uint32_t *sizes, uint32_t *idx);
 uint64_t tu_offset(uint32_t rank, const uint32_t *idx, const uint32_t *strides);
 
+/* Fails every library allocation of one create + execute_host of the operator in turn
+ * (test hooks): each run ends cleanly with DMLCL_OUT_OF_MEMORY and "out of host memory", or
+ * succeeds, and leaks nothing. Returns the allocation count of a clean run. */
+uint64_t tu_alloc_failures(const dmlcl_operator_desc *od, const void *in, void *out);
+
 /* Creates the operator in tu_context(), runs it once on one host input and output
  * through execute_host and releases it; asserts that create and run succeed. */
 void tu_run_host(const dmlcl_operator_desc *od, const void *in, void *out);
