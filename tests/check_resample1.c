@@ -24,38 +24,7 @@ int64_t dmlcl_test_live_allocations(void);
 #define NEAREST DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR
 #define LINEAR DMLCL_INTERPOLATION_MODE_LINEAR
 
-static const float pix_in[8] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
-static const float pix_out[8] = {-0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f};
 static const float zeros[8] = {0};
-
-/* ---- FLOAT16 on the host ----------------------------------------------------------------- */
-
-static float half_to_float(uint16_t h)
-{
-    int e = (h >> 10) & 31, m = h & 1023;
-    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY)
-                                                        : ldexpf((float)(m | 1024), e - 25);
-    return (h & 0x8000) ? -v : v;
-}
-
-/* Round to nearest even, as vstore_half_rte. */
-static uint16_t float_to_half(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
-    uint32_t ax = x & 0x7fffffffu;
-    if (ax >= 0x7f800000u)
-        return sign | 0x7c00 | (ax > 0x7f800000u ? 0x200 : 0);
-    if (ax >= 0x477ff000u) /* >= 65520 rounds to infinity */
-        return sign | 0x7c00;
-    if (ax < 0x38800000u) /* below 2^-14: subnormal; scaling by 2^24 is exact */
-        return sign | (uint16_t)nearbyintf(fabsf(f) * 16777216.0f);
-    uint32_t h = ((((ax >> 23) - 112) << 10) | ((ax & 0x7fffffu) >> 13)), rest = ax & 0x1fffu;
-    if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
-        h++;
-    return sign | (uint16_t)h;
-}
 
 /* ---- one case: descriptors, the C reference, the device run ------------------------------ */
 
@@ -73,7 +42,7 @@ static double load(const rcase *c, const unsigned char *in, uint64_t off)
     const unsigned char *p = in + off * c->elem;
     switch (c->type) {
     case F32: { float v; memcpy(&v, p, 4); return v; }
-    case F16: { uint16_t v; memcpy(&v, p, 2); return half_to_float(v); }
+    case F16: { uint16_t v; memcpy(&v, p, 2); return tu_half_to_float(v); }
     case F64: { double v; memcpy(&v, p, 8); return v; }
     case I8: return (double)*(const int8_t *)p;
     default: return (double)*p;
@@ -84,7 +53,7 @@ static void store(const rcase *c, unsigned char *p, double v)
 {
     switch (c->type) {
     case F32: { float f = (float)v; memcpy(p, &f, 4); break; }
-    case F16: { uint16_t h = float_to_half((float)v); memcpy(p, &h, 2); break; }
+    case F16: { uint16_t h = tu_float_to_half((float)v); memcpy(p, &h, 2); break; }
     case F64: memcpy(p, &v, 8); break;
     case I8: { /* round half to even, saturate */
         float r = rintf((float)v);
@@ -249,7 +218,7 @@ START_TEST(nearest_4_to_2_pixel_centre_picks_1_and_3)
     const uint32_t is[1] = {4}, os[1] = {2};
     const float sc[1] = {0.5f}, in[4] = {10, 20, 30, 40}, want[2] = {20, 40};
     float out[2];
-    run_f32(1, is, os, NEAREST, sc, pix_in, pix_out, in, out);
+    run_f32(1, is, os, NEAREST, sc, tu_pix_in, tu_pix_out, in, out);
     expect_f32(out, want, 2, "4->2");
 }
 END_TEST
@@ -261,9 +230,9 @@ START_TEST(scale_3_pixel_centre)
     float out[9];
     /* x = (o + 0.5) / 3 - 0.5 = -1/3, 0, 1/3, 2/3, 1, 4/3 */
     const float nearest[6] = {0, 0, 0, 3, 3, 3}, linear[6] = {0, 0, 1, 2, 3, 3};
-    run_f32(1, is, os, NEAREST, s3, pix_in, pix_out, in, out);
+    run_f32(1, is, os, NEAREST, s3, tu_pix_in, tu_pix_out, in, out);
     expect_f32(out, nearest, 6, "2->6 nearest");
-    run_f32(1, is, os, LINEAR, s3, pix_in, pix_out, in, out);
+    run_f32(1, is, os, LINEAR, s3, tu_pix_in, tu_pix_out, in, out);
     ck_assert(out[1] == 0 && out[4] == 3); /* x = 0 and 1 exactly: no drift */
     for (int i = 0; i < 6; i++)
         ck_assert_msg(fabsf(out[i] - linear[i]) <= 1e-6f, "2->6 linear out[%d] = %.9g", i, out[i]);
@@ -275,7 +244,7 @@ START_TEST(scale_3_pixel_centre)
     expect_f32(out, ties, 9, "3->9 ties");
     /* Down by 3 with scale 1/3 (a float just above 1/3): pixel centres 1 and 4. */
     const float third[1] = {1.0f / 3}, in6[6] = {0, 1, 2, 3, 4, 5}, down[2] = {1, 4};
-    run_f32(1, is6, os2, NEAREST, third, pix_in, pix_out, in6, out);
+    run_f32(1, is6, os2, NEAREST, third, tu_pix_in, tu_pix_out, in6, out);
     expect_f32(out, down, 2, "6->2");
 }
 END_TEST
@@ -287,7 +256,7 @@ START_TEST(pixel_centre_2x2_to_4x4_linear)
     const float want[16] = {1,   1.25f, 1.75f, 2,    1.5f, 1.75f, 2.25f, 2.5f,
                             2.5f, 2.75f, 3.25f, 3.5f, 3,    3.25f, 3.75f, 4};
     float out[16];
-    run_f32(2, is, os, LINEAR, sc, pix_in, pix_out, in, out);
+    run_f32(2, is, os, LINEAR, sc, tu_pix_in, tu_pix_out, in, out);
     expect_f32(out, want, 16, "2x2->4x4");
 }
 END_TEST
@@ -300,7 +269,7 @@ START_TEST(onnx_half_pixel)
     const float sc[1] = {2}, in[4] = {1, 2, 3, 4};
     const float want[8] = {1, 1.25f, 1.75f, 2.25f, 2.75f, 3.25f, 3.75f, 4};
     float out[8];
-    run_f32(1, is, os, LINEAR, sc, pix_in, pix_out, in, out);
+    run_f32(1, is, os, LINEAR, sc, tu_pix_in, tu_pix_out, in, out);
     expect_f32(out, want, 8, "half_pixel");
 }
 END_TEST
@@ -340,7 +309,7 @@ START_TEST(onnx_pytorch_half_pixel)
     run_f32(2, is, os, LINEAR, sc, ipo, opo, in, out);
     expect_f32(out, want, 8, "pytorch_half_pixel");
     /* half_pixel would sample between the rows (x = 0.5 / 0.5 - 0.5 = 0.5): 3, 3.25, ... */
-    run_f32(2, is, os, LINEAR, sc, pix_in, pix_out, in, out);
+    run_f32(2, is, os, LINEAR, sc, tu_pix_in, tu_pix_out, in, out);
     ck_assert_float_eq_tol(out[0], 3, 1e-6f);
 }
 END_TEST
@@ -391,7 +360,7 @@ START_TEST(float16_and_8_bit_rounding)
     const uint32_t hs[1] = {2}, hos[1] = {4};
     const float hsc[1] = {2};
     dmlcl_tensor_desc hi = {F16, 1, hs, NULL, 0}, ho = {F16, 1, hos, NULL, 0};
-    dmlcl_resample1_desc hd = {&hi, &ho, LINEAR, 1, hsc, pix_in, pix_out};
+    dmlcl_resample1_desc hd = {&hi, &ho, LINEAR, 1, hsc, tu_pix_in, tu_pix_out};
     od.desc = &hd;
     const uint16_t h_in[2] = {0x3c00, 0x4000}, h_want[4] = {0x3c00, 0x3d00, 0x3f00, 0x4000};
     uint16_t h_out[4];
@@ -447,7 +416,7 @@ START_TEST(plan_names_the_variant)
     const uint32_t s[3] = {2, 3, 4}, os[3] = {2, 6, 4};
     const float one[3] = {1, 1, 1}, up[3] = {1, 2, 1};
     dmlcl_tensor_desc ti = {F32, 3, s, NULL, 0}, to = {F32, 3, s, NULL, 0};
-    dmlcl_resample1_desc rd = {&ti, &to, LINEAR, 3, one, pix_in, pix_out};
+    dmlcl_resample1_desc rd = {&ti, &to, LINEAR, 3, one, tu_pix_in, tu_pix_out};
     dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
     dmlcl_operator *op;
     tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
@@ -664,8 +633,8 @@ START_TEST(larger_images)
         c.scales[0] = 1;
         c.scales[1] = 128.0f / 61;
         c.scales[2] = 33.0f / 47;
-        memcpy(c.ipo, pix_in, sizeof c.ipo);
-        memcpy(c.opo, pix_out, sizeof c.opo);
+        memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+        memcpy(c.opo, tu_pix_out, sizeof c.opo);
         channels_last(3, c.in_sizes, c.in_str);
         tu_make_strides(&rng, TU_PADDED, 3, c.out_sizes, -1, c.out_str);
         check_random(&rng, &c, mode);
@@ -706,8 +675,8 @@ START_TEST(every_launch_shape)
             c.scales[0] = 1;
             c.scales[1] = 40.0f / 23;
             c.scales[2] = (float)os[2] / 47;
-            memcpy(c.ipo, pix_in, sizeof c.ipo);
-            memcpy(c.opo, pix_out, sizeof c.opo);
+            memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+            memcpy(c.opo, tu_pix_out, sizeof c.opo);
             if (n % 2)
                 channels_last(3, c.in_sizes, c.in_str);
             else
@@ -753,8 +722,8 @@ START_TEST(resample_v0_equals_resample1)
     for (int n = 0; n < 12; n++) {
         rcase c = random_case(&rng, (uint32_t)tu_range(&rng, 1, 4), all_types[n % 5],
                               n % 2 ? LINEAR : NEAREST, 2);
-        memcpy(c.ipo, pix_in, sizeof c.ipo);
-        memcpy(c.opo, pix_out, sizeof c.opo);
+        memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+        memcpy(c.opo, tu_pix_out, sizeof c.opo);
         size_t in_bytes, b0, b1;
         unsigned char *in = random_input(&rng, &c, &in_bytes);
         unsigned char *o1 = run_case(&c, in, 0, "RESAMPLE1", &b1);
@@ -970,7 +939,7 @@ START_TEST(allocation_failures)
     const float sc[2] = {2, 2}, in[4] = {1, 2, 3, 4};
     float out[16];
     dmlcl_tensor_desc ti = {F32, 2, is, NULL, 0}, to = {F32, 2, os, NULL, 0};
-    dmlcl_resample1_desc rd = {&ti, &to, LINEAR, 2, sc, pix_in, pix_out};
+    dmlcl_resample1_desc rd = {&ti, &to, LINEAR, 2, sc, tu_pix_in, tu_pix_out};
     dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
     uint64_t total = tu_alloc_failures(&od, in, out);
     ck_assert_uint_ge(total, 3); /* operator, plan, tables */

@@ -16,8 +16,6 @@
 #define DEC DMLCL_AXIS_DIRECTION_DECREASING
 
 static const float zeros[8] = {0};
-static const float pix_in[8] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
-static const float pix_out[8] = {-0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f};
 
 /* FLOAT32 packed host arrays through execute_host. */
 static void run2(uint32_t rank, const uint32_t *is, const uint32_t *os, int mode, int dir,
@@ -74,13 +72,13 @@ START_TEST(onnx_nearest_modes_half_pixel)
     const float rounded[8] = {0, 0, 1, 1, 2, 2, 3, 3};
     const float floor_[8] = {0, 0, 0, 1, 1, 2, 2, 3}; /* floor(-0.25) clamps to 0 */
     const float ceil_[8] = {0, 1, 1, 2, 2, 3, 3, 3};
-    run2(1, is, os, NEAREST, INC, sc, one, pix_out, in, out);
+    run2(1, is, os, NEAREST, INC, sc, one, tu_pix_out, in, out);
     expect(out, rounded, 8, "half_pixel round_prefer_floor");
-    run2(1, is, os, NEAREST, DEC, sc, zeros, pix_out, in, out);
+    run2(1, is, os, NEAREST, DEC, sc, zeros, tu_pix_out, in, out);
     expect(out, rounded, 8, "half_pixel round_prefer_ceil");
-    run2(1, is, os, NEAREST, DEC, sc, pix_in, pix_out, in, out);
+    run2(1, is, os, NEAREST, DEC, sc, tu_pix_in, tu_pix_out, in, out);
     expect(out, floor_, 8, "half_pixel floor");
-    run2(1, is, os, NEAREST, INC, sc, pix_in, pix_out, in, out);
+    run2(1, is, os, NEAREST, INC, sc, tu_pix_in, tu_pix_out, in, out);
     expect(out, ceil_, 8, "half_pixel ceil");
 }
 END_TEST
@@ -94,9 +92,9 @@ START_TEST(directml_example_forward)
     const float sc[2] = {0.5f, 1.5f}, in[4] = {1, 2, 3, 4};
     const float dec[3] = {1, 1, 2}, inc[3] = {3, 4, 4};
     float out[3];
-    run2(2, is, os, NEAREST, DEC, sc, pix_in, pix_out, in, out);
+    run2(2, is, os, NEAREST, DEC, sc, tu_pix_in, tu_pix_out, in, out);
     expect(out, dec, 3, "DECREASING");
-    run2(2, is, os, NEAREST, INC, sc, pix_in, pix_out, in, out);
+    run2(2, is, os, NEAREST, INC, sc, tu_pix_in, tu_pix_out, in, out);
     expect(out, inc, 3, "INCREASING");
 }
 END_TEST
@@ -234,7 +232,7 @@ START_TEST(validation)
     uint32_t is[2] = {2, 2}, os[2] = {4, 4};
     float sc[2] = {2, 2};
     dmlcl_tensor_desc ti = {F32, 2, is, NULL, 0}, to = {F32, 2, os, NULL, 0};
-    dmlcl_resample2_desc rd = {&ti, &to, NEAREST, INC, 2, sc, pix_in, pix_out};
+    dmlcl_resample2_desc rd = {&ti, &to, NEAREST, INC, 2, sc, tu_pix_in, tu_pix_out};
     dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE2, &rd};
     dmlcl_operator *op = NULL;
     tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));

@@ -18,8 +18,6 @@
 #define LINEAR DMLCL_INTERPOLATION_MODE_LINEAR
 #define INC DMLCL_AXIS_DIRECTION_INCREASING
 
-static const float pix_in[8] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
-static const float pix_out[8] = {-0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f};
 
 static dmlcl_operator *make3(uint32_t rank, dmlcl_tensor_data_type type, const uint32_t *is,
                              const uint32_t *istr, const uint32_t *os, const uint32_t *ostr,
@@ -38,7 +36,7 @@ static dmlcl_operator *make3(uint32_t rank, dmlcl_tensor_data_type type, const u
 static void run3(uint32_t rank, const uint32_t *is, const uint32_t *os, int mode, int aa,
                  const float *sc, const float *in, float *out)
 {
-    dmlcl_operator *op = make3(rank, F32, is, NULL, os, NULL, mode, aa, sc, pix_in, pix_out);
+    dmlcl_operator *op = make3(rank, F32, is, NULL, os, NULL, mode, aa, sc, tu_pix_in, tu_pix_out);
     const void *ins[1] = {in};
     void *outs[1] = {out};
     tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
@@ -110,7 +108,7 @@ START_TEST(no_effect_cases)
     for (int n = 0; n < 4; n++) {
         dmlcl_tensor_desc ti = {F32, 2, is, NULL, 0}, to = {F32, 2, cases[n].os, NULL, 0};
         dmlcl_resample2_desc r2 = {&ti, &to, (dmlcl_interpolation_mode)cases[n].mode, INC, 2,
-                                   cases[n].sc, pix_in, pix_out};
+                                   cases[n].sc, tu_pix_in, tu_pix_out};
         dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE2, &r2};
         dmlcl_operator *op;
         const void *ins[1] = {in};
@@ -123,10 +121,10 @@ START_TEST(no_effect_cases)
         ck_assert_msg(!memcmp(a, b, count * 4), "case %d differs from RESAMPLE2", n);
     }
     /* The plan says which path ran. */
-    dmlcl_operator *op = make3(2, F32, is, NULL, os_dn, NULL, LINEAR, 1, dn, pix_in, pix_out);
+    dmlcl_operator *op = make3(2, F32, is, NULL, os_dn, NULL, LINEAR, 1, dn, tu_pix_in, tu_pix_out);
     ck_assert_ptr_nonnull(strstr(dmlcl_operator_plan(op), "variant=taps tabled=2"));
     dmlcl_operator_release(op);
-    op = make3(2, F32, is, NULL, os_up, NULL, LINEAR, 1, up, pix_in, pix_out);
+    op = make3(2, F32, is, NULL, os_up, NULL, LINEAR, 1, up, tu_pix_in, tu_pix_out);
     ck_assert_ptr_nonnull(strstr(dmlcl_operator_plan(op), "variant=linear"));
     dmlcl_operator_release(op);
 }
@@ -330,7 +328,7 @@ START_TEST(validation)
     uint32_t is[2] = {4, 4}, os[2] = {2, 2};
     float sc[2] = {0.5f, 0.5f};
     dmlcl_tensor_desc ti = {F32, 2, is, NULL, 0}, to = {F32, 2, os, NULL, 0};
-    dmlcl_resample3_desc rd = {&ti, &to, LINEAR, INC, 2, sc, pix_in, pix_out, 1};
+    dmlcl_resample3_desc rd = {&ti, &to, LINEAR, INC, 2, sc, tu_pix_in, tu_pix_out, 1};
     dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE3, &rd};
     dmlcl_operator *op = NULL;
     tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
@@ -357,7 +355,7 @@ START_TEST(validation)
     rd.output_pixel_offsets = NULL;
     tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
                     "resample3: output_pixel_offsets is NULL");
-    rd.output_pixel_offsets = pix_out;
+    rd.output_pixel_offsets = tu_pix_out;
     rd.dimension_count = 1;
     tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
                     "resample3: dimension_count must equal the tensors' dimension_count (2), "

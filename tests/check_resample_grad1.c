@@ -20,31 +20,6 @@
 #define INC DMLCL_AXIS_DIRECTION_INCREASING
 #define DEC DMLCL_AXIS_DIRECTION_DECREASING
 
-static const float pix_in[8] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
-static const float pix_out[8] = {-0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f};
-
-static float h2f(uint16_t h)
-{
-    int e = (h >> 10) & 31, m = h & 1023;
-    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY)
-                                                        : ldexpf((float)(m | 1024), e - 25);
-    return (h & 0x8000) ? -v : v;
-}
-
-/* Round to nearest even (the test values stay in FLOAT16's normal range or are 0). */
-static uint16_t f2h(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
-    uint32_t ax = x & 0x7fffffffu;
-    if (ax < 0x38800000u)
-        return sign | (uint16_t)nearbyintf(fabsf(f) * 16777216.0f);
-    uint32_t h = ((((ax >> 23) - 112) << 10) | ((ax & 0x7fffffu) >> 13)), rest = ax & 0x1fffu;
-    if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
-        h++;
-    return sign | (uint16_t)h;
-}
 
 /* Packed arrays of type t through execute_host. */
 static void grad_host(dmlcl_tensor_data_type t, uint32_t rank, const uint32_t *gs,
@@ -65,13 +40,13 @@ START_TEST(directml_example)
     const uint32_t gs[2] = {1, 3}, os[2] = {2, 2};
     const float sc[2] = {0.5f, 1.5f}, g[3] = {4, 5, 6}, want[4] = {9, 6, 0, 0};
     float out[4];
-    grad_host(F32, 2, gs, os, NEAREST, DEC, sc, pix_in, pix_out, g, out);
+    grad_host(F32, 2, gs, os, NEAREST, DEC, sc, tu_pix_in, tu_pix_out, g, out);
     for (int i = 0; i < 4; i++)
         ck_assert_msg(out[i] == want[i], "out[%d] = %g, expected %g", i, out[i], want[i]);
     /* As DirectML writes it: 4-D, sizes {1,1,1,3} -> {1,1,2,2}. */
     const uint32_t gs4[4] = {1, 1, 1, 3}, os4[4] = {1, 1, 2, 2};
     const float sc4[4] = {1, 1, 0.5f, 1.5f};
-    grad_host(F32, 4, gs4, os4, NEAREST, DEC, sc4, pix_in, pix_out, g, out);
+    grad_host(F32, 4, gs4, os4, NEAREST, DEC, sc4, tu_pix_in, tu_pix_out, g, out);
     for (int i = 0; i < 4; i++)
         ck_assert_msg(out[i] == want[i], "4-D out[%d] = %g, expected %g", i, out[i], want[i]);
 }
@@ -85,7 +60,7 @@ START_TEST(linear_by_hand)
     const uint32_t gs[1] = {4}, os[1] = {2};
     const float sc[1] = {2}, g[4] = {1, 2, 3, 4};
     float out[2];
-    grad_host(F32, 1, gs, os, LINEAR, INC, sc, pix_in, pix_out, g, out);
+    grad_host(F32, 1, gs, os, LINEAR, INC, sc, tu_pix_in, tu_pix_out, g, out);
     ck_assert_float_eq(out[0], 3.25f);
     ck_assert_float_eq(out[1], 6.75f);
     /* Downsampling 4 -> 1 by nearest: only the input read gets it, the rest 0. 4 -> 2 with
@@ -93,9 +68,9 @@ START_TEST(linear_by_hand)
     const uint32_t gs2[1] = {2}, os4[1] = {4};
     const float half[1] = {0.5f}, g2[2] = {7, 8};
     float out4[4];
-    grad_host(F32, 1, gs2, os4, NEAREST, INC, half, pix_in, pix_out, g2, out4);
+    grad_host(F32, 1, gs2, os4, NEAREST, INC, half, tu_pix_in, tu_pix_out, g2, out4);
     ck_assert(out4[0] == 0 && out4[1] == 7 && out4[2] == 0 && out4[3] == 8);
-    grad_host(F32, 1, gs2, os4, NEAREST, DEC, half, pix_in, pix_out, g2, out4);
+    grad_host(F32, 1, gs2, os4, NEAREST, DEC, half, tu_pix_in, tu_pix_out, g2, out4);
     ck_assert(out4[0] == 7 && out4[1] == 0 && out4[2] == 8 && out4[3] == 0);
 }
 END_TEST
@@ -120,20 +95,20 @@ START_TEST(int8_by_hand)
     };
     for (int k = 0; k < 4; k++) {
         uint8_t out[1];
-        grad_host(sums[k].type, 1, gs, os1, NEAREST, INC, four, pix_in, pix_out, sums[k].g, out);
+        grad_host(sums[k].type, 1, gs, os1, NEAREST, INC, four, tu_pix_in, tu_pix_out, sums[k].g, out);
         int got = sums[k].type == I8 ? (int8_t)out[0] : out[0];
         ck_assert_msg(got == sums[k].want, "%s: got %d", sums[k].why, got);
     }
     const int8_t g[4] = {1, 2, 0, 0}, neg[4] = {-1, -2, 0, 0};
     int8_t out[2];
-    grad_host(I8, 1, gs, os2, LINEAR, INC, two, pix_in, pix_out, g, out);
+    grad_host(I8, 1, gs, os2, LINEAR, INC, two, tu_pix_in, tu_pix_out, g, out);
     ck_assert_msg(out[0] == 2 && out[1] == 0, "2.5, 0.5 round half to even to 2, 0; got %d, %d",
                   out[0], out[1]);
-    grad_host(I8, 1, gs, os2, LINEAR, INC, two, pix_in, pix_out, neg, out);
+    grad_host(I8, 1, gs, os2, LINEAR, INC, two, tu_pix_in, tu_pix_out, neg, out);
     ck_assert_msg(out[0] == -2 && out[1] == 0, "-2.5, -0.5 round to -2, 0; got %d, %d", out[0],
                   out[1]);
     uint8_t u[2];
-    grad_host(U8, 1, gs, os2, LINEAR, INC, two, pix_in, pix_out, g, u);
+    grad_host(U8, 1, gs, os2, LINEAR, INC, two, tu_pix_in, tu_pix_out, g, u);
     ck_assert_msg(u[0] == 2 && u[1] == 0, "UINT8: got %d, %d", u[0], u[1]);
 }
 END_TEST
@@ -156,7 +131,7 @@ static double gload(const gcase *c, const unsigned char *p)
     if (c->type == U8) return *p;
     uint16_t h;
     memcpy(&h, p, 2);
-    return h2f(h);
+    return tu_half_to_float(h);
 }
 
 /* 8-bit: round half to even (the default rounding mode), then saturate. */
@@ -166,7 +141,7 @@ static void gstore(const gcase *c, unsigned char *p, double v)
     else if (c->type == U8) *p = (uint8_t)fmin(fmax(nearbyint(v), 0), 255);
     else if (c->type == F32) { float f = (float)v; memcpy(p, &f, 4); }
     else if (c->type == F64) memcpy(p, &v, 8);
-    else { uint16_t h = f2h((float)v); memcpy(p, &h, 2); }
+    else { uint16_t h = tu_float_to_half((float)v); memcpy(p, &h, 2); }
 }
 
 /* The forward pass of one dimension, as the spec states it. */
@@ -339,8 +314,8 @@ START_TEST(larger_cases)
         c.sc[0] = 1;
         c.sc[1] = 150.0f / 37;
         c.sc[2] = 20.0f / 29;
-        memcpy(c.ipo, pix_in, sizeof c.ipo);
-        memcpy(c.opo, pix_out, sizeof c.opo);
+        memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+        memcpy(c.opo, tu_pix_out, sizeof c.opo);
         tu_make_strides(&rng, TU_TRANSPOSED, 3, c.gs, -1, c.gstr);
         tu_make_strides(&rng, TU_PADDED, 3, c.os, -1, c.ostr);
         check_gcase(&rng, &c, mode);
@@ -358,7 +333,7 @@ START_TEST(deterministic)
     memcpy(c.gs, gs, sizeof gs);
     c.sc[0] = c.sc[1] = 4;
     dmlcl_tensor_desc tg = {F32, 2, c.gs, NULL, 0}, to = {F32, 2, c.os, NULL, 0};
-    dmlcl_resample_grad1_desc gd = {&tg, &to, LINEAR, INC, 2, c.sc, pix_in, pix_out};
+    dmlcl_resample_grad1_desc gd = {&tg, &to, LINEAR, INC, 2, c.sc, tu_pix_in, tu_pix_out};
     dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE_GRAD1, &gd};
     dmlcl_operator *op;
     float *g = malloc(64 * 64 * 4), a[256], b[256];
@@ -400,8 +375,8 @@ static void gfix_init(gfix *f)
     f->gs[0] = f->gs[1] = 4;
     f->os[0] = f->os[1] = 2;
     f->sc[0] = f->sc[1] = 2;
-    memcpy(f->ipo, pix_in, sizeof f->ipo);
-    memcpy(f->opo, pix_out, sizeof f->opo);
+    memcpy(f->ipo, tu_pix_in, sizeof f->ipo);
+    memcpy(f->opo, tu_pix_out, sizeof f->opo);
     f->g = (dmlcl_tensor_desc){F32, 2, f->gs, NULL, 0};
     f->o = (dmlcl_tensor_desc){F32, 2, f->os, NULL, 0};
     f->gd = (dmlcl_resample_grad1_desc){&f->g, &f->o, LINEAR, INC, 2, f->sc, f->ipo, f->opo};
@@ -510,9 +485,9 @@ START_TEST(allocation_failures)
         g[k] = (float)k;
     for (int kind = 0; kind < 2; kind++) { /* RESAMPLE_GRAD1, RESAMPLE3 antialiased */
         dmlcl_tensor_desc tg = {F32, 2, gs, NULL, 0}, to = {F32, 2, os, NULL, 0};
-        dmlcl_resample_grad1_desc gd = {&tg, &to, LINEAR, INC, 2, sc, pix_in, pix_out};
+        dmlcl_resample_grad1_desc gd = {&tg, &to, LINEAR, INC, 2, sc, tu_pix_in, tu_pix_out};
         const float half[2] = {0.5f, 0.5f};
-        dmlcl_resample3_desc r3 = {&tg, &to, LINEAR, INC, 2, half, pix_in, pix_out, 1};
+        dmlcl_resample3_desc r3 = {&tg, &to, LINEAR, INC, 2, half, tu_pix_in, tu_pix_out, 1};
         dmlcl_operator_desc od = {kind ? DMLCL_OPERATOR_RESAMPLE3 : DMLCL_OPERATOR_RESAMPLE_GRAD1,
                                   kind ? (const void *)&r3 : (const void *)&gd};
         uint64_t total = tu_alloc_failures(&od, g, out);

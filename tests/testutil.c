@@ -1,4 +1,5 @@
 #include "testutil.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,4 +167,33 @@ void tu_run_host(const dmlcl_operator_desc *od, const void *in, void *out)
     tu_assert_ok(dmlcl_operator_create(tu_context(), od, &op));
     tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
     dmlcl_operator_release(op);
+}
+
+const float tu_pix_in[8] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
+const float tu_pix_out[8] = {-0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f};
+
+float tu_half_to_float(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY)
+                                                        : ldexpf((float)(m | 1024), e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+uint16_t tu_float_to_half(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
+    uint32_t ax = x & 0x7fffffffu;
+    if (ax >= 0x7f800000u)
+        return sign | 0x7c00 | (ax > 0x7f800000u ? 0x200 : 0);
+    if (ax >= 0x477ff000u) /* >= 65520 rounds to infinity */
+        return sign | 0x7c00;
+    if (ax < 0x38800000u) /* below 2^-14: subnormal; scaling by 2^24 is exact */
+        return sign | (uint16_t)nearbyintf(fabsf(f) * 16777216.0f);
+    uint32_t h = ((((ax >> 23) - 112) << 10) | ((ax & 0x7fffffu) >> 13)), rest = ax & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+        h++;
+    return sign | (uint16_t)h;
 }

@@ -41,6 +41,14 @@ void tu_devbuf_free(tu_devbuf *b);
 int tu_next_index(uint32_t rank, const uint32_t *sizes, uint32_t *idx);
 uint64_t tu_offset(uint32_t rank, const uint32_t *idx, const uint32_t *strides);
 
+/* Pixel-centre offsets for every dimension: input 0.5, output -0.5 (DirectML's RESAMPLE). */
+extern const float tu_pix_in[8], tu_pix_out[8];
+
+/* FLOAT16 on the host: exact widening, and narrowing rounded to nearest even as
+ * vstore_half_rte (subnormals, infinities and NaN included). */
+float tu_half_to_float(uint16_t h);
+uint16_t tu_float_to_half(float f);
+
 /* Fails every library allocation of one create + execute_host of the operator in turn
  * (test hooks): each run ends cleanly with DMLCL_OUT_OF_MEMORY and "out of host memory", or
  * succeeds, and leaks nothing. Returns the allocation count of a clean run. */
