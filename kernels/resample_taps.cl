@@ -9,7 +9,8 @@
  * first dimension slowest, of (product of the tap weights in dimension order) x source:
  * the order in which a forward scatter would add them, so sums are reproducible.
  * Options: DTYPE (dmlcl data type value), IDX64, NT2 (exactly two tabled dimensions: a
- * loop nest of scalars). Shapes and tables are arguments. */
+ * loop nest of scalars), KB (1/2/4/8: also compile the rows kernel, whose inner rows have
+ * at most KB taps). Shapes and tables are arguments. */
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -21,6 +22,10 @@ typedef struct {
     ulong sstr[8];           /* source stride (affine dimensions: times their step) */
     ulong rtab[8];           /* word offset of the dimension's rows; ~0 = affine */
     ulong rmul[8], rshr[8];  /* multiply-high division by rsize (common.cl's fdiv) */
+    /* The rows kernel: its inner dimension (the last tabled one, smallest result stride),
+     * that dimension's size, rows (count / nx), rows' word offset, source and result
+     * strides. */
+    ulong inner, nx, rows, btab, bstr, bres;
 } taps_args;
 
 #if DTYPE == 9
@@ -53,6 +58,25 @@ typedef float acc_t;
 #error "unsupported DTYPE"
 #endif
 
+/* Splits dimension d's coordinate i off the flat index *rem (which becomes the rest) and
+ * adds its result offset to *oo; affine, adds its source offset to *base and returns NULL;
+ * tabled, returns its row of the table. Scalars, not the struct: see the NT2 kernel. */
+static inline __global const uint *split(idx_t *rem, idx_t *oo, idx_t *base, ulong mul,
+                                         ulong shr, ulong size, ulong rstr, ulong sstr,
+                                         ulong rtab, __global const uint *tab)
+{
+    const idx_t q = fdiv(*rem, mul, shr), i = *rem - q * (idx_t)size;
+    *rem = q;
+    *oo += i * (idx_t)rstr;
+    if (rtab == ~(ulong)0) {
+        *base += i * (idx_t)sstr;
+        return 0;
+    }
+    return tab + (idx_t)rtab + 3 * i;
+}
+#define SPLIT(d) split(&rem, &oo, &base, a.rmul[d], a.rshr[d], a.rsize[d], a.rstr[d], a.sstr[d], \
+                       a.rtab[d], tab)
+
 /* Selects, not branches: the tap loops stay straight-line. */
 static acc_t tap_weight(uint2 e)
 {
@@ -83,14 +107,9 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
         for (int d = 7; d >= 0; d--) {
             if (d >= (int)a.rank)
                 continue;
-            const idx_t q = fdiv(rem, a.rmul[d], a.rshr[d]), i = rem - q * (idx_t)a.rsize[d];
-            rem = q;
-            oo += i * (idx_t)a.rstr[d];
-            if (a.rtab[d] == ~(ulong)0) {
-                base += i * (idx_t)a.sstr[d];
+            __global const uint *row = SPLIT(d);
+            if (!row)
                 continue;
-            }
-            __global const uint *row = tab + (idx_t)a.rtab[d] + 3 * i;
             if (inner) {
                 fb = row[0], cb = row[1], eb = row[2], strb = (idx_t)a.sstr[d];
                 inner = 0;
@@ -129,15 +148,10 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
         idx_t str[8];
         int k = nt, empty = 0;
         for (int d = (int)a.rank - 1; d >= 0; d--) {
-            const idx_t q = fdiv(rem, a.rmul[d], a.rshr[d]), i = rem - q * (idx_t)a.rsize[d];
-            rem = q;
-            oo += i * (idx_t)a.rstr[d];
-            if (a.rtab[d] == ~(ulong)0) {
-                base += i * (idx_t)a.sstr[d];
+            __global const uint *row = SPLIT(d);
+            if (!row)
                 continue;
-            }
             k--;
-            __global const uint *row = tab + (idx_t)a.rtab[d] + 3 * i;
             first[k] = row[0];
             cnt[k] = row[1];
             eoff[k] = row[2];
@@ -182,6 +196,67 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
             from = t;
         }
         STORE(dst, oo, acc);
+    }
+}
+#endif
+
+#ifndef KB
+#define KB 0
+#endif
+
+#if KB
+/* Rows layout (GPUs): work-item x owns one coordinate of the inner dimension b and keeps
+ * its KB tap weights and offsets in registers across every row it visits (dimension 1 of
+ * the range, grid-stride); a row's other coordinates, and the outer tabled dimension a's
+ * taps, are the same for the whole group, so their table reads are broadcasts. The
+ * arithmetic is the NT2 kernel's, term for term: the same bits. Taps past a row's count
+ * have weight 0 and read the row's first source element (in bounds), dropped by the
+ * select. */
+__kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
+                                 __global elem_t *dst, ulong dst_off, __global const uint *tab,
+                                 taps_args a)
+{
+    src += src_off;
+    dst += dst_off;
+    const idx_t x = (idx_t)get_global_id(0);
+    const int live = x < (idx_t)a.nx;
+    __global const uint *rb = tab + (idx_t)a.btab + 3 * (live ? x : 0);
+    const uint fb = rb[0], cb = rb[1], eb = rb[2];
+    acc_t wb[KB];
+    idx_t ob[KB];
+#pragma unroll
+    for (uint j = 0; j < KB; j++) {
+        wb[j] = j < cb ? tap_weight(vload2(j, tab + eb)) : (acc_t)0;
+        ob[j] = (idx_t)(fb + (j < cb ? j : 0)) * (idx_t)a.bstr;
+    }
+    const idx_t rows = (idx_t)a.rows;
+    for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
+        idx_t rem = r, base = 0, oo = x * (idx_t)a.bres, stra = 0;
+        uint fa = 0, ca = 1, ea = 0;
+        int has_a = 0;
+#pragma unroll
+        for (int d = 7; d >= 0; d--) {
+            if (d >= (int)a.rank || d == (int)a.inner)
+                continue;
+            __global const uint *row = SPLIT(d);
+            if (!row)
+                continue;
+            fa = row[0], ca = row[1], ea = row[2], stra = (idx_t)a.sstr[d];
+            has_a = 1;
+        }
+        acc_t acc = 0;
+        for (uint ja = 0; ja < ca; ja++) {
+            const acc_t wa = has_a ? (acc_t)1 * tap_weight(vload2(ja, tab + ea)) : (acc_t)1;
+            const idx_t off = base + (idx_t)(fa + ja) * stra;
+#pragma unroll
+            for (int j = 0; j < KB; j++) {
+                const acc_t wt = wa * wb[j];
+                const acc_t v = (acc_t)LOAD(src, off + ob[j]);
+                acc = wt != 0 ? acc + wt * v : acc;
+            }
+        }
+        if (live)
+            STORE(dst, oo, acc);
     }
 }
 #endif

@@ -212,8 +212,10 @@ static void ref_weights(const case3 *c, uint32_t d, uint32_t o, double *w)
 static double reference3(const case3 *c, const unsigned char *in, const uint32_t *o)
 {
     static double w[8][64];
-    for (uint32_t d = 0; d < c->rank; d++)
+    for (uint32_t d = 0; d < c->rank; d++) {
+        ck_assert_uint_le(c->is[d], 64); /* the weights of one input line */
         ref_weights(c, d, o[d], w[d]);
+    }
     double acc = 0;
     uint32_t i[8] = {0};
     do {
@@ -373,6 +375,48 @@ START_TEST(validation)
 }
 END_TEST
 
+static void forget_plan_override(void)
+{
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+
+/* Both tap kernel layouts, forced through $DMLCL_RESAMPLE_PLAN: the rows kernel (groups of
+ * 64 and of 32) and the 1-D kernels, on an antialiased 2x downsampling of 60 x 64 columns
+ * (the rows kernel's case: 4 taps per column) and on randomized cases. */
+START_TEST(every_launch_shape)
+{
+    static const char *const plans[] = {"rows=1", "rows=1,wg=32", "rows=0"};
+    static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
+    uint64_t rng = 0x3a3b;
+    for (size_t pl = 0; pl < 3; pl++) {
+        setenv("DMLCL_RESAMPLE_PLAN", plans[pl], 1);
+        case3 c;
+        memset(&c, 0, sizeof c);
+        c.rank = 3;
+        c.type = F32;
+        c.elem = 4;
+        const uint32_t is[3] = {2, 60, 64}, os[3] = {2, 30, 32}; /* reference3: <= 64 */
+        const float sc[3] = {1, 0.5f, 0.5f};
+        memcpy(c.is, is, sizeof is), memcpy(c.os, os, sizeof os), memcpy(c.sc, sc, sizeof sc);
+        memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+        memcpy(c.opo, tu_pix_out, sizeof c.opo);
+        tu_make_strides(&rng, TU_PACKED, 3, c.is, -1, c.istr);
+        tu_make_strides(&rng, TU_PADDED, 3, c.os, -1, c.ostr);
+        dmlcl_operator *op = make3(3, F32, c.is, c.istr, c.os, c.ostr, LINEAR, 1, c.sc, c.ipo,
+                                   c.opo);
+        ck_assert_msg((strstr(dmlcl_operator_plan(op), "variant=taps-rows") != NULL) == (pl < 2),
+                      "%s: %s", plans[pl], dmlcl_operator_plan(op));
+        dmlcl_operator_release(op);
+        check3(&rng, &c, 0);
+        for (int n = 0; n < 9; n++) {
+            c = random_case3(&rng, 1 + (uint32_t)n % 3, types[n % 3]);
+            check3(&rng, &c, 1 + n);
+        }
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 Suite *resample3_suite(void)
 {
     Suite *s = suite_create("resample3");
@@ -382,6 +426,8 @@ Suite *resample3_suite(void)
     tcase_add_test(tc, hand_computed);
     tcase_add_test(tc, no_effect_cases);
     tcase_add_loop_test(tc, randomized_against_reference, 0, 5);
+    tcase_add_checked_fixture(tc, NULL, forget_plan_override);
+    tcase_add_test(tc, every_launch_shape);
     tcase_add_test(tc, validation);
     suite_add_tcase(s, tc);
     return s;

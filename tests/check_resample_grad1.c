@@ -194,6 +194,16 @@ static void scatter(const gcase *c, const unsigned char *g, double *accd, float 
 
 static size_t g_outputs, g_inexact;
 
+static dmlcl_status gcase_create(const gcase *c, dmlcl_operator **op)
+{
+    dmlcl_tensor_desc tg = {c->type, c->rank, c->gs, c->gstr, 0};
+    dmlcl_tensor_desc to = {c->type, c->rank, c->os, c->ostr, 0};
+    dmlcl_resample_grad1_desc gd = {&tg, &to, (dmlcl_interpolation_mode)c->mode,
+                                    (dmlcl_axis_direction)c->dir, c->rank, c->sc, c->ipo, c->opo};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE_GRAD1, &gd};
+    return dmlcl_operator_create(tu_context(), &od, op);
+}
+
 static void check_gcase(uint64_t *rng, const gcase *c, int n)
 {
     size_t g_span = tu_span(c->rank, c->gs, c->gstr), o_span = tu_span(c->rank, c->os, c->ostr);
@@ -203,13 +213,8 @@ static void check_gcase(uint64_t *rng, const gcase *c, int n)
     for (size_t k = 0; k < g_span; k++)
         gstore(c, g + k * c->elem, eight ? (double)tu_range(rng, 0, 24) - (c->type == I8) * 12
                                          : (double)tu_range(rng, 0, 20000) / 100 - 100);
-    dmlcl_tensor_desc tg = {c->type, c->rank, c->gs, c->gstr, 0};
-    dmlcl_tensor_desc to = {c->type, c->rank, c->os, c->ostr, 0};
-    dmlcl_resample_grad1_desc gd = {&tg, &to, (dmlcl_interpolation_mode)c->mode,
-                                    (dmlcl_axis_direction)c->dir, c->rank, c->sc, c->ipo, c->opo};
-    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE_GRAD1, &gd};
     dmlcl_operator *op = NULL;
-    tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
+    tu_assert_ok(gcase_create(c, &op));
     tu_devbuf bi = tu_devbuf_new(g_span * c->elem, tu_range(rng, 0, 3) * c->elem, g);
     tu_devbuf bo = tu_devbuf_new(o_span * c->elem, tu_range(rng, 0, 3) * c->elem, NULL);
     dmlcl_buffer_binding ins[1] = {{bi.mem, bi.offset, 0}}, outs[1] = {{bo.mem, bo.offset, 0}};
@@ -320,6 +325,96 @@ START_TEST(larger_cases)
         tu_make_strides(&rng, TU_PADDED, 3, c.os, -1, c.ostr);
         check_gcase(&rng, &c, mode);
     }
+}
+END_TEST
+
+/* The operator's plan text for c (created and released here). */
+static void grad_plan(const gcase *c, char *plan, size_t n)
+{
+    dmlcl_operator *op = NULL;
+    tu_assert_ok(gcase_create(c, &op));
+    snprintf(plan, n, "%s", dmlcl_operator_plan(op));
+    dmlcl_operator_release(op);
+}
+
+/* N x C x H x W, packed, the forward pass scaling H and W by sh and sw (pixel centres). */
+static gcase image_gcase(dmlcl_tensor_data_type type, int mode, const uint32_t os[4], float sh,
+                         float sw)
+{
+    gcase c;
+    memset(&c, 0, sizeof c);
+    c.rank = 4;
+    c.type = type;
+    c.elem = dmlcl_data_type_size(type);
+    c.mode = mode;
+    c.dir = INC;
+    memcpy(c.os, os, sizeof c.os[0] * 4);
+    const float sc[4] = {1, 1, sh, sw};
+    for (int d = 0; d < 4; d++) {
+        c.sc[d] = sc[d];
+        c.gs[d] = (uint32_t)floorf((float)os[d] * sc[d]);
+    }
+    memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+    memcpy(c.opo, tu_pix_out, sizeof c.opo);
+    uint64_t rng = 1;
+    tu_make_strides(&rng, TU_PACKED, 4, c.gs, -1, c.gstr);
+    tu_make_strides(&rng, TU_PACKED, 4, c.os, -1, c.ostr);
+    return c;
+}
+
+static void forget_plan_override(void)
+{
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+
+/* The two kernel layouts, forced through $DMLCL_RESAMPLE_PLAN on the test device: the rows
+ * kernel (GPUs' and CPUs' choice where the inner dimension is the last tabled one, with at
+ * most 8 taps per row and 2 tabled dimensions) with groups of 64 and of 32 spanning rows
+ * of 35 (several rows per group, items past a row's end), and the 1-D kernels. Linear 2x
+ * (4 taps), nearest 3x and 5x (up to 4 and 7 taps), then randomized cases. Where the rows
+ * kernel cannot apply (12 taps, a transposed result, 3 tabled dimensions), rows=1 falls
+ * back. */
+START_TEST(every_launch_shape)
+{
+    static const char *const plans[] = {"rows=1", "rows=1,wg=32", "rows=0"};
+    static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
+    const uint32_t os[4] = {2, 3, 9, 35};
+    uint64_t rng = 0x7a95;
+    char plan[320];
+    for (size_t pl = 0; pl < 3; pl++) {
+        setenv("DMLCL_RESAMPLE_PLAN", plans[pl], 1);
+        const int rows = pl < 2;
+        const struct { int mode; float s; int fits; } shapes[] = {
+            {LINEAR, 2, 1}, {NEAREST, 3, 1}, {NEAREST, 5, 1}, {NEAREST, 12, 0}};
+        for (int k = 0; k < 4; k++) {
+            gcase c = image_gcase(types[k % 3], shapes[k].mode, os, 2, shapes[k].s);
+            grad_plan(&c, plan, sizeof plan);
+            ck_assert_msg((strstr(plan, "variant=taps-rows") != NULL) == (rows && shapes[k].fits),
+                          "%s, scale %g: %s", plans[pl], (double)shapes[k].s, plan);
+            check_gcase(&rng, &c, k);
+        }
+        gcase t = image_gcase(F32, LINEAR, os, 2, 2);
+        tu_make_strides(&rng, TU_TRANSPOSED, 4, t.os, -1, t.ostr);
+        check_gcase(&rng, &t, 4);
+        t = image_gcase(F32, LINEAR, os, 2, 2);
+        t.sc[1] = 2;
+        t.gs[1] = 6;
+        tu_make_strides(&rng, TU_PACKED, 4, t.gs, -1, t.gstr);
+        grad_plan(&t, plan, sizeof plan);
+        ck_assert_msg(strstr(plan, "variant=taps ") != NULL, "3 tabled: %s", plan);
+        check_gcase(&rng, &t, 5);
+        for (int n = 0; n < 9; n++) {
+            gcase c = random_gcase(&rng, 1 + (uint32_t)n % 4, types[n % 3], n % 2);
+            check_gcase(&rng, &c, 6 + n);
+        }
+    }
+    setenv("DMLCL_RESAMPLE_PLAN", "rows=2", 1);
+    gcase c = image_gcase(F32, LINEAR, os, 2, 2);
+    dmlcl_operator *op = NULL;
+    tu_assert_fails(gcase_create(&c, &op), DMLCL_INVALID_ARGUMENT,
+                    "resample_grad1: DMLCL_RESAMPLE_PLAN must be key=value pairs");
+    ck_assert_ptr_null(op);
+    unsetenv("DMLCL_RESAMPLE_PLAN");
 }
 END_TEST
 
@@ -507,6 +602,8 @@ Suite *resample_grad1_suite(void)
     tcase_add_test(tc, int8_by_hand);
     tcase_add_loop_test(tc, randomized_against_scatter, 0, 10);
     tcase_add_test(tc, larger_cases);
+    tcase_add_checked_fixture(tc, NULL, forget_plan_override);
+    tcase_add_test(tc, every_launch_shape);
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, validation);
     tcase_add_test(tc, allocation_failures);
