@@ -22,10 +22,11 @@ typedef struct {
     ulong sstr[8];           /* source stride (affine dimensions: times their step) */
     ulong rtab[8];           /* word offset of the dimension's rows; ~0 = affine */
     ulong rmul[8], rshr[8];  /* multiply-high division by rsize (common.cl's fdiv) */
-    /* The rows kernel: its inner dimension (the last tabled one, smallest result stride),
-     * that dimension's size, rows (count / nx), rows' word offset, source and result
-     * strides. */
-    ulong inner, nx, rows, btab, bstr, bres;
+    /* The rows kernel: its inner dimension b (the last tabled one), the affine dimension
+     * c inside it (channels-last; 8 = none), the columns nx = b's size x c's size (nc),
+     * rows (count / nx), b's rows' word offset, source and result strides of b and of c,
+     * division by nc. */
+    ulong inner, cdim, nx, nc, rows, btab, bstr, bres, csrc, cres, cmul, cshr;
 } taps_args;
 
 #if DTYPE == 9
@@ -205,10 +206,11 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
 #endif
 
 #if KB
-/* Rows layout (GPUs): work-item x owns one coordinate of the inner dimension b and keeps
- * its KB tap weights and offsets in registers across every row it visits (dimension 1 of
- * the range, grid-stride); a row's other coordinates, and the outer tabled dimension a's
- * taps, are the same for the whole group, so their table reads are broadcasts. The
+/* Rows layout: work-item x owns one column, a coordinate of the inner tabled dimension b
+ * (and, channels-last, of the affine dimension c inside it), and keeps its KB tap weights
+ * and offsets in registers across every row it visits (dimension 1 of the range,
+ * grid-stride); a row's other coordinates, and the outer tabled dimension a's taps, are
+ * the same for the whole group, so their table reads are broadcasts. The
  * arithmetic is the NT2 kernel's, term for term: the same bits. Taps past a row's count
  * have weight 0 and read the row's first source element (in bounds), dropped by the
  * select. */
@@ -220,23 +222,24 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
     dst += dst_off;
     const idx_t x = (idx_t)get_global_id(0);
     const int live = x < (idx_t)a.nx;
-    __global const uint *rb = tab + (idx_t)a.btab + 3 * (live ? x : 0);
+    const idx_t xl = live ? x : 0, xb = fdiv(xl, a.cmul, a.cshr), xc = xl - xb * (idx_t)a.nc;
+    __global const uint *rb = tab + (idx_t)a.btab + 3 * xb;
     const uint fb = rb[0], cb = rb[1], eb = rb[2];
     acc_t wb[KB];
     idx_t ob[KB];
 #pragma unroll
     for (uint j = 0; j < KB; j++) {
         wb[j] = j < cb ? tap_weight(vload2(j, tab + eb)) : (acc_t)0;
-        ob[j] = (idx_t)(fb + (j < cb ? j : 0)) * (idx_t)a.bstr;
+        ob[j] = (idx_t)(fb + (j < cb ? j : 0)) * (idx_t)a.bstr + xc * (idx_t)a.csrc;
     }
     const idx_t rows = (idx_t)a.rows;
     for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
-        idx_t rem = r, base = 0, oo = x * (idx_t)a.bres, stra = 0;
+        idx_t rem = r, base = 0, oo = xb * (idx_t)a.bres + xc * (idx_t)a.cres, stra = 0;
         uint fa = 0, ca = 1, ea = 0;
         int has_a = 0;
 #pragma unroll
         for (int d = 7; d >= 0; d--) {
-            if (d >= (int)a.rank || d == (int)a.inner)
+            if (d >= (int)a.rank || d == (int)a.inner || d == (int)a.cdim)
                 continue;
             __global const uint *row = SPLIT(d);
             if (!row)

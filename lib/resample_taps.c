@@ -11,7 +11,7 @@ typedef struct {
     cl_ulong count, rank, nt;
     cl_ulong rsize[8], rstr[8], sstr[8], rtab[8];
     cl_ulong rmul[8], rshr[8];
-    cl_ulong inner, nx, rows, btab, bstr, bres;
+    cl_ulong inner, cdim, nx, nc, rows, btab, bstr, bres, csrc, cres, cmul, cshr;
 } taps_args;
 
 typedef struct taps_impl {
@@ -127,7 +127,7 @@ static void describe(dmlcl_operator *op, const taps_impl *im, uint64_t table_byt
         return;
     if (im->rows_2d)
         snprintf(op->plan_text + n, sizeof op->plan_text - n,
-                 "inner=%llu nx=%llu rows=%llu global=%zux%zu local=%zux%zu options='%s'",
+                 "inner=%llu columns=%llu rows=%llu global=%zux%zu local=%zux%zu options='%s'",
                  (unsigned long long)a->inner, (unsigned long long)a->nx,
                  (unsigned long long)a->rows, im->global2[0], im->global2[1], im->local2[0],
                  im->local2[1], options);
@@ -136,17 +136,30 @@ static void describe(dmlcl_operator *op, const taps_impl *im, uint64_t table_byt
                  "global=%zu local=%zu options='%s'", im->global, im->local, options);
 }
 
-/* The rows kernel's inner dimension: the smallest result stride among dimensions longer
- * than 1, if it is tabled and the last tabled one (so that its taps run innermost, as in
- * the other kernels), with at most 2 tabled dimensions. Returns its tap bound KB (1, 2, 4
- * or 8; 0 = the rows kernel does not apply). */
+/* The dimension longer than 1 with the smallest result stride, other than `skip`; -1 if
+ * none. */
+static int innermost(const taps_args *a, int skip)
+{
+    int b = -1;
+    for (int d = 0; d < (int)a->rank; d++)
+        if (d != skip && a->rsize[d] > 1 && (b < 0 || a->rstr[d] <= a->rstr[b]))
+            b = d;
+    return b;
+}
+
+/* The rows kernel's columns: the innermost dimension if it is tabled, else (channels-last)
+ * the innermost affine dimension c inside the next one. That tabled dimension b must be
+ * the last tabled one (so that its taps run innermost, as in the other kernels), with at
+ * most 8 taps per coordinate and at most 2 tabled dimensions. Returns b's tap bound KB (1,
+ * 2, 4 or 8; 0 = the rows kernel does not apply). */
 static unsigned rows_taps(taps_impl *im, const dmlcl__taps_table *t)
 {
     taps_args *a = &im->args;
-    int b = -1;
-    for (int d = 0; d < (int)a->rank; d++)
-        if (a->rsize[d] > 1 && (b < 0 || a->rstr[d] <= a->rstr[b]))
-            b = d;
+    int b = innermost(a, -1), c = 8;
+    if (b >= 0 && a->rtab[b] == ~(cl_ulong)0) {
+        c = b;
+        b = innermost(a, c);
+    }
     if (b < 0 || a->nt > 2 || a->rtab[b] == ~(cl_ulong)0)
         return 0;
     for (int d = b + 1; d < (int)a->rank; d++)
@@ -154,17 +167,21 @@ static unsigned rows_taps(taps_impl *im, const dmlcl__taps_table *t)
             return 0;
     uint32_t most = 1;
     for (uint64_t x = 0; x < a->rsize[b]; x++) {
-        uint32_t c = t->words[a->rtab[b] + 3 * x + 1];
-        most = c > most ? c : most;
+        uint32_t n = t->words[a->rtab[b] + 3 * x + 1];
+        most = n > most ? n : most;
     }
     if (most > 8)
         return 0;
     a->inner = (cl_ulong)b;
-    a->nx = a->rsize[b];
+    a->cdim = (cl_ulong)c;
+    a->nc = c < 8 ? a->rsize[c] : 1;
+    a->nx = a->rsize[b] * a->nc;
     a->rows = a->count / a->nx;
     a->btab = a->rtab[b];
     a->bstr = a->sstr[b];
     a->bres = a->rstr[b];
+    a->csrc = c < 8 ? a->sstr[c] : 0;
+    a->cres = c < 8 ? a->rstr[c] : 0;
     return most <= 1 ? 1 : most <= 2 ? 2 : most <= 4 ? 4 : 8;
 }
 
@@ -200,6 +217,14 @@ static unsigned plan_rows(taps_impl *im, const dmlcl__taps_table *t, const dmlcl
     return kb;
 }
 
+/* The kernels' multiply-high division by n (kernels/common.cl's fdiv). */
+static void set_div(uint64_t n, int idx64, cl_ulong *mul, cl_ulong *shr)
+{
+    dmlcl__fastdiv f = dmlcl__fastdiv_make(n, idx64 ? 64 : 32);
+    *mul = f.mul;
+    *shr = f.sh1 | (cl_ulong)f.sh2 << 8;
+}
+
 /* The 1-D kernels' NDRange (the rows kernel's is set already); index width and the
  * multiply-high divisors. Returns IDX64. */
 static int plan_1d(const dmlcl_operator *op, taps_impl *im, const dmlcl__limits *lim)
@@ -216,11 +241,10 @@ static int plan_1d(const dmlcl_operator *op, taps_impl *im, const dmlcl__limits 
      * store to; wrapping there is harmless. */
     uint64_t items = im->args.count + (im->rows_2d ? im->global2[1] : im->global);
     int idx64 = items >= lim32 || op->in[0].span >= lim32 || op->out[0].span >= lim32;
-    for (int d = 0; d < 8; d++) {
-        dmlcl__fastdiv f = dmlcl__fastdiv_make(im->args.rsize[d], idx64 ? 64 : 32);
-        im->args.rmul[d] = f.mul;
-        im->args.rshr[d] = f.sh1 | (cl_ulong)f.sh2 << 8;
-    }
+    taps_args *a = &im->args;
+    for (int d = 0; d < 8; d++)
+        set_div(a->rsize[d], idx64, &a->rmul[d], &a->rshr[d]);
+    set_div(a->nc ? a->nc : 1, idx64, &a->cmul, &a->cshr);
     return idx64;
 }
 

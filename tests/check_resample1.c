@@ -479,25 +479,13 @@ static void random_offsets(uint64_t *rng, int family, float *ip, float *op)
     }
 }
 
-/* Channels-last for rank >= 3: dimension 1 innermost, then the others in order. */
-static void channels_last(uint32_t rank, const uint32_t *sizes, uint32_t *strides)
-{
-    uint32_t step = sizes[1];
-    strides[1] = 1;
-    for (int d = (int)rank - 1; d >= 0; d--)
-        if (d != 1) {
-            strides[d] = step;
-            step *= sizes[d];
-        }
-}
-
 static void random_layout(uint64_t *rng, uint32_t rank, const uint32_t *sizes, int is_input,
                           uint32_t *strides)
 {
     uint32_t pick = (uint32_t)tu_range(rng, 0, is_input ? 4 : 3);
     if (pick == 4 || (pick == 3 && !is_input)) { /* channels-last */
         if (rank >= 3) {
-            channels_last(rank, sizes, strides);
+            tu_channels_last(rank, sizes, strides);
             return;
         }
         pick = TU_TRANSPOSED;
@@ -635,7 +623,7 @@ START_TEST(larger_images)
         c.scales[2] = 33.0f / 47;
         memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
         memcpy(c.opo, tu_pix_out, sizeof c.opo);
-        channels_last(3, c.in_sizes, c.in_str);
+        tu_channels_last(3, c.in_sizes, c.in_str);
         tu_make_strides(&rng, TU_PADDED, 3, c.out_sizes, -1, c.out_str);
         check_random(&rng, &c, mode);
     }
@@ -678,7 +666,7 @@ START_TEST(every_launch_shape)
             memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
             memcpy(c.opo, tu_pix_out, sizeof c.opo);
             if (n % 2)
-                channels_last(3, c.in_sizes, c.in_str);
+                tu_channels_last(3, c.in_sizes, c.in_str);
             else
                 tu_make_strides(&rng, TU_PACKED, 3, c.in_sizes, -1, c.in_str);
             tu_make_strides(&rng, n == 2 ? TU_PADDED : TU_PACKED, 3, c.out_sizes, -1,

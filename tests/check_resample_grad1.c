@@ -368,12 +368,12 @@ static void forget_plan_override(void)
 }
 
 /* The two kernel layouts, forced through $DMLCL_RESAMPLE_PLAN on the test device: the rows
- * kernel (GPUs' and CPUs' choice where the inner dimension is the last tabled one, with at
- * most 8 taps per row and 2 tabled dimensions) with groups of 64 and of 32 spanning rows
- * of 35 (several rows per group, items past a row's end), and the 1-D kernels. Linear 2x
- * (4 taps), nearest 3x and 5x (up to 4 and 7 taps), then randomized cases. Where the rows
- * kernel cannot apply (12 taps, a transposed result, 3 tabled dimensions), rows=1 falls
- * back. */
+ * kernel (every device's choice where the innermost dimension, or the one just outside an
+ * innermost affine one, is the last tabled one, with at most 8 taps per coordinate and 2
+ * tabled dimensions) with groups of 64 and of 32 spanning rows of 35 (several rows per
+ * group, items past a row's end), and the 1-D kernels. Linear 2x (4 taps), nearest 3x and
+ * 5x (up to 4 and 7 taps), channels-last (columns of W x C), then randomized cases. Where
+ * the rows kernel cannot apply (12 taps, 3 tabled dimensions), rows=1 falls back. */
 START_TEST(every_launch_shape)
 {
     static const char *const plans[] = {"rows=1", "rows=1,wg=32", "rows=0"};
@@ -393,7 +393,13 @@ START_TEST(every_launch_shape)
                           "%s, scale %g: %s", plans[pl], (double)shapes[k].s, plan);
             check_gcase(&rng, &c, k);
         }
-        gcase t = image_gcase(F32, LINEAR, os, 2, 2);
+        gcase t = image_gcase(F16, LINEAR, os, 2, 2); /* channels-last: columns of (W, C) */
+        tu_channels_last(4, t.gs, t.gstr);
+        tu_channels_last(4, t.os, t.ostr);
+        grad_plan(&t, plan, sizeof plan);
+        ck_assert_msg((strstr(plan, "variant=taps-rows") != NULL) == rows, "NHWC: %s", plan);
+        check_gcase(&rng, &t, 4);
+        t = image_gcase(F32, LINEAR, os, 2, 2);
         tu_make_strides(&rng, TU_TRANSPOSED, 4, t.os, -1, t.ostr);
         check_gcase(&rng, &t, 4);
         t = image_gcase(F32, LINEAR, os, 2, 2);

@@ -197,3 +197,14 @@ uint16_t tu_float_to_half(float f)
         h++;
     return sign | (uint16_t)h;
 }
+
+void tu_channels_last(uint32_t rank, const uint32_t *sizes, uint32_t *strides)
+{
+    uint32_t step = sizes[1];
+    strides[1] = 1;
+    for (int d = (int)rank - 1; d >= 0; d--)
+        if (d != 1) {
+            strides[d] = step;
+            step *= sizes[d];
+        }
+}

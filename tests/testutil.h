@@ -22,6 +22,8 @@ extern const char *const tu_layout_names[TU_LAYOUT_COUNT];
  * (other than `keep`, -1 for none) and packs the rest. */
 void tu_make_strides(uint64_t *rng, tu_layout layout, uint32_t rank, const uint32_t *sizes,
                      int keep, uint32_t *strides);
+/* Channels-last for rank >= 3: dimension 1 innermost, then the others in order. */
+void tu_channels_last(uint32_t rank, const uint32_t *sizes, uint32_t *strides);
 /* Elements the buffer must hold: 1 + sum (size-1)*stride. */
 uint64_t tu_span(uint32_t rank, const uint32_t *sizes, const uint32_t *strides);
 

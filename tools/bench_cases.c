@@ -232,17 +232,26 @@ static int b_near_round(bcase *c, uint64_t mb)
 /* RESAMPLE_GRAD1 of linear2x-nchw (same planes, scales and offsets): the forward output's
  * gradient in, the forward input's out. Its reference scans every forward output of a
  * line per sample, so it checks fewer samples. */
-static int b_lin_grad(bcase *c, uint64_t mb)
+static int make_grad(bcase *c, uint64_t mb, int channels_last)
 {
-    make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_LINEAR, 0);
+    make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_LINEAR, channels_last);
     btensor fwd_in = c->in;
     c->in = c->out;
     c->out = fwd_in;
     c->kind = B_GRAD1;
     c->max_samples = 512;
-    snprintf(c->shape, sizeof c->shape, "%u x %u x 1024^2 -> 512^2 fp32, backward of linear 2x",
-             c->in.sizes[0], c->in.sizes[1]);
+    snprintf(c->shape, sizeof c->shape, "%u x %u x 1024^2 -> 512^2 fp32%s, backward of linear 2x",
+             c->in.sizes[0], c->in.sizes[1], channels_last ? " channels-last" : "");
     return 0;
+}
+static int b_lin_grad(bcase *c, uint64_t mb)
+{
+    return make_grad(c, mb, 0);
+}
+/* Channels-last: the tabled dimensions are not the innermost. */
+static int b_lin_grad_nhwc(bcase *c, uint64_t mb)
+{
+    return make_grad(c, mb, 1);
 }
 
 /* RESAMPLE3 antialiased: linear-down0.5's shape with PyTorch's widened triangle filter
@@ -268,6 +277,7 @@ const case_entry bench_cases[] = {
     {"linear2x-nchw", 0, NULL, b_lin_nchw},
     {"linear2x-nhwc", 0, NULL, b_lin_nhwc},
     {"linear2x-grad", 0, "linear2x-nchw", b_lin_grad}, /* after its forward case */
+    {"linear2x-grad-nhwc", 0, "linear2x-nhwc", b_lin_grad_nhwc},
     {"linear-down0.5", 0, NULL, b_lin_down},
     {"antialias-down0.5", 0, NULL, b_aa_down},
     {"linear-1.5", 0, NULL, b_lin_15},
