@@ -22,6 +22,27 @@ float dmlcl__resample1_coord(uint64_t o, float scale, float in_offset, float out
     return t;
 }
 
+/* floorf / ceilf without the libm call (x86-64's baseline has no rounding instruction, and
+ * the coordinate tables call these per row: most of an operator's creation time). Equal
+ * to them for every float but the sign of a zero, which no caller can see (a result
+ * <= 0 is index 0; a weight x - floor(x) has x > 0): beyond 2^23 every float is an
+ * integer, and NaN comes back as it went. */
+static float floor_fast(float t)
+{
+    if (!(fabsf(t) < 8388608.0f))
+        return t;
+    float i = (float)(int32_t)t; /* truncation toward zero */
+    return i > t ? i - 1 : i;
+}
+
+static float ceil_fast(float t)
+{
+    if (!(fabsf(t) < 8388608.0f))
+        return t;
+    float i = (float)(int32_t)t;
+    return i < t ? i + 1 : i;
+}
+
 uint32_t dmlcl__resample1_nearest(float x, uint64_t n)
 {
     return dmlcl__resample_nearest_rule(x, n, DMLCL__NEAREST_HALF_UP);
@@ -30,7 +51,7 @@ uint32_t dmlcl__resample1_nearest(float x, uint64_t n)
 uint32_t dmlcl__resample_nearest_rule(float x, uint64_t n, dmlcl__nearest_rule rule)
 {
     volatile float t = rule == DMLCL__NEAREST_HALF_UP ? x + 0.5f : x;
-    float f = rule == DMLCL__NEAREST_CEIL ? ceilf(t) : floorf(t);
+    float f = rule == DMLCL__NEAREST_CEIL ? ceil_fast(t) : floor_fast(t);
     if (!(f > 0)) /* also -inf */
         return 0;
     if ((double)f >= (double)(n - 1)) /* compared in double: n - 1 may not be a float */
@@ -45,7 +66,7 @@ uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w)
         return 0;
     if ((double)x >= (double)(n - 1))
         return (uint32_t)(n - 1);
-    float f = floorf(x);
+    float f = floor_fast(x);
     *w = x - f; /* exact: the fraction bits of a float are a float */
     return (uint32_t)f;
 }
@@ -114,6 +135,25 @@ void dmlcl__resample1_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *ou
                                     out_offsets, lim, force_idx64, p);
 }
 
+/* Resampled dimension k's first table row: an earlier resampled dimension's where that
+ * one maps the same sizes with the same scale and offsets (an image's H and W, usually),
+ * whose rows are then shared, else a new row at the table's end. Halves the table and
+ * the time to build it in the common case. */
+static uint64_t shared_rows(const dmlcl__resample1_plan *p, uint32_t k, const dmlcl__tensor *in,
+                            const float *scales, const float *in_offsets,
+                            const float *out_offsets)
+{
+    const uint32_t d = p->rdim[k];
+    for (uint32_t j = 0; j < k; j++) {
+        const uint32_t e = p->rdim[j];
+        if (p->rsize[j] == p->rsize[k] && in->sizes[e] == in->sizes[d] &&
+            scales[e] == scales[d] && in_offsets[e] == in_offsets[d] &&
+            out_offsets[e] == out_offsets[d])
+            return p->rtab[j];
+    }
+    return p->table_rows;
+}
+
 void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tensor *out,
                                      int linear, dmlcl__nearest_rule rule, const float *scales,
                                      const float *in_offsets, const float *out_offsets,
@@ -136,9 +176,10 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
         p->rsize[k] = n_out;
         p->rin[k] = in->strides[d];
         p->rout[k] = out->strides[d];
-        p->rtab[k] = p->table_rows;
         p->rdim[k] = d;
-        p->table_rows += n_out;
+        p->rtab[k] = shared_rows(p, k, in, scales, in_offsets, out_offsets);
+        if (p->rtab[k] == p->table_rows)
+            p->table_rows += n_out;
     }
     p->linear = linear && p->nr > 0; /* LINEAR with nothing resampled is a strided copy */
     p->variant = p->nr == 0 ? "copy" : p->linear ? "linear" : "gather";
@@ -373,6 +414,11 @@ void dmlcl__resample1_fill(const dmlcl__resample1_plan *p, const dmlcl__tensor *
     const uint32_t words = DMLCL_RESAMPLE1_WORDS(p->linear);
     for (uint32_t k = 0; k < p->nr; k++) {
         uint32_t d = p->rdim[k];
+        int shared = 0;
+        for (uint32_t j = 0; j < k; j++)
+            shared |= p->rtab[j] == p->rtab[k];
+        if (shared)
+            continue; /* an earlier dimension's rows: written already */
         uint32_t *t = table + p->rtab[k] * words;
         for (uint64_t o = 0; o < p->rsize[k]; o++, t += words) {
             float w;

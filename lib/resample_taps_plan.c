@@ -83,6 +83,8 @@ static void finish(dmlcl__taps_table *t, uint64_t rows, uint64_t n, dmlcl__taps_
     }
 }
 
+typedef struct { uint32_t i0; float w; } fwd_sample;
+
 int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule rule,
                          dmlcl__taps_dim *p)
 {
@@ -94,11 +96,18 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
     t->n += 3 * n_res;
     for (uint64_t i = 0; i < n_res; i++)
         r[3 * i] = UINT32_MAX, r[3 * i + 1] = 0;
-    /* Pass 1: the range of forward outputs touching each input (monotone in o). */
+    /* Pass 1: the range of forward outputs touching each input (monotone in o). The
+     * samples are kept for pass 2: computing them is most of an operator's creation. */
+    fwd_sample *smp = n_src <= SIZE_MAX / sizeof *smp ? dmlcl__malloc(n_src * sizeof *smp) : NULL;
+    if (!smp) {
+        t->oom = 1;
+        return 0;
+    }
     for (uint64_t o = 0; o < n_src; o++) {
         uint32_t i0, i1;
         float w;
         sample(linear, rule, o, n_res, p, &i0, &i1, &w);
+        smp[o].i0 = i0, smp[o].w = w;
         uint32_t ends[2] = {i0, i1};
         for (int e = 0; e < 2; e++) {
             uint32_t *ri = r + 3 * (uint64_t)ends[e];
@@ -113,8 +122,10 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
             r[3 * i] = 0;
         entries += r[3 * i + 1];
     }
-    if (!reserve(t, 2 * entries))
+    if (!reserve(t, 2 * entries)) {
+        dmlcl__free(smp);
         return 0;
+    }
     r = t->words + rows; /* reserve may have moved the table */
     uint64_t at = t->n;
     for (uint64_t i = 0; i < n_res; i++) {
@@ -125,11 +136,10 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
     t->n = at;
     /* Pass 2: each forward output's weights: code bit 0 = 1 - w (it read i0), bit 1 = w. */
     for (uint64_t o = 0; o < n_src; o++) {
-        uint32_t i0, i1;
-        float w;
-        sample(linear, rule, o, n_res, p, &i0, &i1, &w);
+        const uint32_t i0 = smp[o].i0;
+        const float w = smp[o].w;
         for (int e = 0; e < 2; e++) {
-            uint32_t i = e ? i1 : i0;
+            uint32_t i = e ? i0 + 1 : i0; /* w != 0 implies i1 = i0 + 1 */
             if (e && w == 0)
                 break;
             const uint32_t *ri = r + 3 * (uint64_t)i;
@@ -138,6 +148,7 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
             ent[1] |= e ? 2u : 1u;
         }
     }
+    dmlcl__free(smp);
     finish(t, rows, n_res, p);
     return !t->oom;
 }

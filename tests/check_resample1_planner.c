@@ -2,6 +2,7 @@
  * collapsing, variant choice. No OpenCL device involved. */
 #include <check.h>
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "plan.h"
@@ -266,7 +267,9 @@ START_TEST(rank_8_all_resampled)
     dmlcl__resample1_plan p = plan_f32(8, is, NULL, os, NULL, 1, sc, half8, mhalf8);
     ck_assert_uint_eq(p.nr, 8);
     ck_assert_uint_eq(p.np, 0);
-    ck_assert_uint_eq(p.table_rows, 24);
+    ck_assert_uint_eq(p.table_rows, 3); /* eight identical dimensions share their rows */
+    for (int k = 0; k < 8; k++)
+        ck_assert_uint_eq(p.rtab[k], 0);
     ck_assert_ptr_nonnull(strstr(p.options, "-DK=8"));
 }
 END_TEST
@@ -317,12 +320,14 @@ START_TEST(fill_writes_the_rows)
     dmlcl__tensor out = tensor(2, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     dmlcl__resample1_plan p;
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
-    ck_assert_uint_eq(p.table_bytes, 64);
-    uint32_t t[16];
+    ck_assert_uint_eq(p.table_bytes, 32); /* the same map twice: one set of rows */
+    ck_assert_uint_eq(p.rtab[0], 0);
+    ck_assert_uint_eq(p.rtab[1], 0);
+    uint32_t t[20];
     dmlcl__resample1_fill(&p, &in, sc, half8, mhalf8, t);
     static const uint32_t idx[4] = {0, 0, 0, 1};
     static const float w[4] = {0, 0.25f, 0.75f, 0};
-    for (int r = 0; r < 8; r++) {
+    for (int r = 0; r < 4; r++) {
         float got;
         memcpy(&got, &t[2 * r + 1], 4);
         ck_assert_uint_eq(t[2 * r], idx[r % 4]);
@@ -331,8 +336,67 @@ START_TEST(fill_writes_the_rows)
     dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &gpu, 0, &p);
     dmlcl__resample1_fill(&p, &in, sc, half8, mhalf8, t);
     static const uint32_t near[4] = {0, 0, 1, 1};
-    for (int r = 0; r < 8; r++)
+    for (int r = 0; r < 4; r++)
         ck_assert_uint_eq(t[r], near[r % 4]);
+    /* Different output sizes (or scales, or offsets): rows of their own, in order. */
+    const uint64_t os2[2] = {4, 5};
+    const float sc2[2] = {2, 2.5f};
+    out = tensor(2, os2, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan_make(&in, &out, 0, sc2, half8, mhalf8, &gpu, 0, &p);
+    ck_assert_uint_eq(p.table_rows, 9);
+    ck_assert_uint_eq(p.rtab[1], 4);
+    dmlcl__resample1_fill(&p, &in, sc2, half8, mhalf8, t);
+    static const uint32_t near5[5] = {0, 0, 1, 1, 1}; /* x = (o + 0.5) / 2.5 - 0.5 */
+    for (int r = 0; r < 9; r++)
+        ck_assert_uint_eq(t[r], r < 4 ? near[r] : near5[r - 4]);
+}
+END_TEST
+
+/* The planner's own floor and ceil (no libm call) give libm's indices and weights: every
+ * half-step from -40 to 40, values beside integers, 2^23 and beyond, huge, infinite and
+ * NaN coordinates, and a sweep of float bit patterns. */
+static void check_coordinate(float x)
+{
+    static const uint64_t sizes[4] = {1, 7, (uint64_t)1 << 24, (uint64_t)3 << 30};
+    for (int k = 0; k < 4; k++) {
+        const uint64_t n = sizes[k];
+        const double top = (double)(n - 1);
+        for (int rule = 0; rule < 3; rule++) {
+            volatile float t = rule == DMLCL__NEAREST_HALF_UP ? x + 0.5f : x;
+            float f = rule == DMLCL__NEAREST_CEIL ? ceilf(t) : floorf(t);
+            uint32_t want = !(f > 0) ? 0 : (double)f >= top ? (uint32_t)(n - 1) : (uint32_t)f;
+            ck_assert_msg(dmlcl__resample_nearest_rule(x, n, (dmlcl__nearest_rule)rule) == want,
+                          "rule %d, x = %a, n = %llu", rule, (double)x, (unsigned long long)n);
+        }
+        float w, want_w = 0;
+        uint32_t want = 0;
+        if (x > 0 && (double)x < top)
+            want = (uint32_t)floorf(x), want_w = x - floorf(x);
+        else if (x > 0)
+            want = (uint32_t)(n - 1);
+        ck_assert_uint_eq(dmlcl__resample1_linear(x, n, &w), want);
+        ck_assert_msg(w == want_w, "linear weight at x = %a", (double)x);
+    }
+}
+
+START_TEST(coordinate_rounding_matches_libm)
+{
+    for (int h = -80; h <= 80; h++) {
+        const float x = (float)h / 2;
+        check_coordinate(x);
+        check_coordinate(nextafterf(x, -INFINITY));
+        check_coordinate(nextafterf(x, INFINITY));
+    }
+    const float special[] = {8388607.5f, 8388608.0f, 8388609.0f, 16777217.0f, 3e9f, 1e30f,
+                             -8388608.5f, -1e30f, INFINITY, -INFINITY, NAN, -0.0f, FLT_MIN};
+    for (size_t k = 0; k < sizeof special / sizeof special[0]; k++)
+        check_coordinate(special[k]);
+    for (uint64_t bits = 0; bits < ((uint64_t)1 << 32); bits += 65521u * 97) {
+        uint32_t b = (uint32_t)bits;
+        float x;
+        memcpy(&x, &b, 4);
+        check_coordinate(x);
+    }
 }
 END_TEST
 
@@ -398,6 +462,7 @@ int main(void)
     tcase_add_test(tc, types_and_index_width);
     tcase_add_test(tc, fill_writes_the_rows);
     tcase_add_test(tc, resample2_nearest_rules);
+    tcase_add_test(tc, coordinate_rounding_matches_libm);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
