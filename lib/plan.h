@@ -171,6 +171,8 @@ typedef struct dmlcl__r1_tune {
     int seg;  /* -1: the planner's choice; 0: off; N: the *_seg kernels with N outputs */
 } dmlcl__r1_tune;
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t); /* 0, or -1 if malformed */
+/* The tests' hook dmlcl_test_resample_force_idx64 (resample1.c): 1 = 64-bit indices. */
+int dmlcl__resample_idx64_forced(void);
 /* Picks the inner dimension, the outputs per unit and the NDRange for a plan whose
  * dimensions are classified (called by plan_make_rule with no overrides). */
 void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,

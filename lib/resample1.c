@@ -29,12 +29,18 @@ typedef struct {
 } r1_args;
 
 /* Test hook (not in any public header): forces 64-bit index arithmetic, so the tests run
- * the IDX64 kernels on tensors small enough to allocate. */
+ * the IDX64 kernels on tensors small enough to allocate (RESAMPLE1 family and the tap
+ * kernels). */
 static int force_idx64;
 void dmlcl_test_resample_force_idx64(int on);
 void dmlcl_test_resample_force_idx64(int on)
 {
     __atomic_store_n(&force_idx64, on, __ATOMIC_SEQ_CST);
+}
+
+int dmlcl__resample_idx64_forced(void)
+{
+    return __atomic_load_n(&force_idx64, __ATOMIC_SEQ_CST);
 }
 
 /* ---- validation: every rule, before any OpenCL call ---------------------------------- */

@@ -258,7 +258,8 @@ static int plan_1d(const dmlcl_operator *op, taps_impl *im, const dmlcl__limits 
     /* The rows kernel's items past the inner dimension's end compute offsets they never
      * store to; wrapping there is harmless. */
     uint64_t items = im->args.count + (im->rows_2d ? im->global2[1] : im->global);
-    int idx64 = items >= lim32 || op->in[0].span >= lim32 || op->out[0].span >= lim32;
+    int idx64 = items >= lim32 || op->in[0].span >= lim32 || op->out[0].span >= lim32 ||
+                dmlcl__resample_idx64_forced();
     taps_args *a = &im->args;
     for (int d = 0; d < 8; d++)
         set_div(a->rsize[d], idx64, &a->rmul[d], &a->rshr[d]);

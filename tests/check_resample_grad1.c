@@ -20,6 +20,8 @@
 #define INC DMLCL_AXIS_DIRECTION_INCREASING
 #define DEC DMLCL_AXIS_DIRECTION_DECREASING
 
+void dmlcl_test_resample_force_idx64(int on); /* test hook exported by the library */
+
 
 /* Packed arrays of type t through execute_host. */
 static void grad_host(dmlcl_tensor_data_type t, uint32_t rank, const uint32_t *gs,
@@ -362,9 +364,11 @@ static gcase image_gcase(dmlcl_tensor_data_type type, int mode, const uint32_t o
     return c;
 }
 
+/* The overrides of the tests below never outlive them, even when a check fails midway. */
 static void forget_plan_override(void)
 {
     unsetenv("DMLCL_RESAMPLE_PLAN");
+    dmlcl_test_resample_force_idx64(0);
 }
 
 /* The two kernel layouts, forced through $DMLCL_RESAMPLE_PLAN on the test device: the rows
@@ -420,6 +424,30 @@ START_TEST(every_launch_shape)
     tu_assert_fails(gcase_create(&c, &op), DMLCL_INVALID_ARGUMENT,
                     "resample_grad1: DMLCL_RESAMPLE_PLAN must be key=value pairs");
     ck_assert_ptr_null(op);
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
+/* The 64-bit index kernels (tensors past 2^32 elements), forced by the test hook on small
+ * tensors: both layouts. */
+START_TEST(index64_kernels)
+{
+    uint64_t rng = 0x6464;
+    const uint32_t os[4] = {2, 3, 9, 35};
+    char plan[320];
+    dmlcl_test_resample_force_idx64(1);
+    for (int rows = 0; rows < 2; rows++) {
+        setenv("DMLCL_RESAMPLE_PLAN", rows ? "rows=1" : "rows=0", 1);
+        gcase c = image_gcase(F32, LINEAR, os, 2, 2);
+        grad_plan(&c, plan, sizeof plan);
+        ck_assert_msg(strstr(plan, "-DIDX64=1") != NULL, "%s", plan);
+        check_gcase(&rng, &c, 0);
+        for (int n = 0; n < 4; n++) {
+            c = random_gcase(&rng, 1 + (uint32_t)n, n % 2 ? F16 : F32, n % 2);
+            check_gcase(&rng, &c, 1 + n);
+        }
+    }
+    dmlcl_test_resample_force_idx64(0);
     unsetenv("DMLCL_RESAMPLE_PLAN");
 }
 END_TEST
@@ -610,6 +638,7 @@ Suite *resample_grad1_suite(void)
     tcase_add_test(tc, larger_cases);
     tcase_add_checked_fixture(tc, NULL, forget_plan_override);
     tcase_add_test(tc, every_launch_shape);
+    tcase_add_test(tc, index64_kernels);
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, validation);
     tcase_add_test(tc, allocation_failures);
