@@ -111,7 +111,8 @@ uint32_t dmlcl__resample_nearest_rule(float x, uint64_t n, dmlcl__nearest_rule r
 uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w);
 
 /* Table words per row: NEAREST {index}; LINEAR {i0, bits of the float weight}. */
-#define DMLCL_R1_ROWS_VEC 4 /* outputs per item of the 2-D row kernels (RV in the source) */
+/* Outputs per item of the 2-D row kernels (RV in kernels/resample1.cl). */
+#define DMLCL_R1_ROWS_VEC(linear) ((linear) ? 4u : 8u)
 #define DMLCL_RESAMPLE1_WORDS(linear) ((linear) ? 2u : 1u)
 
 typedef struct dmlcl__resample1_plan {
@@ -140,7 +141,7 @@ typedef struct dmlcl__resample1_plan {
     uint32_t inner2_k;
     uint64_t size2, in2, out2, tab2;
     int rows_2d;                /* the *_rows kernels: 2-D range (x vectors of
-                                 * DMLCL_R1_ROWS_VEC outputs, rows) */
+                                 * DMLCL_R1_ROWS_VEC(linear) outputs, rows) */
     size_t global2[2], local2[2];
     uint64_t chunks, units;     /* ceil(inner_size / vec); outer rows x chunks */
     dmlcl__fastdiv chunks_div, pdiv[DMLCL_MAXDIM], rdiv[DMLCL_MAXDIM];

@@ -310,7 +310,7 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const
                  "variant=%s-rows resampled=%u pass=%u inner=r%u size=%llu vec=%u rows=%llu "
                  "table=%lluB global=%zux%zu local=%zux%zu options='%s'",
                  p->variant, p->nr, p->np, p->inner_k, (unsigned long long)p->inner_size,
-                 DMLCL_R1_ROWS_VEC, (unsigned long long)(p->count / p->inner_size),
+                 DMLCL_R1_ROWS_VEC(p->linear), (unsigned long long)(p->count / p->inner_size),
                  (unsigned long long)p->table_bytes, p->global2[0], p->global2[1],
                  p->local2[0], p->local2[1], p->options);
     else

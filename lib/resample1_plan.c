@@ -256,21 +256,23 @@ static void launch_shape(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
         p->global = wg;
 }
 
-/* GPUs, LINEAR, resampled inner dimension of at least 64 outputs: the 2-D row kernels, 4 outputs
- * per item (one 16-byte store for FLOAT32; fixed in the kernel source, so that the row
- * kernels share the unit kernels' program), a 256-item group spanning the row (or several
- * rows where it is short), at most 65535 groups down the rows (NVIDIA's limit), items
- * looping over the rest. */
+/* GPUs, resampled inner dimension of at least 64 outputs: the 2-D row kernels, 4 outputs
+ * per item for LINEAR (one 16-byte store for FLOAT32), 8 for nearest (fixed in the kernel
+ * source, so that the row kernels share the unit kernels' program), a 256-item group
+ * spanning the row (or several rows where it is short), at most 65535 groups down the
+ * rows (NVIDIA's limit), items looping over the rest. */
 static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
                         const dmlcl__r1_tune *t)
 {
-    /* Default for LINEAR only: on an H200 the row kernels took linear 2x from 0.31 to 0.35
-     * of copy (downsampling 0.80 to 0.93) but nearest 2x from 0.58 down to 0.39. */
-    int want = t && t->rows >= 0 ? t->rows : !lim->is_cpu && p->linear;
+    /* GPUs' choice: on an H200 the row kernels took linear 2x from 0.31 to 0.35 of copy
+     * (downsampling 0.80 to 0.93) and, with 8 outputs per item, nearest 2x from 0.70
+     * (units of 8 with their table rows as one vector load) to 0.73. */
+    int want = t && t->rows >= 0 ? t->rows : !lim->is_cpu;
     if (!want || !p->inner_res || p->inner_size < 64)
         return;
     p->rows_2d = 1;
-    p->chunks = (p->inner_size + DMLCL_R1_ROWS_VEC - 1) / DMLCL_R1_ROWS_VEC;
+    const unsigned rv = DMLCL_R1_ROWS_VEC(p->linear);
+    p->chunks = (p->inner_size + rv - 1) / rv;
     p->units = p->count / p->inner_size * p->chunks;
     size_t wg = t && t->wg ? t->wg : lim->is_cpu ? 64 : 256;
     if (lim->max_work_group_size && wg > lim->max_work_group_size)
@@ -359,7 +361,7 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
      * (plus the global size), a unit's last output and the table rows stay below 2^32. */
     const uint64_t lim32 = (uint64_t)1 << 32;
     p->idx64 = force_idx64 || p->units + p->global >= lim32 || p->count >= lim32 ||
-               (uint64_t)p->global2[0] * DMLCL_R1_ROWS_VEC >= lim32 ||
+               (uint64_t)p->global2[0] * DMLCL_R1_ROWS_VEC(p->linear) >= lim32 ||
                p->count / p->inner_size + p->global2[1] >= lim32 ||
                p->inner_size + p->vec >= lim32 || in->span >= lim32 || out->span >= lim32 ||
                p->table_rows >= lim32;

@@ -72,6 +72,24 @@ static int same_map(const dmlcl__taps_dim *dims, uint32_t n, dmlcl__taps_dim *p)
     return 0;
 }
 
+/* Adds a dimension's least table size (3 words per row, 2 per tap: each row has a tap,
+ * each forward output is a tap of some gradient row) to *words and fails, before the
+ * host allocates anything, where that already exceeds what the device can hold. */
+static dmlcl_status table_floor(const dmlcl_operator *op, int grad, const dmlcl__taps_dim *p,
+                                uint64_t *words)
+{
+    const uint64_t limit = op->ctx->info.max_mem_alloc / 4, n = p->n_res;
+    const uint64_t add = 3 * n + 2 * (grad ? p->n_src : n); /* sizes are < 2^32 */
+    *words = *words > UINT64_MAX - add ? UINT64_MAX : *words + add;
+    if (*words <= limit && *words <= UINT32_MAX)
+        return DMLCL_SUCCESS;
+    return dmlcl__fail(DMLCL_UNSUPPORTED,
+                       "%s: the tap tables need at least %llu bytes, more than the device's "
+                       "CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu) or 16 GiB", op->vt->name,
+                       (unsigned long long)(*words * 4),
+                       (unsigned long long)op->ctx->info.max_mem_alloc);
+}
+
 /* Every dimension's rows into t; affine dimensions become strides in the arguments. */
 static dmlcl_status build(dmlcl_operator *op, taps_impl *im, int grad, int linear,
                           dmlcl__nearest_rule rule, int antialiased, const float *scales,
@@ -83,14 +101,20 @@ static dmlcl_status build(dmlcl_operator *op, taps_impl *im, int grad, int linea
     a->count = res->elements;
     a->rank = res->rank;
     dmlcl__taps_dim dims[8];
+    uint64_t floor_words = 0;
+    dmlcl_status st;
     for (uint32_t d = 0; d < 8; d++)
         a->rsize[d] = 1;
     for (uint32_t d = 0; d < res->rank; d++) {
         dmlcl__taps_dim p = {res->sizes[d], src->sizes[d], scales[d], in_offsets[d],
                              out_offsets[d], 0, 0, 0};
         int ok = same_map(dims, d, &p) ||
-                 (grad ? dmlcl__taps_add_grad(t, linear, rule, &p)
-                       : dmlcl__taps_add_forward(t, antialiased, &p));
+                 dmlcl__taps_affine(grad, linear, rule, antialiased, &p);
+        if (!ok && (st = table_floor(op, grad, &p, &floor_words)))
+            return st;
+        if (!ok)
+            ok = grad ? dmlcl__taps_add_grad(t, linear, rule, &p)
+                      : dmlcl__taps_add_forward(t, antialiased, &p);
         dims[d] = p;
         if (!ok)
             return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory for the tap tables",

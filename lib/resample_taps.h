@@ -34,6 +34,13 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
  * widened, normalized triangle filter; otherwise RESAMPLE1's two taps. */
 int dmlcl__taps_add_forward(dmlcl__taps_table *t, int antialiased, dmlcl__taps_dim *p);
 
+/* Without building rows: if every row of the dimension would be one tap of weight 1 at
+ * source index first + r * step (RESAMPLE3's unwidened linear taps on an affine map,
+ * RESAMPLE_GRAD1 of a forward map o -> o), sets p's row_word to UINT64_MAX, first and step
+ * and returns 1. Spares an identity dimension, however long, its rows. */
+int dmlcl__taps_affine(int grad, int linear, dmlcl__nearest_rule rule, int antialiased,
+                       dmlcl__taps_dim *p);
+
 /* resample_taps.c: builds the tables of every dimension, plans, gets the kernel and
  * uploads the table into op (op->in[0], op->out[0] validated: source and result). grad:
  * 1 = RESAMPLE_GRAD1 rows, 0 = RESAMPLE3 forward rows. */

@@ -83,6 +83,35 @@ static void finish(dmlcl__taps_table *t, uint64_t rows, uint64_t n, dmlcl__taps_
     }
 }
 
+int dmlcl__taps_affine(int grad, int linear, dmlcl__nearest_rule rule, int antialiased,
+                       dmlcl__taps_dim *p)
+{
+    if (!grad && antialiased && p->scale < 1)
+        return 0; /* widened filters: several taps */
+    /* The forward map: n_fwd outputs over n_in inputs. */
+    const uint64_t n_fwd = grad ? p->n_src : p->n_res, n_in = grad ? p->n_res : p->n_src;
+    if (grad && n_fwd != n_in)
+        return 0; /* some input is read by none or by several outputs */
+    uint64_t first = 0, step = 0;
+    for (uint64_t o = 0; o < n_fwd; o++) {
+        uint32_t i0, i1;
+        float w;
+        sample(grad ? linear : 1, grad ? rule : DMLCL__NEAREST_HALF_UP, o, n_in, p, &i0, &i1, &w);
+        if (o == 0)
+            first = i0;
+        else if (o == 1)
+            step = i0 >= first ? i0 - first : 0;
+        if (w != 0 || i0 != first + o * step)
+            return 0;
+    }
+    if (grad && n_fwd > 1 && (first != 0 || step != 1))
+        return 0; /* not a bijection */
+    p->row_word = UINT64_MAX;
+    p->first = first;
+    p->step = step;
+    return 1;
+}
+
 typedef struct { uint32_t i0; float w; } fwd_sample;
 
 int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule rule,

@@ -637,7 +637,7 @@ static void forget_plan_override(void)
 }
 
 /* Every launch shape the planner can pick on any device, forced here through
- * $DMLCL_RESAMPLE_PLAN on the test device: the 2-D row kernels (GPUs' choice for LINEAR),
+ * $DMLCL_RESAMPLE_PLAN on the test device: the 2-D row kernels (GPUs' choice),
  * units of an odd size with partial units at every row's end, and the segment kernels
  * (CPUs' choice for nearest) with segments of 7 and 64. Rows of 100 and 33
  * outputs (not multiples of 4), a padded output with an odd binding offset (no vector
@@ -672,7 +672,7 @@ START_TEST(every_launch_shape)
             tu_make_strides(&rng, n == 2 ? TU_PADDED : TU_PACKED, 3, c.out_sizes, -1,
                             c.out_str);
             c.out_off = n == 2 ? 1 : 0;
-            if (pl < 2 && c.mode == LINEAR && os[2] >= 64) {
+            if (pl < 2 && os[2] >= 64) {
                 dmlcl_operator *op = make_op(&c, 0);
                 ck_assert_msg(strstr(dmlcl_operator_plan(op), "-rows") != NULL, "%s: %s",
                               plans[pl], dmlcl_operator_plan(op));

@@ -105,6 +105,30 @@ END_TEST
 
 /* ---- classification and collapsing ------------------------------------------------------- */
 
+/* GPUs: a resampled inner dimension of at least 64 outputs runs the 2-D row kernels, 4
+ * outputs per item for LINEAR and 8 for nearest (lib/plan.h's DMLCL_R1_ROWS_VEC); shorter
+ * rows, and CPUs, do not. */
+START_TEST(gpu_row_kernels)
+{
+    const uint64_t is[4] = {2, 3, 40, 50}, os[4] = {2, 3, 80, 100}, short_os[4] = {2, 3, 80, 60};
+    const float sc[4] = {1, 1, 2, 2}, short_sc[4] = {1, 1, 2, 1.2f};
+    for (int linear = 0; linear < 2; linear++) {
+        dmlcl__resample1_plan p = plan_f32(4, is, NULL, os, NULL, linear, sc, half8, mhalf8);
+        ck_assert_int_eq(p.rows_2d, 1);
+        ck_assert_uint_eq(p.chunks, linear ? 25 : 13); /* 100 outputs in vectors of 4 or 8 */
+        ck_assert_uint_eq(p.local2[0], linear ? 32 : 16);
+        ck_assert_uint_eq(p.global2[0] % p.local2[0], 0);
+        ck_assert_uint_eq(p.global2[0] * DMLCL_R1_ROWS_VEC(linear) >= 100, 1);
+        p = plan_f32(4, is, NULL, short_os, NULL, linear, short_sc, half8, mhalf8);
+        ck_assert_int_eq(p.rows_2d, 0); /* rows of 60 */
+        dmlcl__tensor in = tensor(4, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+        dmlcl__tensor out = tensor(4, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+        dmlcl__resample1_plan_make(&in, &out, linear, sc, half8, mhalf8, &cpu, 0, &p);
+        ck_assert_int_eq(p.rows_2d, 0);
+    }
+}
+END_TEST
+
 START_TEST(nchw_spatial_upsample_collapses_batch_and_channels)
 {
     const uint64_t is[4] = {2, 3, 4, 5}, os[4] = {2, 3, 8, 10};
@@ -453,6 +477,7 @@ int main(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("plan");
     tcase_add_test(tc, nchw_spatial_upsample_collapses_batch_and_channels);
+    tcase_add_test(tc, gpu_row_kernels);
     tcase_add_test(tc, channels_last_makes_pass_through_inner);
     tcase_add_test(tc, identity_dimensions_cost_nothing);
     tcase_add_test(tc, affine_maps_become_strides);

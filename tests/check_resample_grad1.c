@@ -585,6 +585,19 @@ START_TEST(validation)
     tu_assert_fails(gcreate(&f), DMLCL_UNSUPPORTED,
                     "resample_grad1: data_type FLOAT64 needs cl_khr_fp64");
     *info = saved;
+    /* Tap tables the device cannot hold are refused before the host allocates them: 4x4 ->
+     * 2x2 needs at least 3 x 2 + 2 x 4 = 14 words (the second dimension shares the rows). */
+    gfix_init(&f);
+    info->max_mem_alloc = 40;
+    tu_assert_fails(gcreate(&f), DMLCL_UNSUPPORTED,
+                    "resample_grad1: the tap tables need at least 56 bytes, more than the "
+                    "device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (40)");
+    /* An identity dimension costs no rows, however long (found without building any). */
+    f.gs[1] = f.os[1] = 1000000;
+    f.sc[1] = 1;
+    info->max_mem_alloc = 72; /* the first dimension's table: 6 row words, 6 taps */
+    tu_assert_ok(gcreate(&f));
+    *info = saved;
     /* Bindings: the input gradient first. */
     gfix_init(&f);
     dmlcl_operator *op;
