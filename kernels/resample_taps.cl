@@ -206,14 +206,64 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
 #endif
 
 #if KB
-/* Rows layout: work-item x owns one column, a coordinate of the inner tabled dimension b
- * (and, channels-last, of the affine dimension c inside it), and keeps its KB tap weights
- * and offsets in registers across every row it visits (dimension 1 of the range,
- * grid-stride); a row's other coordinates, and the outer tabled dimension a's taps, are
- * the same for the whole group, so their table reads are broadcasts. The
- * arithmetic is the NT2 kernel's, term for term: the same bits. Taps past a row's count
- * have weight 0 and read the row's first source element (in bounds), dropped by the
- * select. */
+/* Column x of the rows and segment kernels: a coordinate of the inner tabled dimension b
+ * (and, channels-last, of the affine dimension c inside it). Its KB tap weights and source
+ * offsets into wb/ob (taps past the row's count: weight 0, reading the row's first source
+ * element, in bounds, dropped by the select), and returns its result offset. */
+static inline idx_t column_taps(idx_t x, const taps_args *a, __global const uint *tab,
+                                acc_t *wb, idx_t *ob)
+{
+    const idx_t xb = fdiv(x, a->cmul, a->cshr), xc = x - xb * (idx_t)a->nc;
+    __global const uint *rb = tab + (idx_t)a->btab + 3 * xb;
+    const uint fb = rb[0], cb = rb[1], eb = rb[2];
+#pragma unroll
+    for (uint j = 0; j < KB; j++) {
+        wb[j] = j < cb ? tap_weight(vload2(j, tab + eb)) : (acc_t)0;
+        ob[j] = (idx_t)(fb + (j < cb ? j : 0)) * (idx_t)a->bstr + xc * (idx_t)a->csrc;
+    }
+    return xb * (idx_t)a->bres + xc * (idx_t)a->cres;
+}
+
+/* Row r of the rows and segment kernels: its other coordinates' source offset (affine
+ * ones) and result offset, and the outer tabled dimension a's taps (none: one tap of
+ * weight 1 at offset 0). */
+typedef struct {
+    idx_t base, oo, stra; /* source and result offsets; a's source stride */
+    uint fa, ca, ea;      /* a's first source index, tap count, word offset of its taps */
+    int has_a;
+} outer_row;
+
+static inline outer_row row_split(idx_t r, const taps_args *a, __global const uint *tab)
+{
+    outer_row o = {0, 0, 0, 0, 1, 0, 0};
+    idx_t rem = r;
+#pragma unroll
+    for (int d = 7; d >= 0; d--) {
+        if (d >= (int)a->rank || d == (int)a->inner || d == (int)a->cdim)
+            continue;
+        __global const uint *row = split(&rem, &o.oo, &o.base, a->rmul[d], a->rshr[d],
+                                         a->rsize[d], a->rstr[d], a->sstr[d], a->rtab[d], tab);
+        if (!row)
+            continue;
+        o.fa = row[0], o.ca = row[1], o.ea = row[2], o.stra = (idx_t)a->sstr[d];
+        o.has_a = 1;
+    }
+    return o;
+}
+
+/* Outer tap ja's weight and source offset. */
+static inline acc_t outer_tap(const outer_row *o, uint ja, __global const uint *tab,
+                              idx_t *off)
+{
+    *off = o->base + (idx_t)(o->fa + ja) * o->stra;
+    return o->has_a ? (acc_t)1 * tap_weight(vload2(ja, tab + o->ea)) : (acc_t)1;
+}
+
+/* Rows layout (GPUs): work-item x owns one column and keeps its taps in registers across
+ * every row it visits (dimension 1 of the range, grid-stride); a row's other coordinates,
+ * and the outer tabled dimension a's taps, are the same for the whole group, so their
+ * table reads are broadcasts. The arithmetic is the NT2 kernel's, term for term: the same
+ * bits. */
 __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
                                  __global elem_t *dst, ulong dst_off, __global const uint *tab,
                                  taps_args a)
@@ -222,35 +272,16 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
     dst += dst_off;
     const idx_t x = (idx_t)get_global_id(0);
     const int live = x < (idx_t)a.nx;
-    const idx_t xl = live ? x : 0, xb = fdiv(xl, a.cmul, a.cshr), xc = xl - xb * (idx_t)a.nc;
-    __global const uint *rb = tab + (idx_t)a.btab + 3 * xb;
-    const uint fb = rb[0], cb = rb[1], eb = rb[2];
     acc_t wb[KB];
     idx_t ob[KB];
-#pragma unroll
-    for (uint j = 0; j < KB; j++) {
-        wb[j] = j < cb ? tap_weight(vload2(j, tab + eb)) : (acc_t)0;
-        ob[j] = (idx_t)(fb + (j < cb ? j : 0)) * (idx_t)a.bstr + xc * (idx_t)a.csrc;
-    }
+    const idx_t ox = column_taps(live ? x : 0, &a, tab, wb, ob);
     const idx_t rows = (idx_t)a.rows;
     for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
-        idx_t rem = r, base = 0, oo = xb * (idx_t)a.bres + xc * (idx_t)a.cres, stra = 0;
-        uint fa = 0, ca = 1, ea = 0;
-        int has_a = 0;
-#pragma unroll
-        for (int d = 7; d >= 0; d--) {
-            if (d >= (int)a.rank || d == (int)a.inner || d == (int)a.cdim)
-                continue;
-            __global const uint *row = SPLIT(d);
-            if (!row)
-                continue;
-            fa = row[0], ca = row[1], ea = row[2], stra = (idx_t)a.sstr[d];
-            has_a = 1;
-        }
+        const outer_row o = row_split(r, &a, tab);
         acc_t acc = 0;
-        for (uint ja = 0; ja < ca; ja++) {
-            const acc_t wa = has_a ? (acc_t)1 * tap_weight(vload2(ja, tab + ea)) : (acc_t)1;
-            const idx_t off = base + (idx_t)(fa + ja) * stra;
+        for (uint ja = 0; ja < o.ca; ja++) {
+            idx_t off;
+            const acc_t wa = outer_tap(&o, ja, tab, &off);
 #pragma unroll
             for (int j = 0; j < KB; j++) {
                 const acc_t wt = wa * wb[j];
@@ -259,7 +290,61 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
             }
         }
         if (live)
-            STORE(dst, oo, acc);
+            STORE(dst, o.oo + ox, acc);
     }
 }
+
+#ifndef SEGT
+#define SEGT 0
+#endif
+#if SEGT
+/* Segment layout (CPUs): work-item s owns SEGT consecutive columns, their taps in private
+ * arrays (column fastest), and loops over rows; per row and outer tap the loop over its
+ * columns is a plain loop the compiler vectorises (gathers from the source). The same
+ * terms in the same order as the rows kernel: the same bits. */
+__kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_off,
+                                __global elem_t *restrict dst, ulong dst_off,
+                                __global const uint *restrict tab, taps_args a)
+{
+    src += src_off;
+    dst += dst_off;
+    const idx_t c0 = (idx_t)get_global_id(0) * SEGT;
+    if (c0 >= (idx_t)a.nx)
+        return;
+    const int n = (int)min((idx_t)SEGT, (idx_t)a.nx - c0);
+    acc_t wb[KB][SEGT], acc[SEGT];
+    idx_t ob[KB][SEGT], ox[SEGT];
+    for (int x = 0; x < n; x++) {
+        acc_t w[KB];
+        idx_t o[KB];
+        ox[x] = column_taps(c0 + x, &a, tab, w, o);
+#pragma unroll
+        for (int j = 0; j < KB; j++)
+            wb[j][x] = w[j], ob[j][x] = o[j];
+    }
+    const idx_t rows = (idx_t)a.rows;
+    for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
+        const outer_row o = row_split(r, &a, tab);
+        for (int x = 0; x < n; x++)
+            acc[x] = 0;
+        for (uint ja = 0; ja < o.ca; ja++) {
+            idx_t off;
+            const acc_t wa = outer_tap(&o, ja, tab, &off);
+            __global const elem_t *s = src + off;
+            for (int x = 0; x < n; x++) {
+                acc_t t = acc[x];
+#pragma unroll
+                for (int j = 0; j < KB; j++) {
+                    const acc_t wt = wa * wb[j][x];
+                    const acc_t v = (acc_t)LOAD(s, ob[j][x]);
+                    t = wt != 0 ? t + wt * v : t;
+                }
+                acc[x] = t;
+            }
+        }
+        for (int x = 0; x < n; x++)
+            STORE(dst, o.oo + ox[x], acc[x]);
+    }
+}
+#endif
 #endif

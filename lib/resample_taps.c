@@ -18,7 +18,8 @@ typedef struct taps_impl {
     taps_args args;
     uint64_t src_base; /* source element offset fixed by the affine dimensions */
     size_t global, local;
-    int rows_2d;                  /* the rows kernel, launched over global2/local2 */
+    int rows_2d;                  /* the rows (or segment) kernel, over global2/local2 */
+    unsigned segt;                /* the segment kernel's columns per item; 0 = rows */
     size_t global2[2], local2[2];
     cl_kernel kernel;
     cl_mem table; /* NULL when every dimension is affine */
@@ -162,7 +163,7 @@ static void describe(dmlcl_operator *op, const taps_impl *im, uint64_t table_byt
     const taps_args *a = &im->args;
     int n = snprintf(op->plan_text, sizeof op->plan_text,
                      "variant=taps%s tabled=%llu affine=%llu count=%llu table=%lluB ",
-                     im->rows_2d ? "-rows" : "", (unsigned long long)a->nt,
+                     im->segt ? "-seg" : im->rows_2d ? "-rows" : "", (unsigned long long)a->nt,
                      (unsigned long long)(a->rank - a->nt), (unsigned long long)a->count,
                      (unsigned long long)table_bytes);
     if (n < 0 || (size_t)n >= sizeof op->plan_text)
@@ -227,13 +228,27 @@ static unsigned rows_taps(taps_impl *im, const dmlcl__taps_table *t)
     return most <= 1 ? 1 : most <= 2 ? 2 : most <= 4 ? 4 : 8;
 }
 
-/* The rows kernel where it applies, with an inner dimension of at least 32 coordinates
- * ($DMLCL_RESAMPLE_PLAN's rows=1: any; rows=0: never). A group of up to 256 items (64 on
- * CPUs) spans the inner dimension (or several rows where it is short); 64 groups per
- * compute unit down the rows (at most 65535, NVIDIA's limit), each item looping over the
- * rest, reusing its register-held taps. On an H200 this took the backward pass of linear
- * 2x from 11.1 ms (1-D kernel) to 4.5 ms (16 groups per unit: 5.1 ms, 256: 4.4 ms); on
- * POCL it is 1.2-1.9x faster than the 1-D kernels. Returns KB, 0 for the 1-D kernels. */
+/* Groups down the rows for a 2-D launch of groups0 x local2 items: 64 per compute unit in
+ * all (at most 65535, NVIDIA's limit), each item looping over the rest. On an H200, 16
+ * groups per unit ran the backward pass of linear 2x in 5.1 ms, 64 in 4.5, 256 in 4.4. */
+static void rows_groups(taps_impl *im, const dmlcl__limits *lim, uint64_t groups0)
+{
+    uint64_t want1 = (uint64_t)lim->compute_units * 64 / groups0;
+    uint64_t need1 = (im->args.rows + im->local2[1] - 1) / im->local2[1];
+    uint64_t groups1 = need1 < want1 ? need1 : want1;
+    groups1 = groups1 < 1 ? 1 : groups1 > 65535 ? 65535 : groups1;
+    im->global2[0] = (size_t)(groups0 * im->local2[0]);
+    im->global2[1] = (size_t)(groups1 * im->local2[1]);
+    im->rows_2d = 1;
+}
+
+/* The column kernels where they apply, with at least 32 columns ($DMLCL_RESAMPLE_PLAN's
+ * rows=1: any; rows=0: never). GPUs: the rows kernel, a group of up to 256 items spanning
+ * the columns (or several rows where they are few), each item reusing its register-held
+ * taps down the rows (the backward pass of linear 2x on an H200: 11.1 ms with the 1-D
+ * kernel, 4.5 ms). CPUs (or seg=N): the segment kernel, 256 columns per item (2-core
+ * POCL: 0.33 GB/s with the 1-D kernel, 0.64 rows, 2.2 segments of 64, 3.2 of 256).
+ * Returns KB, 0 for the 1-D kernels. */
 static unsigned plan_rows(taps_impl *im, const dmlcl__taps_table *t, const dmlcl__limits *lim,
                           const dmlcl__r1_tune *tune)
 {
@@ -244,18 +259,21 @@ static unsigned plan_rows(taps_impl *im, const dmlcl__taps_table *t, const dmlcl
     size_t wg = tune->wg ? tune->wg : lim->is_cpu ? 64 : 256, l0 = 1;
     if (lim->max_work_group_size && wg > lim->max_work_group_size)
         wg = lim->max_work_group_size;
+    int seg = tune->seg >= 0 ? tune->seg : lim->is_cpu ? 256 : 0;
+    if (seg) {
+        /* Segments: items of seg columns, groups of 8 items down the rows (one POCL
+         * compile), rows shared out as for the rows kernel. */
+        im->segt = (unsigned)(seg < 256 ? seg : 256);
+        im->local2[0] = 1;
+        im->local2[1] = wg < 8 ? wg : 8;
+        rows_groups(im, lim, (im->args.nx + im->segt - 1) / im->segt);
+        return kb;
+    }
     while (l0 < wg && l0 < im->args.nx)
         l0 *= 2;
     im->local2[0] = l0;
     im->local2[1] = wg / l0 ? wg / l0 : 1;
-    uint64_t groups0 = (im->args.nx + l0 - 1) / l0;
-    uint64_t want1 = (uint64_t)lim->compute_units * 64 / groups0;
-    uint64_t need1 = (im->args.rows + im->local2[1] - 1) / im->local2[1];
-    uint64_t groups1 = need1 < want1 ? need1 : want1;
-    groups1 = groups1 < 1 ? 1 : groups1 > 65535 ? 65535 : groups1;
-    im->global2[0] = (size_t)(groups0 * l0);
-    im->global2[1] = (size_t)(groups1 * im->local2[1]);
-    im->rows_2d = 1;
+    rows_groups(im, lim, (im->args.nx + l0 - 1) / l0);
     return kb;
 }
 
@@ -308,7 +326,7 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
                             out_offsets, &t);
     const dmlcl__device_info *di = &op->ctx->info;
     dmlcl__limits lim = {di->max_work_group_size, di->compute_units, di->is_cpu};
-    /* $DMLCL_RESAMPLE_PLAN's rows and wg apply here too (its v and seg do not). */
+    /* $DMLCL_RESAMPLE_PLAN's rows, seg and wg apply here too (its v does not). */
     const char *force = getenv("DMLCL_RESAMPLE_PLAN");
     dmlcl__r1_tune tune;
     if (!st && dmlcl__r1_tune_parse(force, &tune))
@@ -318,13 +336,17 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
                          vt->name, force);
     unsigned kb = st ? 0 : plan_rows(im, &t, &lim, &tune);
     int idx64 = plan_1d(op, im, &lim);
-    char options[112];
-    snprintf(options, sizeof options, "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d -DKB=%u",
-             (int)op->in[0].type, op->in[0].elem_size, idx64, im->args.nt == 2, kb);
+    char options[128];
+    snprintf(options, sizeof options,
+             "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d -DKB=%u -DSEGT=%u",
+             (int)op->in[0].type, op->in[0].elem_size, idx64, im->args.nt == 2, kb, im->segt);
     describe(op, im, t.n * 4, options);
     if (!st)
         st = dmlcl__kernel_get(op->ctx, "resample_taps", options,
-                               im->rows_2d ? "resample_taps_rows" : "resample_taps", &im->kernel);
+                               im->segt      ? "resample_taps_seg"
+                               : im->rows_2d ? "resample_taps_rows"
+                                             : "resample_taps",
+                               &im->kernel);
     if (!st)
         st = upload(op, im, &t);
     dmlcl__taps_table_free(&t);

@@ -380,16 +380,19 @@ static void forget_plan_override(void)
     unsetenv("DMLCL_RESAMPLE_PLAN");
 }
 
-/* Both tap kernel layouts, forced through $DMLCL_RESAMPLE_PLAN: the rows kernel (groups of
- * 64 and of 32) and the 1-D kernels, on an antialiased 2x downsampling of 60 x 64 columns
+/* Every tap kernel layout, forced through $DMLCL_RESAMPLE_PLAN: the rows kernel (groups of
+ * 64 and of 32), the segment kernel (segments of 5 and 256) and the 1-D kernels, on an antialiased 2x downsampling of 60 x 64 columns
  * (the rows kernel's case: 4 taps per column) and on randomized cases. */
 START_TEST(every_launch_shape)
 {
-    static const char *const plans[] = {"rows=1", "rows=1,wg=32", "rows=0"};
+    static const struct { const char *plan, *variant; } plans[] = {
+        {"rows=1,seg=0", "variant=taps-rows"}, {"rows=1,seg=0,wg=32", "variant=taps-rows"},
+        {"seg=5", "variant=taps-seg"}, {"seg=256", "variant=taps-seg"},
+        {"rows=0", "variant=taps "}};
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
     uint64_t rng = 0x3a3b;
-    for (size_t pl = 0; pl < 3; pl++) {
-        setenv("DMLCL_RESAMPLE_PLAN", plans[pl], 1);
+    for (size_t pl = 0; pl < sizeof plans / sizeof plans[0]; pl++) {
+        setenv("DMLCL_RESAMPLE_PLAN", plans[pl].plan, 1);
         case3 c;
         memset(&c, 0, sizeof c);
         c.rank = 3;
@@ -404,8 +407,8 @@ START_TEST(every_launch_shape)
         tu_make_strides(&rng, TU_PADDED, 3, c.os, -1, c.ostr);
         dmlcl_operator *op = make3(3, F32, c.is, c.istr, c.os, c.ostr, LINEAR, 1, c.sc, c.ipo,
                                    c.opo);
-        ck_assert_msg((strstr(dmlcl_operator_plan(op), "variant=taps-rows") != NULL) == (pl < 2),
-                      "%s: %s", plans[pl], dmlcl_operator_plan(op));
+        ck_assert_msg(strstr(dmlcl_operator_plan(op), plans[pl].variant) != NULL, "%s: %s",
+                      plans[pl].plan, dmlcl_operator_plan(op));
         dmlcl_operator_release(op);
         check3(&rng, &c, 0);
         for (int n = 0; n < 9; n++) {

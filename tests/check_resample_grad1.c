@@ -371,37 +371,42 @@ static void forget_plan_override(void)
     dmlcl_test_resample_force_idx64(0);
 }
 
-/* The two kernel layouts, forced through $DMLCL_RESAMPLE_PLAN on the test device: the rows
- * kernel (every device's choice where the innermost dimension, or the one just outside an
- * innermost affine one, is the last tabled one, with at most 8 taps per coordinate and 2
- * tabled dimensions) with groups of 64 and of 32 spanning rows of 35 (several rows per
- * group, items past a row's end), and the 1-D kernels. Linear 2x (4 taps), nearest 3x and
+/* The three kernel layouts, forced through $DMLCL_RESAMPLE_PLAN on the test device where
+ * the columns apply (the innermost dimension, or the one just outside an innermost affine
+ * one, is the last tabled one, with at most 8 taps per coordinate and 2 tabled
+ * dimensions): the rows kernel (GPUs' choice) with groups of 64 and of 32 spanning rows of
+ * 35 (several rows per group, items past a row's end), the segment kernel (CPUs' choice)
+ * with segments of 16 (a partial one per row) and 256 (longer than the row), and the 1-D
+ * kernels. Linear 2x (4 taps), nearest 3x and
  * 5x (up to 4 and 7 taps), channels-last (columns of W x C), then randomized cases. Where
  * the rows kernel cannot apply (12 taps, 3 tabled dimensions), rows=1 falls back. */
 START_TEST(every_launch_shape)
 {
-    static const char *const plans[] = {"rows=1", "rows=1,wg=32", "rows=0"};
+    static const struct { const char *plan, *variant; } plans[] = {
+        {"rows=1,seg=0", "variant=taps-rows"}, {"rows=1,seg=0,wg=32", "variant=taps-rows"},
+        {"rows=1,seg=16", "variant=taps-seg"}, {"seg=256,wg=4", "variant=taps-seg"},
+        {"rows=0", "variant=taps "}};
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
     const uint32_t os[4] = {2, 3, 9, 35};
     uint64_t rng = 0x7a95;
     char plan[320];
-    for (size_t pl = 0; pl < 3; pl++) {
-        setenv("DMLCL_RESAMPLE_PLAN", plans[pl], 1);
-        const int rows = pl < 2;
+    for (size_t pl = 0; pl < sizeof plans / sizeof plans[0]; pl++) {
+        setenv("DMLCL_RESAMPLE_PLAN", plans[pl].plan, 1);
+        const char *want = plans[pl].variant;
         const struct { int mode; float s; int fits; } shapes[] = {
             {LINEAR, 2, 1}, {NEAREST, 3, 1}, {NEAREST, 5, 1}, {NEAREST, 12, 0}};
         for (int k = 0; k < 4; k++) {
             gcase c = image_gcase(types[k % 3], shapes[k].mode, os, 2, shapes[k].s);
             grad_plan(&c, plan, sizeof plan);
-            ck_assert_msg((strstr(plan, "variant=taps-rows") != NULL) == (rows && shapes[k].fits),
-                          "%s, scale %g: %s", plans[pl], (double)shapes[k].s, plan);
+            ck_assert_msg(strstr(plan, shapes[k].fits ? want : "variant=taps ") != NULL,
+                          "%s, scale %g: %s", plans[pl].plan, (double)shapes[k].s, plan);
             check_gcase(&rng, &c, k);
         }
         gcase t = image_gcase(F16, LINEAR, os, 2, 2); /* channels-last: columns of (W, C) */
         tu_channels_last(4, t.gs, t.gstr);
         tu_channels_last(4, t.os, t.ostr);
         grad_plan(&t, plan, sizeof plan);
-        ck_assert_msg((strstr(plan, "variant=taps-rows") != NULL) == rows, "NHWC: %s", plan);
+        ck_assert_msg(strstr(plan, want) != NULL, "NHWC: %s", plan);
         check_gcase(&rng, &t, 4);
         t = image_gcase(F32, LINEAR, os, 2, 2);
         tu_make_strides(&rng, TU_TRANSPOSED, 4, t.os, -1, t.ostr);
@@ -429,15 +434,16 @@ START_TEST(every_launch_shape)
 END_TEST
 
 /* The 64-bit index kernels (tensors past 2^32 elements), forced by the test hook on small
- * tensors: both layouts. */
+ * tensors: every layout. */
 START_TEST(index64_kernels)
 {
     uint64_t rng = 0x6464;
     const uint32_t os[4] = {2, 3, 9, 35};
     char plan[320];
     dmlcl_test_resample_force_idx64(1);
-    for (int rows = 0; rows < 2; rows++) {
-        setenv("DMLCL_RESAMPLE_PLAN", rows ? "rows=1" : "rows=0", 1);
+    static const char *const plans[] = {"rows=0", "rows=1,seg=0", "seg=16"};
+    for (int pl = 0; pl < 3; pl++) {
+        setenv("DMLCL_RESAMPLE_PLAN", plans[pl], 1);
         gcase c = image_gcase(F32, LINEAR, os, 2, 2);
         grad_plan(&c, plan, sizeof plan);
         ck_assert_msg(strstr(plan, "-DIDX64=1") != NULL, "%s", plan);
