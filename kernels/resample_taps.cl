@@ -9,8 +9,10 @@
  * first dimension slowest, of (product of the tap weights in dimension order) x source:
  * the order in which a forward scatter would add them, so sums are reproducible.
  * Options: DTYPE (dmlcl data type value), IDX64, NT2 (exactly two tabled dimensions: a
- * loop nest of scalars), KB (1/2/4/8: also compile the rows kernel, whose inner rows have
- * at most KB taps). Shapes and tables are arguments. */
+ * loop nest of scalars), KB (1/2/4/8: also compile the column kernels, rows and segments,
+ * whose inner rows have at most KB taps), NT3 (three tabled dimensions: the column
+ * kernels' second outer one), SEGT (columns per item of the segment kernel). Shapes and
+ * tables are arguments. */
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -88,6 +90,9 @@ static acc_t tap_weight(uint2 e)
 
 #ifndef NT2
 #define NT2 0
+#endif
+#ifndef NT3
+#define NT3 0 /* three tabled dimensions: the column kernels' outer dimension s */
 #endif
 
 #if NT2
@@ -225,17 +230,18 @@ static inline idx_t column_taps(idx_t x, const taps_args *a, __global const uint
 }
 
 /* Row r of the rows and segment kernels: its other coordinates' source offset (affine
- * ones) and result offset, and the outer tabled dimension a's taps (none: one tap of
- * weight 1 at offset 0). */
+ * ones) and result offset, and the taps of up to two outer tabled dimensions, s (slower)
+ * and f (faster); a missing one is a single tap of weight 1 at offset 0. */
 typedef struct {
-    idx_t base, oo, stra; /* source and result offsets; a's source stride */
-    uint fa, ca, ea;      /* a's first source index, tap count, word offset of its taps */
-    int has_a;
+    idx_t base, oo;          /* source and result offsets */
+    uint s0, sn, se, f0, fn, fe; /* first source index, tap count, word offset of the taps */
+    idx_t sstr, fstr;        /* source strides */
+    int has_s, has_f;
 } outer_row;
 
 static inline outer_row row_split(idx_t r, const taps_args *a, __global const uint *tab)
 {
-    outer_row o = {0, 0, 0, 0, 1, 0, 0};
+    outer_row o = {0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0};
     idx_t rem = r;
 #pragma unroll
     for (int d = 7; d >= 0; d--) {
@@ -245,18 +251,34 @@ static inline outer_row row_split(idx_t r, const taps_args *a, __global const ui
                                          a->rsize[d], a->rstr[d], a->sstr[d], a->rtab[d], tab);
         if (!row)
             continue;
-        o.fa = row[0], o.ca = row[1], o.ea = row[2], o.stra = (idx_t)a->sstr[d];
-        o.has_a = 1;
+#if NT3
+        if (o.has_f) /* the second met from the inside is the slower one */
+            o.s0 = row[0], o.sn = row[1], o.se = row[2], o.sstr = (idx_t)a->sstr[d], o.has_s = 1;
+        else
+#endif
+            o.f0 = row[0], o.fn = row[1], o.fe = row[2], o.fstr = (idx_t)a->sstr[d], o.has_f = 1;
     }
     return o;
 }
 
-/* Outer tap ja's weight and source offset. */
-static inline acc_t outer_tap(const outer_row *o, uint ja, __global const uint *tab,
-                              idx_t *off)
+/* Outer tap j of dimension s (or f, given s's weight ws and offset): the weight, 1 x w_s x
+ * w_f in dimension order as the 1-D kernels multiply, and the source offset. */
+static inline acc_t s_tap(const outer_row *o, uint j, __global const uint *tab, idx_t *off)
 {
-    *off = o->base + (idx_t)(o->fa + ja) * o->stra;
-    return o->has_a ? (acc_t)1 * tap_weight(vload2(ja, tab + o->ea)) : (acc_t)1;
+#if NT3
+    *off = o->base + (idx_t)(o->s0 + j) * o->sstr;
+    return o->has_s ? (acc_t)1 * tap_weight(vload2(j, tab + o->se)) : (acc_t)1;
+#else
+    *off = o->base; /* no dimension s: compiled out (a faster 2-D kernel on an H200) */
+    return (acc_t)1;
+#endif
+}
+
+static inline acc_t f_tap(const outer_row *o, uint j, __global const uint *tab, acc_t ws,
+                          idx_t *off)
+{
+    *off += (idx_t)(o->f0 + j) * o->fstr;
+    return o->has_f ? ws * tap_weight(vload2(j, tab + o->fe)) : ws;
 }
 
 /* Rows layout (GPUs): work-item x owns one column and keeps its taps in registers across
@@ -279,14 +301,18 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
     for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
         const outer_row o = row_split(r, &a, tab);
         acc_t acc = 0;
-        for (uint ja = 0; ja < o.ca; ja++) {
-            idx_t off;
-            const acc_t wa = outer_tap(&o, ja, tab, &off);
+        for (uint js = 0; js < o.sn; js++) {
+            idx_t offs;
+            const acc_t ws = s_tap(&o, js, tab, &offs);
+            for (uint jf = 0; jf < o.fn; jf++) {
+                idx_t off = offs;
+                const acc_t wa = f_tap(&o, jf, tab, ws, &off);
 #pragma unroll
-            for (int j = 0; j < KB; j++) {
-                const acc_t wt = wa * wb[j];
-                const acc_t v = (acc_t)LOAD(src, off + ob[j]);
-                acc = wt != 0 ? acc + wt * v : acc;
+                for (int j = 0; j < KB; j++) {
+                    const acc_t wt = wa * wb[j];
+                    const acc_t v = (acc_t)LOAD(src, off + ob[j]);
+                    acc = wt != 0 ? acc + wt * v : acc;
+                }
             }
         }
         if (live)
@@ -327,19 +353,23 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
         const outer_row o = row_split(r, &a, tab);
         for (int x = 0; x < n; x++)
             acc[x] = 0;
-        for (uint ja = 0; ja < o.ca; ja++) {
-            idx_t off;
-            const acc_t wa = outer_tap(&o, ja, tab, &off);
-            __global const elem_t *s = src + off;
-            for (int x = 0; x < n; x++) {
-                acc_t t = acc[x];
+        for (uint js = 0; js < o.sn; js++) {
+            idx_t offs;
+            const acc_t ws = s_tap(&o, js, tab, &offs);
+            for (uint jf = 0; jf < o.fn; jf++) {
+                idx_t off = offs;
+                const acc_t wa = f_tap(&o, jf, tab, ws, &off);
+                __global const elem_t *s = src + off;
+                for (int x = 0; x < n; x++) {
+                    acc_t t = acc[x];
 #pragma unroll
-                for (int j = 0; j < KB; j++) {
-                    const acc_t wt = wa * wb[j][x];
-                    const acc_t v = (acc_t)LOAD(s, ob[j][x]);
-                    t = wt != 0 ? t + wt * v : t;
+                    for (int j = 0; j < KB; j++) {
+                        const acc_t wt = wa * wb[j][x];
+                        const acc_t v = (acc_t)LOAD(s, ob[j][x]);
+                        t = wt != 0 ? t + wt * v : t;
+                    }
+                    acc[x] = t;
                 }
-                acc[x] = t;
             }
         }
         for (int x = 0; x < n; x++)

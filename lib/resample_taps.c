@@ -193,7 +193,7 @@ static int innermost(const taps_args *a, int skip)
 /* The rows kernel's columns: the innermost dimension if it is tabled, else (channels-last)
  * the innermost affine dimension c inside the next one. That tabled dimension b must be
  * the last tabled one (so that its taps run innermost, as in the other kernels), with at
- * most 8 taps per coordinate and at most 2 tabled dimensions. Returns b's tap bound KB (1,
+ * most 8 taps per coordinate and at most 3 tabled dimensions. Returns b's tap bound KB (1,
  * 2, 4 or 8; 0 = the rows kernel does not apply). */
 static unsigned rows_taps(taps_impl *im, const dmlcl__taps_table *t)
 {
@@ -203,7 +203,7 @@ static unsigned rows_taps(taps_impl *im, const dmlcl__taps_table *t)
         c = b;
         b = innermost(a, c);
     }
-    if (b < 0 || a->nt > 2 || a->rtab[b] == ~(cl_ulong)0)
+    if (b < 0 || a->nt > 3 || a->rtab[b] == ~(cl_ulong)0)
         return 0;
     for (int d = b + 1; d < (int)a->rank; d++)
         if (a->rtab[d] != ~(cl_ulong)0)
@@ -338,8 +338,9 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
     int idx64 = plan_1d(op, im, &lim);
     char options[128];
     snprintf(options, sizeof options,
-             "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d -DKB=%u -DSEGT=%u",
-             (int)op->in[0].type, op->in[0].elem_size, idx64, im->args.nt == 2, kb, im->segt);
+             "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d -DNT3=%d -DKB=%u -DSEGT=%u",
+             (int)op->in[0].type, op->in[0].elem_size, idx64, im->args.nt == 2,
+             kb && im->args.nt == 3, kb, im->segt);
     describe(op, im, t.n * 4, options);
     if (!st)
         st = dmlcl__kernel_get(op->ctx, "resample_taps", options,

@@ -373,13 +373,14 @@ static void forget_plan_override(void)
 
 /* The three kernel layouts, forced through $DMLCL_RESAMPLE_PLAN on the test device where
  * the columns apply (the innermost dimension, or the one just outside an innermost affine
- * one, is the last tabled one, with at most 8 taps per coordinate and 2 tabled
+ * one, is the last tabled one, with at most 8 taps per coordinate and 3 tabled
  * dimensions): the rows kernel (GPUs' choice) with groups of 64 and of 32 spanning rows of
  * 35 (several rows per group, items past a row's end), the segment kernel (CPUs' choice)
  * with segments of 16 (a partial one per row) and 256 (longer than the row), and the 1-D
  * kernels. Linear 2x (4 taps), nearest 3x and
  * 5x (up to 4 and 7 taps), channels-last (columns of W x C), then randomized cases. Where
- * the rows kernel cannot apply (12 taps, 3 tabled dimensions), rows=1 falls back. */
+ * the columns cannot apply (12 taps, 4 tabled dimensions), the layouts fall back to the
+ * 1-D kernels; 3 tabled dimensions (volumes) take them. */
 START_TEST(every_launch_shape)
 {
     static const struct { const char *plan, *variant; } plans[] = {
@@ -416,7 +417,13 @@ START_TEST(every_launch_shape)
         t.gs[1] = 6;
         tu_make_strides(&rng, TU_PACKED, 4, t.gs, -1, t.gstr);
         grad_plan(&t, plan, sizeof plan);
-        ck_assert_msg(strstr(plan, "variant=taps ") != NULL, "3 tabled: %s", plan);
+        ck_assert_msg(strstr(plan, want) != NULL, "3 tabled: %s", plan);
+        check_gcase(&rng, &t, 5);
+        t.sc[0] = 1.5f; /* and the batch: 4 tabled dimensions */
+        t.gs[0] = 3;
+        tu_make_strides(&rng, TU_PACKED, 4, t.gs, -1, t.gstr);
+        grad_plan(&t, plan, sizeof plan);
+        ck_assert_msg(strstr(plan, "variant=taps ") != NULL, "4 tabled: %s", plan);
         check_gcase(&rng, &t, 5);
         for (int n = 0; n < 9; n++) {
             gcase c = random_gcase(&rng, 1 + (uint32_t)n % 4, types[n % 3], n % 2);
@@ -429,6 +436,48 @@ START_TEST(every_launch_shape)
     tu_assert_fails(gcase_create(&c, &op), DMLCL_INVALID_ARGUMENT,
                     "resample_grad1: DMLCL_RESAMPLE_PLAN must be key=value pairs");
     ck_assert_ptr_null(op);
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
+/* The layouts sum the same terms in the same order: their results agree bit for bit
+ * (the C scatter is only close: it adds a tap whose two corners share an index as two
+ * products). Images, volumes (3 tabled dimensions), 1-D; FLOAT32, FLOAT16, FLOAT64. */
+START_TEST(layouts_agree_bit_for_bit)
+{
+    static const char *const plans[] = {"rows=0", "rows=1,seg=0", "seg=16"};
+    static const struct { uint32_t rank, gs[5], os[5]; float sc[5]; } shapes[] = {
+        {4, {2, 3, 18, 70}, {2, 3, 9, 35}, {1, 1, 2, 2}},
+        {5, {1, 2, 10, 12, 66}, {1, 2, 5, 4, 33}, {1, 1, 2, 3, 2}},
+        {1, {150}, {40}, {3.75f}},
+    };
+    static const dmlcl_tensor_data_type types[] = {F32, F16, F64};
+    uint64_t rng = 0xb17;
+    for (int n = 0; n < 9; n++) {
+        const int k = n % 3, mode = n < 6 ? LINEAR : NEAREST;
+        const dmlcl_tensor_data_type t = types[n / 3 % 3];
+        if (t == F64 && !tu_context()->info.has_fp64)
+            continue;
+        const size_t elem = dmlcl_data_type_size(t);
+        size_t ng = 1, no = 1;
+        for (uint32_t d = 0; d < shapes[k].rank; d++)
+            ng *= shapes[k].gs[d], no *= shapes[k].os[d];
+        unsigned char *g = malloc(ng * elem), *first = malloc(no * elem), *out = malloc(no * elem);
+        for (size_t e = 0; e < ng; e++) {
+            double v = (double)tu_range(&rng, 0, 20000) / 97 - 100;
+            if (t == F32) { float f = (float)v; memcpy(g + e * 4, &f, 4); }
+            else if (t == F64) memcpy(g + e * 8, &v, 8);
+            else { uint16_t h = tu_float_to_half((float)v); memcpy(g + e * 2, &h, 2); }
+        }
+        for (int pl = 0; pl < 3; pl++) {
+            setenv("DMLCL_RESAMPLE_PLAN", plans[pl], 1);
+            grad_host(t, shapes[k].rank, shapes[k].gs, shapes[k].os, mode, INC, shapes[k].sc,
+                      tu_pix_in, tu_pix_out, g, pl ? out : first);
+            ck_assert_msg(!pl || !memcmp(first, out, no * elem), "shape %d, type %d, mode %d: "
+                          "%s differs from %s", k, t, mode, plans[pl], plans[0]);
+        }
+        free(g), free(first), free(out);
+    }
     unsetenv("DMLCL_RESAMPLE_PLAN");
 }
 END_TEST
@@ -658,6 +707,7 @@ Suite *resample_grad1_suite(void)
     tcase_add_checked_fixture(tc, NULL, forget_plan_override);
     tcase_add_test(tc, every_launch_shape);
     tcase_add_test(tc, index64_kernels);
+    tcase_add_test(tc, layouts_agree_bit_for_bit);
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, validation);
     tcase_add_test(tc, allocation_failures);

@@ -232,26 +232,32 @@ static int b_near_round(bcase *c, uint64_t mb)
 /* RESAMPLE_GRAD1 of linear2x-nchw (same planes, scales and offsets): the forward output's
  * gradient in, the forward input's out. Its reference scans every forward output of a
  * line per sample, so it checks fewer samples. */
-static int make_grad(bcase *c, uint64_t mb, int channels_last)
+static int make_grad(bcase *c, uint64_t mb, uint32_t dims, uint32_t n, int channels_last)
 {
-    make_resample(c, mb, 2, 512, 1024, DMLCL_INTERPOLATION_MODE_LINEAR, channels_last);
+    make_resample(c, mb, dims, n, 2 * n, DMLCL_INTERPOLATION_MODE_LINEAR, channels_last);
     btensor fwd_in = c->in;
     c->in = c->out;
     c->out = fwd_in;
     c->kind = B_GRAD1;
     c->max_samples = 512;
-    snprintf(c->shape, sizeof c->shape, "%u x %u x 1024^2 -> 512^2 fp32%s, backward of linear 2x",
-             c->in.sizes[0], c->in.sizes[1], channels_last ? " channels-last" : "");
+    snprintf(c->shape, sizeof c->shape, "%u x %u x %u^%u -> %u^%u fp32%s, backward of linear 2x",
+             c->in.sizes[0], c->in.sizes[1], 2 * n, dims, n, dims,
+             channels_last ? " channels-last" : "");
     return 0;
 }
 static int b_lin_grad(bcase *c, uint64_t mb)
 {
-    return make_grad(c, mb, 0);
+    return make_grad(c, mb, 2, 512, 0);
 }
 /* Channels-last: the tabled dimensions are not the innermost. */
 static int b_lin_grad_nhwc(bcase *c, uint64_t mb)
 {
-    return make_grad(c, mb, 1);
+    return make_grad(c, mb, 2, 512, 1);
+}
+/* Volumes: three tabled dimensions. */
+static int b_tri_grad(bcase *c, uint64_t mb)
+{
+    return make_grad(c, mb, 3, 64, 0);
 }
 
 /* RESAMPLE3 antialiased: linear-down0.5's shape with PyTorch's widened triangle filter
@@ -282,6 +288,7 @@ const case_entry bench_cases[] = {
     {"antialias-down0.5", 0, NULL, b_aa_down},
     {"linear-1.5", 0, NULL, b_lin_15},
     {"trilinear2x", 0, NULL, b_trilin},
+    {"trilinear2x-grad", 0, "trilinear2x", b_tri_grad},
     {"big-reverse", 1, NULL, b_big_rev},
     {"big-reverse-int8", 1, NULL, b_big_rev8},
     {"big-linear", 1, NULL, b_big_lin},
