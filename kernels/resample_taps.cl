@@ -24,10 +24,10 @@ typedef struct {
     ulong sstr[8];           /* source stride (affine dimensions: times their step) */
     ulong rtab[8];           /* word offset of the dimension's rows; ~0 = affine */
     ulong rmul[8], rshr[8];  /* multiply-high division by rsize (common.cl's fdiv) */
-    /* The rows kernel: its inner dimension b (the last tabled one), the affine dimension
-     * c inside it (channels-last; 8 = none), the columns nx = b's size x c's size (nc),
-     * rows (count / nx), b's rows' word offset, source and result strides of b and of c,
-     * division by nc. */
+    /* The column kernels (rows, segments): the inner dimension b (the last tabled one),
+     * the affine dimension c inside it (channels-last; 8 = none), the columns nx = b's
+     * size x c's size (nc), rows (count / nx), b's rows' word offset, source and result
+     * strides of b and of c, division by nc. */
     ulong inner, cdim, nx, nc, rows, btab, bstr, bres, csrc, cres, cmul, cshr;
 } taps_args;
 
