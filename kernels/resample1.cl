@@ -27,7 +27,7 @@ typedef struct {
     ulong np, nr;            /* pass-through and resampled dimensions */
     ulong pass_inner;        /* 1: among the outer ones, pass-through varies fastest */
     ulong inner_k, inner_size, inner_in, inner_out, inner_tab;
-    ulong vec_ok;            /* 0: the output binding's base may be misaligned */
+    ulong vec_ok, vec_in;    /* 0: the output's / input's buffer base may be misaligned */
     ulong rows;              /* outer rows (units / chunks) */
     ulong seg;               /* outputs per unit of the *_seg kernels */
     ulong skip_p, skip_r;    /* list entries the outer loops skip (8: none) */
@@ -77,6 +77,13 @@ static inline int vec_store_ok(const resample1_args *a, ulong out_off, idx_t oo,
 {
     return a->vec_ok && a->inner_out == 1 && x0 + n <= (idx_t)a->inner_size &&
            (out_off + oo + x0) % n == 0;
+}
+
+/* Whether a unit's V inputs from element offset off (binding offset in_off) of a pass-through
+ * inner dimension can be read as one vector load: contiguous and aligned. */
+static inline int vec_load_ok(const resample1_args *a, ulong in_off, idx_t off)
+{
+    return a->vec_in && a->inner_in == 1 && (in_off + off) % V == 0;
 }
 
 /* Unit u of a segment kernel: returns its outer row; [*s, *e) is its stretch of the
@@ -174,6 +181,11 @@ __kernel void resample1_gather(__global const bits_t *in, ulong in_off, __global
             for (int j = 0; j < V; j++)
                 v[j] = in[io + (idx_t)ti[j] * (idx_t)a.inner_in];
         } else
+#elif VEC_OK
+        /* A pass-through inner run (channels-last): one vector load where aligned. */
+        if (vec_load_ok(&a, in_off, io + x0))
+            CAT(vstore, V)(*(__global const CAT(BITS_BASE, V) *)(in + io + x0), 0, v);
+        else
 #endif
 #pragma unroll
         for (int j = 0; j < V; j++)
@@ -302,12 +314,14 @@ typedef double acc_t;
 #define LOAD(p, i) ((p)[i])
 #define STORE(p, i, v) ((p)[i] = (v))
 #define STORE_VEC(N, p, r) (*(__global CAT(double, N) *)(p) = CAT(vload, N)(0, r))
+#define LOAD_VEC(N, p, r) CAT(vstore, N)(*(__global const CAT(double, N) *)(p), 0, (r))
 #elif DTYPE == 1
 typedef float elem_t;
 typedef float acc_t;
 #define LOAD(p, i) ((p)[i])
 #define STORE(p, i, v) ((p)[i] = (v))
 #define STORE_VEC(N, p, r) (*(__global CAT(float, N) *)(p) = CAT(vload, N)(0, r))
+#define LOAD_VEC(N, p, r) CAT(vstore, N)(*(__global const CAT(float, N) *)(p), 0, (r))
 #elif DTYPE == 2
 typedef half elem_t; /* pointers only: vload_half/vstore_half are core, no cl_khr_fp16 */
 typedef float acc_t;
@@ -326,6 +340,16 @@ DEFINE_STORE_HALF(4)
 #if VEC_OK && V != 4
 DEFINE_STORE_HALF(V)
 #endif
+/* One ushortN load of the bits, then converted in private memory. */
+#define LOAD_VEC(N, p, r) CAT(load_half_v, N)((p), (r))
+#if VEC_OK
+static inline void CAT(load_half_v, V)(__global const half *p, float *r)
+{
+    ushort b[V];
+    CAT(vstore, V)(*(__global const CAT(ushort, V) *)p, 0, b);
+    CAT(vstore, V)(CAT(vload_half, V)(0, (__private const half *)b), 0, r);
+}
+#endif
 #elif DTYPE == 8
 typedef char elem_t;
 typedef float acc_t;
@@ -333,6 +357,8 @@ typedef float acc_t;
 #define STORE(p, i, v) ((p)[i] = convert_char_sat_rte(v))
 #define STORE_VEC(N, p, r) \
     (*(__global CAT(char, N) *)(p) = CAT(CAT(convert_char, N), _sat_rte)(CAT(vload, N)(0, r)))
+#define LOAD_VEC(N, p, r) \
+    CAT(vstore, N)(CAT(convert_float, N)(*(__global const CAT(char, N) *)(p)), 0, (r))
 #elif DTYPE == 5
 typedef uchar elem_t;
 typedef float acc_t;
@@ -340,6 +366,8 @@ typedef float acc_t;
 #define STORE(p, i, v) ((p)[i] = convert_uchar_sat_rte(v))
 #define STORE_VEC(N, p, r) \
     (*(__global CAT(uchar, N) *)(p) = CAT(CAT(convert_uchar, N), _sat_rte)(CAT(vload, N)(0, r)))
+#define LOAD_VEC(N, p, r) \
+    CAT(vstore, N)(CAT(convert_float, N)(*(__global const CAT(uchar, N) *)(p)), 0, (r))
 #else
 #error "unsupported DTYPE"
 #endif
@@ -383,6 +411,20 @@ static inline void outer_linear(idx_t row, const resample1_args *a, __global con
  * nothing (so an Inf or NaN there cannot turn the result into NaN); its load still
  * happens, from an in-bounds address, so that no branch separates the 2^K loads and
  * they are all in flight together. */
+/* Corner c's weight and (added to *off) input offset. */
+static inline acc_t corner(uint c, const idx_t *lo, const idx_t *hi, const float *w, idx_t *off)
+{
+    acc_t wt = 1;
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const uint bit = (c >> (K - 1 - k)) & 1u;
+        const acc_t wk = (acc_t)w[k];
+        wt = wt * (bit ? wk : (acc_t)1 - wk);
+        *off += lo[k] + (bit ? hi[k] : 0);
+    }
+    return wt;
+}
+
 static acc_t interpolate(__global const elem_t *in, idx_t io, const idx_t *lo,
                          const idx_t *hi, const float *w)
 {
@@ -391,20 +433,46 @@ static acc_t interpolate(__global const elem_t *in, idx_t io, const idx_t *lo,
 #pragma unroll
 #endif
     for (uint c = 0; c < (1u << K); c++) {
-        acc_t wt = 1;
         idx_t off = io;
-#pragma unroll
-        for (int k = 0; k < K; k++) {
-            const uint bit = (c >> (K - 1 - k)) & 1u;
-            const acc_t wk = (acc_t)w[k];
-            wt = wt * (bit ? wk : (acc_t)1 - wk);
-            off += lo[k] + (bit ? hi[k] : 0);
-        }
+        const acc_t wt = corner(c, lo, hi, w, &off);
         const acc_t v = (acc_t)LOAD(in, off);
         acc = wt != 0 ? acc + wt * v : acc;
     }
     return acc;
 }
+
+#if !INNER_RES && VEC_OK
+/* A unit of V outputs along a pass-through inner run (channels-last): every output has the
+ * same corners and weights, so each corner's V inputs come as one vector load where
+ * every corner is aligned; the same terms in the same order as interpolate(). */
+static int interpolate_vec(__global const elem_t *in, ulong in_off, const resample1_args *a,
+                           idx_t io, const idx_t *lo, const idx_t *hi, const float *w,
+                           acc_t *res)
+{
+    idx_t m = io; /* every corner aligned: io and every step a multiple of V */
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        m |= lo[k] | hi[k];
+    if (!vec_load_ok(a, in_off, 0) || m % V != 0)
+        return 0;
+#pragma unroll
+    for (int j = 0; j < V; j++)
+        res[j] = 0;
+#if K <= 3
+#pragma unroll
+#endif
+    for (uint c = 0; c < (1u << K); c++) {
+        idx_t off = io;
+        const acc_t wt = corner(c, lo, hi, w, &off);
+        acc_t v[V];
+        LOAD_VEC(V, in + off, v);
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            res[j] = wt != 0 ? res[j] + wt * v[j] : res[j];
+    }
+    return 1;
+}
+#endif
 
 /* One output, x along the inner dimension: its table row (resampled) or stride (pass-
  * through) completes the outer slots. */
@@ -451,6 +519,9 @@ __kernel void resample1_linear(__global const elem_t *in, ulong in_off, __global
         }
         /* A whole unit: no guards, so its loads overlap (see resample1_gather). */
         acc_t res[V];
+#if !INNER_RES && VEC_OK
+        if (!interpolate_vec(in, in_off, &a, io + x0, lo, hi, w, res))
+#endif
 #pragma unroll
         for (int j = 0; j < V; j++)
             res[j] = linear_one(in, tab, &a, io, lo, hi, w, x0 + j);

@@ -11,8 +11,9 @@
  * Options: DTYPE (dmlcl data type value), IDX64, NT2 (exactly two tabled dimensions: a
  * loop nest of scalars), KB (1/2/4/8: also compile the column kernels, rows and segments,
  * whose inner rows have at most KB taps), NT3 (three tabled dimensions: the column
- * kernels' second outer one), SEGT (columns per item of the segment kernel). Shapes and
- * tables are arguments. */
+ * kernels' second outer one), SEGT (columns per item of the segment kernel), CV (FLOAT32
+ * channels-last: channels per item of the rows kernel, one vector load per tap). Shapes
+ * and tables are arguments. */
 
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -29,6 +30,7 @@ typedef struct {
      * size x c's size (nc), rows (count / nx), b's rows' word offset, source and result
      * strides of b and of c, division by nc. */
     ulong inner, cdim, nx, nc, rows, btab, bstr, bres, csrc, cres, cmul, cshr;
+    ulong cv_ok; /* CV > 1: this enqueue's bindings allow the vector loads and stores */
 } taps_args;
 
 #if DTYPE == 9
@@ -215,10 +217,14 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
  * (and, channels-last, of the affine dimension c inside it). Its KB tap weights and source
  * offsets into wb/ob (taps past the row's count: weight 0, reading the row's first source
  * element, in bounds, dropped by the select), and returns its result offset. */
+#ifndef CV
+#define CV 1
+#endif
 static inline idx_t column_taps(idx_t x, const taps_args *a, __global const uint *tab,
                                 acc_t *wb, idx_t *ob)
 {
-    const idx_t xb = fdiv(x, a->cmul, a->cshr), xc = x - xb * (idx_t)a->nc;
+    /* CV > 1: x is a group of CV channels (nc counts groups). */
+    const idx_t xb = fdiv(x, a->cmul, a->cshr), xc = (x - xb * (idx_t)a->nc) * CV;
     __global const uint *rb = tab + (idx_t)a->btab + 3 * xb;
     const uint fb = rb[0], cb = rb[1], eb = rb[2];
 #pragma unroll
@@ -281,11 +287,47 @@ static inline acc_t f_tap(const outer_row *o, uint j, __global const uint *tab, 
     return o->has_f ? ws * tap_weight(vload2(j, tab + o->fe)) : ws;
 }
 
+#if CV > 1
+#if DTYPE != 1
+#error "CV > 1 needs FLOAT32"
+#endif
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#endif
+
+/* The CV channels at p into v: one vector load where the binding allows (cv_ok). */
+static inline void load_cv(__global const elem_t *p, ulong cv_ok, acc_t *v)
+{
+#if CV > 1
+    if (cv_ok) {
+        CAT(vstore, CV)(*(__global const CAT(float, CV) *)p, 0, v);
+        return;
+    }
+#endif
+#pragma unroll
+    for (int c = 0; c < CV; c++)
+        v[c] = (acc_t)LOAD(p, c);
+}
+
+static inline void store_cv(__global elem_t *p, ulong cv_ok, const acc_t *v)
+{
+#if CV > 1
+    if (cv_ok) {
+        *(__global CAT(float, CV) *)p = CAT(vload, CV)(0, v);
+        return;
+    }
+#endif
+#pragma unroll
+    for (int c = 0; c < CV; c++)
+        STORE(p, c, v[c]);
+}
+
 /* Rows layout (GPUs): work-item x owns one column and keeps its taps in registers across
  * every row it visits (dimension 1 of the range, grid-stride); a row's other coordinates,
  * and the outer tabled dimension a's taps, are the same for the whole group, so their
- * table reads are broadcasts. The arithmetic is the NT2 kernel's, term for term: the same
- * bits. */
+ * table reads are broadcasts. CV > 1 (FLOAT32 channels-last): a column is a run of CV
+ * channels with the same taps, each tap one vector load, each result one vector store. The
+ * arithmetic is the NT2 kernel's, term for term (per channel): the same bits. */
 __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
                                  __global elem_t *dst, ulong dst_off, __global const uint *tab,
                                  taps_args a)
@@ -300,7 +342,10 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
     const idx_t rows = (idx_t)a.rows;
     for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
         const outer_row o = row_split(r, &a, tab);
-        acc_t acc = 0;
+        acc_t acc[CV];
+#pragma unroll
+        for (int c = 0; c < CV; c++)
+            acc[c] = 0;
         for (uint js = 0; js < o.sn; js++) {
             idx_t offs;
             const acc_t ws = s_tap(&o, js, tab, &offs);
@@ -310,13 +355,16 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
 #pragma unroll
                 for (int j = 0; j < KB; j++) {
                     const acc_t wt = wa * wb[j];
-                    const acc_t v = (acc_t)LOAD(src, off + ob[j]);
-                    acc = wt != 0 ? acc + wt * v : acc;
+                    acc_t v[CV];
+                    load_cv(src + off + ob[j], a.cv_ok, v);
+#pragma unroll
+                    for (int c = 0; c < CV; c++)
+                        acc[c] = wt != 0 ? acc[c] + wt * v[c] : acc[c];
                 }
             }
         }
         if (live)
-            STORE(dst, o.oo + ox, acc);
+            store_cv(dst + o.oo + ox, a.cv_ok, acc);
     }
 }
 

@@ -154,6 +154,11 @@ dmlcl_status dmlcl__enqueue_1d(dmlcl_operator *op, cl_kernel k, size_t global, s
 dmlcl_status dmlcl__enqueue_2d(dmlcl_operator *op, cl_kernel k, const size_t global[2],
                                const size_t local[2], cl_uint nwait, const cl_event *wait,
                                cl_event *event);
+/* Device allocations start at CL_DEVICE_MEM_BASE_ADDR_ALIGN (at least 128 bytes in the
+ * full profile); a CL_MEM_USE_HOST_PTR buffer starts wherever the caller's memory does.
+ * Kernels move vectors of up to 128 bytes only through a base aligned to that: 1 if m's
+ * is. */
+int dmlcl__mem_aligned(cl_mem m);
 /* clSetKernelArg with error reporting naming the argument index. */
 dmlcl_status dmlcl__set_arg(cl_kernel k, cl_uint idx, size_t size, const void *value);
 

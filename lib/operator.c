@@ -274,6 +274,14 @@ dmlcl_status dmlcl__enqueue_1d(dmlcl_operator *op, cl_kernel k, size_t global, s
     return DMLCL_SUCCESS;
 }
 
+int dmlcl__mem_aligned(cl_mem m)
+{
+    void *host = NULL;
+    if (clGetMemObjectInfo(m, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS)
+        return 0;
+    return (uintptr_t)host % 128 == 0;
+}
+
 dmlcl_status dmlcl__enqueue_2d(dmlcl_operator *op, cl_kernel k, const size_t global[2],
                                const size_t local[2], cl_uint nwait, const cl_event *wait,
                                cl_event *event)

@@ -19,7 +19,7 @@ typedef struct {
     cl_ulong units, chunks, chunks_mul, chunks_shr;
     cl_ulong np, nr, pass_inner;
     cl_ulong inner_k, inner_size, inner_in, inner_out, inner_tab;
-    cl_ulong vec_ok;
+    cl_ulong vec_ok, vec_in;
     cl_ulong rows;
     cl_ulong seg;
     cl_ulong skip_p, skip_r;
@@ -179,17 +179,6 @@ static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
     }
 }
 
-/* Device allocations start at CL_DEVICE_MEM_BASE_ADDR_ALIGN (at least 128 bytes in the
- * full profile); a CL_MEM_USE_HOST_PTR buffer starts wherever the caller's memory does.
- * The kernels store vectors of up to 128 bytes only into a base aligned to that. */
-static int base_aligned(cl_mem m)
-{
-    void *host = NULL;
-    if (clGetMemObjectInfo(m, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS)
-        return 0;
-    return (uintptr_t)host % 128 == 0;
-}
-
 static dmlcl_status r1_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
                                const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
                                const cl_event *wait, cl_event *event)
@@ -198,7 +187,8 @@ static dmlcl_status r1_enqueue(dmlcl_operator *op, const cl_mem *in, const uint6
     const dmlcl__resample1_plan *p = &im->plan;
     r1_args a;
     fill_args(p, &a);
-    a.vec_ok = (cl_ulong)base_aligned(out[0]);
+    a.vec_ok = (cl_ulong)dmlcl__mem_aligned(out[0]);
+    a.vec_in = (cl_ulong)dmlcl__mem_aligned(in[0]);
     /* The pass-through maps' fixed input offset rides on the binding offset. */
     cl_ulong offs[2] = {in_off[0] + p->in_base, out_off[0]};
     dmlcl_status st;

@@ -630,6 +630,48 @@ START_TEST(larger_images)
 }
 END_TEST
 
+/* Units along a pass-through inner run (channels-last input and output), forced with
+ * $DMLCL_RESAMPLE_PLAN: a unit's inputs come as one vector load per corner where the run,
+ * the strides and the binding offset are aligned (C = 8 and 16), and element by element
+ * where not (C = 6, a binding offset of one element). Every data type, both modes. */
+START_TEST(channels_last_vector_loads)
+{
+    static const char *const plans[] = {"rows=0,seg=0,v=4", "rows=0,seg=0,v=8"};
+    static const dmlcl_tensor_data_type types[] = {F32, F16, U8, I8, F64};
+    static const uint32_t channels[] = {8, 16, 6};
+    uint64_t rng = 0xc1a5;
+    for (int n = 0; n < 20; n++) {
+        const dmlcl_tensor_data_type t = types[n % 5];
+        if (t == F64 && !tu_context()->info.has_fp64)
+            continue;
+        setenv("DMLCL_RESAMPLE_PLAN", plans[n % 2], 1);
+        rcase c;
+        memset(&c, 0, sizeof c);
+        c.rank = 4;
+        c.type = t;
+        c.mode = n % 4 < 2 ? LINEAR : NEAREST;
+        c.elem = dmlcl_data_type_size(t);
+        const uint32_t ch = channels[n % 3];
+        const uint32_t is[4] = {2, ch, 5, 6}, os[4] = {2, ch, 10, 9};
+        memcpy(c.in_sizes, is, sizeof is);
+        memcpy(c.out_sizes, os, sizeof os);
+        for (int d = 0; d < 4; d++)
+            c.scales[d] = (float)os[d] / (float)is[d];
+        memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+        memcpy(c.opo, tu_pix_out, sizeof c.opo);
+        tu_channels_last(4, c.in_sizes, c.in_str);
+        tu_channels_last(4, c.out_sizes, c.out_str);
+        c.in_off = n == 7 ? 1 : 0;
+        dmlcl_operator *op = make_op(&c, 0);
+        ck_assert_msg(strstr(dmlcl_operator_plan(op), "inner=p") != NULL, "%s",
+                      dmlcl_operator_plan(op));
+        dmlcl_operator_release(op);
+        check_random(&rng, &c, n);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 /* every_launch_shape's override must not outlive it, even when a check fails midway. */
 static void forget_plan_override(void)
 {
@@ -960,6 +1002,7 @@ Suite *resample1_suite(void)
     tcase_add_test(tc, many_resampled_dimensions);
     tcase_add_test(tc, larger_images);
     tcase_add_test(tc, every_launch_shape);
+    tcase_add_test(tc, channels_last_vector_loads);
     tcase_add_test(tc, index64_kernels);
     tcase_add_test(tc, resample_v0_equals_resample1);
     suite_add_tcase(s, tc);

@@ -176,6 +176,13 @@ START_TEST(channels_last_makes_pass_through_inner)
     ck_assert_uint_eq(p.inner_size, 3);
     ck_assert_int_eq(p.pass_inner, 0); /* then W (stride 3), a resampled dimension */
     ck_assert_uint_eq(p.units, 80);   /* 8 x 10 pixels, one chunk of 4 each */
+    ck_assert_uint_eq(p.vec, 4);
+    /* Runs of 8 channels or more: units of 8 (each corner one vector load on GPUs). */
+    const uint64_t is16[4] = {1, 16, 4, 5}, ist16[4] = {320, 1, 80, 16};
+    const uint64_t os16[4] = {1, 16, 8, 10}, ost16[4] = {1280, 1, 160, 16};
+    p = plan_f32(4, is16, ist16, os16, ost16, 1, sc, half8, mhalf8);
+    ck_assert_uint_eq(p.vec, 8);
+    ck_assert_uint_eq(p.units, 160); /* 80 pixels, two chunks of 8 each */
 }
 END_TEST
 

@@ -440,6 +440,56 @@ START_TEST(every_launch_shape)
 }
 END_TEST
 
+/* c through execute_host with its strides (dense layouts: the arrays are the spans). */
+static void run_strided(const gcase *c, const void *g, void *out)
+{
+    dmlcl_operator *op = NULL;
+    tu_assert_ok(gcase_create(c, &op));
+    const void *ins[1] = {g};
+    void *outs[1] = {out};
+    tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
+    dmlcl_operator_release(op);
+}
+
+/* The rows kernel's vector form for FLOAT32 channels-last (8 or 4 channels per item, one
+ * vector load per tap), forced on the test device with v=8 ($DMLCL_RESAMPLE_PLAN): C = 8,
+ * 4 and 12, a binding offset of one element (the scalar loop over the channels instead)
+ * and C = 6 (no vector form); its results equal the scalar rows kernel's bit for bit. */
+START_TEST(channels_last_vectors)
+{
+    static const uint32_t channels[] = {8, 4, 12, 8, 6};
+    uint64_t rng = 0xcf32;
+    char plan[320];
+    for (int n = 0; n < 5; n++) {
+        const uint32_t os[4] = {2, channels[n], 5, 35};
+        gcase c = image_gcase(F32, n % 2 ? NEAREST : LINEAR, os, 2, 2);
+        tu_channels_last(4, c.gs, c.gstr);
+        tu_channels_last(4, c.os, c.ostr);
+        setenv("DMLCL_RESAMPLE_PLAN", "rows=1,seg=0,v=8", 1);
+        grad_plan(&c, plan, sizeof plan);
+        char want[16];
+        snprintf(want, sizeof want, "-DCV=%u", channels[n] % 8 == 0 ? 8 : channels[n] % 4 ? 1 : 4);
+        ck_assert_msg(strstr(plan, want) != NULL, "C = %u: %s", channels[n], plan);
+        size_t ng = (size_t)2 * channels[n] * c.gs[2] * c.gs[3], no = (size_t)2 * channels[n] * 5 * 35;
+        float *g = malloc(ng * 4), *vec = malloc(no * 4), *ref = malloc(no * 4);
+        for (size_t e = 0; e < ng; e++)
+            g[e] = (float)tu_range(&rng, 0, 20000) / 97 - 100;
+        /* The binding offset: tu_devbuf's random one (check_gcase), or packed via the host. */
+        if (n == 3) {
+            check_gcase(&rng, &c, n);
+        } else {
+            run_strided(&c, g, vec);
+            setenv("DMLCL_RESAMPLE_PLAN", "rows=1,seg=0,v=1", 1);
+            run_strided(&c, g, ref);
+            ck_assert_msg(!memcmp(vec, ref, no * 4), "C = %u: vector and scalar rows differ",
+                          channels[n]);
+        }
+        free(g), free(vec), free(ref);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 /* The layouts sum the same terms in the same order: their results agree bit for bit
  * (the C scatter is only close: it adds a tap whose two corners share an index as two
  * products). Images, volumes (3 tabled dimensions), 1-D; FLOAT32, FLOAT16, FLOAT64. */
@@ -708,6 +758,7 @@ Suite *resample_grad1_suite(void)
     tcase_add_test(tc, every_launch_shape);
     tcase_add_test(tc, index64_kernels);
     tcase_add_test(tc, layouts_agree_bit_for_bit);
+    tcase_add_test(tc, channels_last_vectors);
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, validation);
     tcase_add_test(tc, allocation_failures);
