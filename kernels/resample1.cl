@@ -27,6 +27,7 @@ typedef struct {
     ulong np, nr;            /* pass-through and resampled dimensions */
     ulong pass_inner;        /* 1: among the outer ones, pass-through varies fastest */
     ulong inner_k, inner_size, inner_in, inner_out, inner_tab;
+    ulong inner_nin;         /* a resampled inner dimension's input size */
     ulong vec_ok, vec_in;    /* 0: the output's / input's buffer base may be misaligned */
     ulong rows;              /* outer rows (units / chunks) */
     ulong seg;               /* outputs per unit of the *_seg kernels */
@@ -96,14 +97,31 @@ static inline idx_t seg_range(idx_t u, const resample1_args *a, idx_t n, idx_t *
     return row;
 }
 
+/* Slots the outer loops unroll to: the pass-through and (nearest) resampled dimensions
+ * the row kernels' plans have, else all 8. */
+#ifndef NPS
+#define NPS 8
+#endif
+#ifndef NRS
+#define NRS 8
+#endif
+/* Which group the outer loops split off first (PASS_INNER), and the resampled slot they
+ * skip (nearest: INNER_K): build options where the row kernels' plans fix them, so that
+ * the loop over rows holds neither order's nor the skipped slot's fields. */
+#ifdef PASS_INNER
+#define PASS_FIRST(a) PASS_INNER
+#else
+#define PASS_FIRST(a) ((a)->pass_inner)
+#endif
+
 /* Peels the outer pass-through indices off rem (innermost first), adding their offsets.
- * The loops over dimensions run over all 8 slots, fully unrolled, so that every index into
- * the argument struct is a constant: a dynamic index makes GPU compilers copy the whole
- * struct into per-item private memory. */
+ * The loops over dimensions run over the NPS slots, fully unrolled, so that every index
+ * into the argument struct is a constant: a dynamic index makes GPU compilers copy the
+ * whole struct into per-item private memory. */
 static idx_t pass_dims(idx_t rem, const resample1_args *a, idx_t *io, idx_t *oo)
 {
 #pragma unroll
-    for (int k = 7; k >= 0; k--) {
+    for (int k = NPS - 1; k >= 0; k--) {
         if (k >= (int)a->np || (!INNER_RES && k == (int)a->skip_p)) /* INNER_RES: none */
             continue;
         const idx_t q = fdiv(rem, a->pmul[k], a->pshr[k]), i = rem - q * (idx_t)a->psize[k];
@@ -120,8 +138,12 @@ static idx_t gather_dims(idx_t rem, const resample1_args *a, __global const uint
                          idx_t *io, idx_t *oo)
 {
 #pragma unroll
-    for (int k = 7; k >= 0; k--) {
+    for (int k = NRS - 1; k >= 0; k--) {
+#ifdef INNER_K
+        if (k >= (int)a->nr || k == INNER_K)
+#else
         if (k >= (int)a->nr || k == (int)a->skip_r)
+#endif
             continue;
         const idx_t q = fdiv(rem, a->rmul[k], a->rshr[k]), i = rem - q * (idx_t)a->rsize[k];
         rem = q;
@@ -135,7 +157,7 @@ static idx_t gather_dims(idx_t rem, const resample1_args *a, __global const uint
 static inline void outer_gather(idx_t row, const resample1_args *a, __global const uint *tab,
                                 idx_t *io, idx_t *oo)
 {
-    if (a->pass_inner)
+    if (PASS_FIRST(a))
         gather_dims(pass_dims(row, a, io, oo), a, tab, io, oo);
     else
         pass_dims(gather_dims(row, a, tab, io, oo), a, io, oo);
@@ -383,7 +405,7 @@ static idx_t linear_dims(idx_t rem, const resample1_args *a, __global const uint
     for (int k = K - 1; k >= 0; k--) {
         lo[k] = hi[k] = 0;
         w[k] = 0;
-        if ((INNER_RES || INNER_K >= 0) && k == (int)a->skip_r) /* else none to skip */
+        if (k == INNER_K) /* the host's skip_r (-1: none to skip) */
             continue;
         const idx_t q = fdiv(rem, a->rmul[k], a->rshr[k]), i = rem - q * (idx_t)a->rsize[k];
         rem = q;
@@ -400,7 +422,7 @@ static idx_t linear_dims(idx_t rem, const resample1_args *a, __global const uint
 static inline void outer_linear(idx_t row, const resample1_args *a, __global const uint2 *tab,
                                 idx_t *io, idx_t *oo, idx_t *lo, idx_t *hi, float *w)
 {
-    if (a->pass_inner)
+    if (PASS_FIRST(a))
         linear_dims(pass_dims(row, a, io, oo), a, tab, lo, hi, w, oo);
     else
         pass_dims(linear_dims(row, a, tab, lo, hi, w, oo), a, io, oo);
@@ -414,12 +436,13 @@ static inline void outer_linear(idx_t row, const resample1_args *a, __global con
 /* Corner c's weight and (added to *off) input offset. */
 static inline acc_t corner(uint c, const idx_t *lo, const idx_t *hi, const float *w, idx_t *off)
 {
-    acc_t wt = 1;
+    acc_t wt = 0;
 #pragma unroll
     for (int k = 0; k < K; k++) {
         const uint bit = (c >> (K - 1 - k)) & 1u;
         const acc_t wk = (acc_t)w[k];
-        wt = wt * (bit ? wk : (acc_t)1 - wk);
+        const acc_t f = bit ? wk : (acc_t)1 - wk;
+        wt = k == 0 ? f : wt * f; /* the product from 1, less its exact first step */
         *off += lo[k] + (bit ? hi[k] : 0);
     }
     return wt;
@@ -537,8 +560,126 @@ __kernel void resample1_linear(__global const elem_t *in, ulong in_off, __global
     }
 }
 
+/* One row of a row kernel item's RV outputs, each from its own corner loads: the inner
+ * slot's offset, step and weight are the item's (xlo, xhi, xw). */
+static void corners_row(__global const elem_t *in, idx_t io, const idx_t *lo, const idx_t *hi,
+                        const float *w, const idx_t *xlo, const idx_t *xhi, const float *xw,
+                        acc_t *res)
+{
+#pragma unroll
+    for (int j = 0; j < RV; j++) {
+        idx_t lo_j[K], hi_j[K];
+        float w_j[K];
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            const int here = k == INNER_K;
+            lo_j[k] = here ? xlo[j] : lo[k];
+            hi_j[k] = here ? xhi[j] : hi[k];
+            w_j[k] = here ? xw[j] : w[k];
+        }
+        res[j] = interpolate(in, io, lo_j, hi_j, w_j);
+    }
+}
+
+/* The window (WIN, WPAT: lib/resample1_plan.c's pick_window). Neighbouring outputs of an
+ * upsampled row share input columns: 2x reads 4 columns for 4 outputs, not 8. An item
+ * whose outputs fit loads each outer corner's WIN consecutive columns once per row and
+ * picks output j's lower column at window entry PAT(j), the upper one next to it; the
+ * entries are constants after unrolling, so the window lives in registers. H200, linear
+ * 2x NCHW: 0.42 of copy with 16 loads per item and row, ... with 8. */
+#ifndef WIN
+#define WIN 0
+#define WPAT 0
+#endif
+#if WIN
+#if !INNER_RES || K > 3
+#error "the window needs a resampled inner dimension and at most 3 resampled ones"
+#endif
+#define PAT(j) ((int)((WPAT >> (4 * (j))) & 15))
+/* Corner c's bit of the inner slot, and its index among the outer corners (c without it). */
+#define INNER_BIT(c) (((c) >> (K - 1 - INNER_K)) & 1u)
+#define OUTER(c) ((((c) >> (K - INNER_K)) << (K - 1 - INNER_K)) | \
+                  ((c) & ((1u << (K - 1 - INNER_K)) - 1u)))
+
+/* Whether outputs with lower columns i0 read columns base + PAT(j), clamped to the row of
+ * n as the window loads them. The upper column, the window's next, is then i0 + 1 too:
+ * only i0 = n - 1 clamps it, and there the weight is 0. */
+static int window_fits_at(const uint *i0, long base, long n)
+{
+    int ok = 1;
+#pragma unroll
+    for (int j = 0; j < RV; j++)
+        ok &= clamp(base + PAT(j), 0L, n - 1) == (long)i0[j];
+    return ok;
+}
+
+/* The window's first column (anchored at the last output, else the first: edges clamp
+ * one or the other), or 0 where the outputs do not fit. The host checked a sample of
+ * items; each checks itself, so a misfit costs speed, never a wrong result. */
+static int window_start(const uint *i0, long n, long *base)
+{
+    *base = (long)i0[RV - 1] - PAT(RV - 1);
+    if (window_fits_at(i0, *base, n))
+        return 1;
+    *base = (long)i0[0] - PAT(0);
+    return window_fits_at(i0, *base, n);
+}
+
+/* corners_row from the window: each outer corner's columns loaded once (the inner slot's
+ * lo and hi are 0, so corner() gives the outer offset alone), then every output's terms
+ * in interpolate()'s order with its arithmetic: the same bits. */
+static void window_row(__global const elem_t *in, idx_t io, const idx_t *lo, const idx_t *hi,
+                       const float *w, const idx_t *col, const float *xw, acc_t *res)
+{
+    acc_t win[1 << (K - 1)][WIN];
+#pragma unroll
+    for (uint c = 0; c < (1u << K); c++) {
+        if (INNER_BIT(c))
+            continue;
+        idx_t off = io;
+        corner(c, lo, hi, w, &off);
+        __global const elem_t *row = in + off;
+#pragma unroll
+        for (int t = 0; t < WIN; t++)
+            win[OUTER(c)][t] = (acc_t)LOAD(row, col[t]);
+    }
+#pragma unroll
+    for (int j = 0; j < RV; j++) {
+        float w_j[K];
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            w_j[k] = k == INNER_K ? xw[j] : w[k];
+        acc_t acc = 0;
+#pragma unroll
+        for (uint c = 0; c < (1u << K); c++) {
+            idx_t unused = 0;
+            const acc_t wt = corner(c, lo, hi, w_j, &unused);
+            const acc_t v = win[OUTER(c)][PAT(j) + INNER_BIT(c)];
+            acc = wt != 0 ? acc + wt * v : acc;
+        }
+        res[j] = acc;
+    }
+}
+#endif
+
+/* A row kernel item's RV results: one vector store where it can, else those within the row. */
+static inline void store_row(__global elem_t *out, ulong out_off, const resample1_args *a,
+                             idx_t oo, idx_t x0, const acc_t *res)
+{
+    if (vec_store_ok(a, out_off, oo, x0, RV)) {
+        STORE_VEC(RV, out + oo + x0, res);
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < RV; j++)
+        if (x0 + j < (idx_t)a->inner_size)
+            STORE(out, oo + (x0 + j) * (idx_t)a->inner_out, res[j]);
+}
+
 /* The 2-D row layout of resample1_gather_rows for LINEAR: an item keeps its RV inner rows
- * (offset, step, weight) in registers across the rows it visits. */
+ * (offset, step, weight; or its window's columns) in registers across the rows it visits.
+ * One loop per path, so that neither holds the other's registers: on an H200 the rows
+ * kernel with both in one loop took 54 registers (half the threads resident). */
 __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
                                     __global elem_t *out, ulong out_off,
                                     __global const uint2 *tab, resample1_args a)
@@ -549,41 +690,42 @@ __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
     if (x0 >= w_in)
         return;
     idx_t xlo[RV], xhi[RV];
+    uint xi[RV];
     float xw[RV];
 #pragma unroll
     for (int j = 0; j < RV; j++) {
         const uint2 r = tab[(idx_t)a.inner_tab + min(x0 + j, w_in - 1)];
+        xi[j] = r.x;
         xlo[j] = (idx_t)r.x * (idx_t)a.inner_in;
         xw[j] = as_float(r.y);
         xhi[j] = xw[j] != 0 ? (idx_t)a.inner_in : 0;
     }
     const idx_t rows = (idx_t)a.rows;
+#if WIN
+    long base;
+    if (window_start(xi, (long)a.inner_nin, &base)) {
+        idx_t col[WIN];
+#pragma unroll
+        for (int t = 0; t < WIN; t++)
+            col[t] = (idx_t)clamp(base + t, 0L, (long)a.inner_nin - 1) * (idx_t)a.inner_in;
+        for (idx_t rr = (idx_t)get_global_id(1); rr < rows; rr += (idx_t)get_global_size(1)) {
+            idx_t io = 0, oo = 0, lo[K], hi[K];
+            float w[K];
+            acc_t res[RV];
+            outer_linear(rr, &a, tab, &io, &oo, lo, hi, w);
+            window_row(in, io, lo, hi, w, col, xw, res);
+            store_row(out, out_off, &a, oo, x0, res);
+        }
+        return;
+    }
+#endif
     for (idx_t rr = (idx_t)get_global_id(1); rr < rows; rr += (idx_t)get_global_size(1)) {
         idx_t io = 0, oo = 0, lo[K], hi[K];
         float w[K];
-        outer_linear(rr, &a, tab, &io, &oo, lo, hi, w);
         acc_t res[RV];
-#pragma unroll
-        for (int j = 0; j < RV; j++) {
-            idx_t lo_j[K], hi_j[K];
-            float w_j[K];
-#pragma unroll
-            for (int k = 0; k < K; k++) {
-                const int here = k == INNER_K;
-                lo_j[k] = here ? xlo[j] : lo[k];
-                hi_j[k] = here ? xhi[j] : hi[k];
-                w_j[k] = here ? xw[j] : w[k];
-            }
-            res[j] = interpolate(in, io, lo_j, hi_j, w_j);
-        }
-        if (vec_store_ok(&a, out_off, oo, x0, RV)) {
-            STORE_VEC(RV, out + oo + x0, res);
-            continue;
-        }
-#pragma unroll
-        for (int j = 0; j < RV; j++)
-            if (x0 + j < w_in)
-                STORE(out, oo + (x0 + j) * (idx_t)a.inner_out, res[j]);
+        outer_linear(rr, &a, tab, &io, &oo, lo, hi, w);
+        corners_row(in, io, lo, hi, w, xlo, xhi, xw, res);
+        store_row(out, out_off, &a, oo, x0, res);
     }
 }
 

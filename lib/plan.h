@@ -125,6 +125,8 @@ typedef struct dmlcl__resample1_plan {
     uint64_t rsize[DMLCL_MAXDIM], rin[DMLCL_MAXDIM], rout[DMLCL_MAXDIM];
     uint64_t rtab[DMLCL_MAXDIM];  /* first table row of each resampled dimension */
     uint32_t rdim[DMLCL_MAXDIM];  /* its dimension in the descriptor */
+    uint64_t rnin[DMLCL_MAXDIM];  /* its input size */
+    float rscale[DMLCL_MAXDIM], rip[DMLCL_MAXDIM], rop[DMLCL_MAXDIM]; /* its mapping */
     uint64_t in_base;           /* input element offset fixed by the pass-through maps */
     uint64_t count;             /* output elements */
     /* Work units: vec consecutive outputs along the inner dimension (the output's fastest-
@@ -133,6 +135,7 @@ typedef struct dmlcl__resample1_plan {
     int inner_res;
     uint32_t inner_k;
     uint64_t inner_size, inner_in, inner_out, inner_tab;
+    uint64_t inner_nin;         /* a resampled inner dimension's input size */
     uint32_t vec;               /* outputs per work unit */
     uint64_t seg;               /* the *_seg kernels (CPUs): outputs per unit; 0 = off */
     int seg2;                   /* *_seg2: seg counts positions along a second inner
@@ -143,6 +146,10 @@ typedef struct dmlcl__resample1_plan {
     int rows_2d;                /* the *_rows kernels: 2-D range (x vectors of
                                  * DMLCL_R1_ROWS_VEC(linear) outputs, rows) */
     size_t global2[2], local2[2];
+    /* LINEAR row kernels: each item reads a window of `win` consecutive input columns per
+     * outer corner once per row; output j's lower column is window entry
+     * (wpat >> 4j) & 15. 0: no window (every output loads its own corners). */
+    uint32_t wpat, win;
     uint64_t chunks, units;     /* ceil(inner_size / vec); outer rows x chunks */
     dmlcl__fastdiv chunks_div, pdiv[DMLCL_MAXDIM], rdiv[DMLCL_MAXDIM];
     uint64_t table_rows;        /* sum of the resampled dimensions' output sizes */
@@ -170,6 +177,9 @@ typedef struct dmlcl__r1_tune {
     uint32_t vec, wg;
     int rows; /* -1: the planner's choice; 0/1: the 2-D row kernels off/on where they apply */
     int seg;  /* -1: the planner's choice; 0: off; N: the *_seg kernels with N outputs */
+    int win;  /* -1: the planner's choice; 0: no window; 1: a window wherever one unit fits
+               * (the kernel checks each item, so tests can mix both paths in one launch) */
+    uint32_t gpc; /* row kernels: work-groups per compute unit (0: the planner's 64) */
 } dmlcl__r1_tune;
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t); /* 0, or -1 if malformed */
 /* The tests' hook dmlcl_test_resample_force_idx64 (resample1.c): 1 = 64-bit indices. */

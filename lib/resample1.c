@@ -18,7 +18,7 @@ typedef struct r1_impl {
 typedef struct {
     cl_ulong units, chunks, chunks_mul, chunks_shr;
     cl_ulong np, nr, pass_inner;
-    cl_ulong inner_k, inner_size, inner_in, inner_out, inner_tab;
+    cl_ulong inner_k, inner_size, inner_in, inner_out, inner_tab, inner_nin;
     cl_ulong vec_ok, vec_in;
     cl_ulong rows;
     cl_ulong seg;
@@ -155,6 +155,7 @@ static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
     a->inner_in = p->inner_in;
     a->inner_out = p->inner_out;
     a->inner_tab = p->inner_tab;
+    a->inner_nin = p->inner_nin;
     a->rows = p->inner_size ? p->count / p->inner_size : 0;
     a->seg = p->seg;
     /* The outer loops skip the inner dimension (and seg2's second one). */
@@ -290,7 +291,7 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const
     if (dmlcl__r1_tune_parse(force, &tune))
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
                            "%s: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
-                           "wg=1..4096, rows=0|1, seg=0..65536) separated by commas, got \"%s\"",
+                           "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, gpc=1..4096) separated by commas, got \"%s\"",
                            vt->name, force);
     if (force && *force)
         dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune,

@@ -177,6 +177,10 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
         p->rin[k] = in->strides[d];
         p->rout[k] = out->strides[d];
         p->rdim[k] = d;
+        p->rnin[k] = in->sizes[d];
+        p->rscale[k] = scales[d];
+        p->rip[k] = in_offsets[d];
+        p->rop[k] = out_offsets[d];
         p->rtab[k] = shared_rows(p, k, in, scales, in_offsets, out_offsets);
         if (p->rtab[k] == p->table_rows)
             p->table_rows += n_out;
@@ -196,7 +200,7 @@ static void pick_inner(dmlcl__resample1_plan *p)
     p->inner_res = 0;
     p->inner_k = DMLCL_MAXDIM; /* virtual: nothing to iterate */
     p->inner_size = 1;
-    p->inner_in = p->inner_out = p->inner_tab = 0;
+    p->inner_in = p->inner_out = p->inner_tab = p->inner_nin = 0;
     for (uint32_t k = 0; k < p->np; k++)
         if (p->pout[k] < best) {
             best = p->pout[k];
@@ -209,6 +213,7 @@ static void pick_inner(dmlcl__resample1_plan *p)
             p->inner_res = 1, p->inner_k = k;
             p->inner_size = p->rsize[k], p->inner_in = p->rin[k], p->inner_out = p->rout[k];
             p->inner_tab = p->rtab[k];
+            p->inner_nin = p->rnin[k];
         }
 }
 
@@ -292,12 +297,79 @@ static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     p->local2[0] = l0;
     p->local2[1] = wg / l0 ? wg / l0 : 1;
     uint64_t groups0 = (p->chunks + l0 - 1) / l0, rows = p->count / p->inner_size;
-    uint64_t want1 = (uint64_t)(lim->compute_units ? lim->compute_units : 1) * 64 / groups0;
+    uint64_t gpc = t && t->gpc ? t->gpc : 64;
+    uint64_t want1 = (uint64_t)(lim->compute_units ? lim->compute_units : 1) * gpc / groups0;
     uint64_t need1 = (rows + p->local2[1] - 1) / p->local2[1];
     uint64_t groups1 = need1 < want1 ? need1 : want1;
     groups1 = groups1 < 1 ? 1 : groups1 > 65535 ? 65535 : groups1;
     p->global2[0] = (size_t)(groups0 * l0);
     p->global2[1] = (size_t)(groups1 * p->local2[1]);
+}
+
+/* The window of the LINEAR row kernels. Output j of an item (x0 + j, the row's last
+ * output past its end, as the kernel reads the table) fits window start `base` when its
+ * lower column is column base + PAT(j), window columns clamped to the row as the kernel
+ * loads them. Its upper column, the window's next, is then right too: only a lower
+ * column of n - 1 clamps it, and that one's weight is 0. */
+#define WIN_PAT(pat, j) ((int64_t)(((pat) >> (4 * (j))) & 15))
+static int window_fits_at(const uint32_t *i0, uint32_t pat, int64_t base, uint64_t n)
+{
+    for (unsigned j = 0; j < DMLCL_R1_ROWS_VEC(1); j++) {
+        int64_t c = base + WIN_PAT(pat, j);
+        c = c < 0 ? 0 : c > (int64_t)n - 1 ? (int64_t)n - 1 : c;
+        if (c != (int64_t)i0[j])
+            return 0;
+    }
+    return 1;
+}
+
+/* The inner rows of unit u; returns whether its outputs fit the window anchored at their
+ * last output or at their first (the kernel tries both, in that order). */
+static int window_fits(const dmlcl__resample1_plan *p, uint64_t u, uint32_t pat)
+{
+    enum { RV = DMLCL_R1_ROWS_VEC(1) };
+    uint32_t i0[RV];
+    const uint32_t k = p->inner_k;
+    for (unsigned j = 0; j < RV; j++) {
+        uint64_t x = u * RV + j < p->inner_size ? u * RV + j : p->inner_size - 1;
+        float w;
+        i0[j] = dmlcl__resample1_linear(
+            dmlcl__resample1_coord(x, p->rscale[k], p->rip[k], p->rop[k]), p->rnin[k], &w);
+    }
+    return window_fits_at(i0, pat, (int64_t)i0[RV - 1] - WIN_PAT(pat, RV - 1), p->rnin[k]) ||
+           window_fits_at(i0, pat, (int64_t)i0[0] - WIN_PAT(pat, 0), p->rnin[k]);
+}
+
+/* Unit 1's columns relative to its first give the pattern; the window is used where it is
+ * shorter than the 2 * RV corner loads it replaces and every sampled unit (all of them up
+ * to 64, else 64 spread from the first to the last) fits it, so that no warp splits
+ * between the two paths. H200, linear 2x: ... */
+static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
+{
+    enum { RV = DMLCL_R1_ROWS_VEC(1) };
+    p->wpat = p->win = 0;
+    int want = t && t->win >= 0 ? t->win : 1;
+    if (!want || !p->rows_2d || !p->linear || !p->inner_res || p->nr > 3 || p->chunks < 3)
+        return;
+    uint32_t i0[RV], lo = UINT32_MAX, hi = 0, pat = 0;
+    for (unsigned j = 0; j < RV; j++) {
+        float w;
+        const uint32_t k = p->inner_k;
+        i0[j] = dmlcl__resample1_linear(
+            dmlcl__resample1_coord(RV + j, p->rscale[k], p->rip[k], p->rop[k]), p->rnin[k], &w);
+        lo = i0[j] < lo ? i0[j] : lo;
+        hi = i0[j] > hi ? i0[j] : hi;
+    }
+    if (hi - lo + 2 >= 2 * RV)
+        return;
+    for (unsigned j = 0; j < RV; j++)
+        pat |= (i0[j] - lo) << (4 * j);
+    const uint64_t samples = p->chunks < 64 ? p->chunks : 64;
+    for (uint64_t s = 0; s < samples && !(t && t->win == 1); s++)
+        if (!window_fits(p, s * (p->chunks - 1) / (samples - 1), pat))
+            return;
+    p->wpat = pat;
+    p->win = hi - lo + 2;
 }
 
 /* Channels-last on CPUs: the inner dimension a pass-through run shorter than a segment,
@@ -365,6 +437,7 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
     p->pass_inner = pass_is_inner(p);
     launch_shape(p, lim, tune);
     launch_rows(p, lim, tune);
+    pick_window(p, tune);
     launch_seg(p, lim, tune);
     /* 32-bit indices while every offset relative to a binding, the grid-stride unit
      * (plus the global size), a unit's last output and the table rows stay below 2^32. */
@@ -380,23 +453,37 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
         p->pdiv[k] = dmlcl__fastdiv_make(p->psize[k], bits);
     for (uint32_t k = 0; k < p->nr; k++)
         p->rdiv[k] = dmlcl__fastdiv_make(p->rsize[k], bits);
+    /* Row kernels: the outer loops unroll to the dimensions there are (NPS, NRS), not to
+     * all 8 slots, in the one order the plan has (PASS_INNER); the compiler otherwise
+     * keeps every slot's argument fields in registers across the row loop (H200: the
+     * linear rows kernel took 54-66 registers, half the threads resident). */
+    char rows[64] = "";
+    if (p->rows_2d && p->linear)
+        snprintf(rows, sizeof rows, " -DNPS=%u -DPASS_INNER=%d", p->np, p->pass_inner);
+    else if (p->rows_2d)
+        snprintf(rows, sizeof rows, " -DNPS=%u -DNRS=%u -DPASS_INNER=%d -DINNER_K=%u", p->np,
+                 p->nr, p->pass_inner, p->inner_k);
+    if (p->win)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DWPAT=0x%x -DWIN=%u",
+                 p->wpat, p->win);
     if (p->linear)
         snprintf(p->options, sizeof p->options,
                  "-DLINEAR=1 -DDTYPE=%d -DELEM_BYTES=%u -DK=%u -DV=%u -DINNER_RES=%d "
-                 "-DINNER_K=%d -DIDX64=%d",
+                 "-DINNER_K=%d -DIDX64=%d%s",
                  (int)in->type, in->elem_size, p->nr, p->vec, p->inner_res,
-                 p->inner_res ? (int)p->inner_k : p->seg2 ? (int)p->inner2_k : -1, p->idx64);
+                 p->inner_res ? (int)p->inner_k : p->seg2 ? (int)p->inner2_k : -1, p->idx64,
+                 rows);
     else
         snprintf(p->options, sizeof p->options,
-                 "-DLINEAR=0 -DELEM_BYTES=%u -DV=%u -DINNER_RES=%d -DIDX64=%d", in->elem_size,
-                 p->vec, p->inner_res, p->idx64);
+                 "-DLINEAR=0 -DELEM_BYTES=%u -DV=%u -DINNER_RES=%d -DIDX64=%d%s", in->elem_size,
+                 p->vec, p->inner_res, p->idx64, rows);
 }
 
-/* "v=N,wg=N,rows=0|1,seg=N" in any order, each optional. */
+/* "v=N,wg=N,rows=0|1,seg=N,win=0|1,gpc=N" in any order, each optional. */
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t)
 {
     memset(t, 0, sizeof *t);
-    t->rows = t->seg = -1;
+    t->rows = t->seg = t->win = -1;
     char key[16], val[16];
     int r;
     while ((r = dmlcl__tune_item(&s, key, val)) > 0) {
@@ -412,6 +499,10 @@ int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t)
             t->rows = (int)v;
         else if (!strcmp(key, "seg") && v <= 65536)
             t->seg = (int)v;
+        else if (!strcmp(key, "win") && v <= 1)
+            t->win = (int)v;
+        else if (!strcmp(key, "gpc") && v >= 1 && v <= 4096)
+            t->gpc = (uint32_t)v;
         else
             return -1;
     }

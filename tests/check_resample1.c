@@ -686,7 +686,7 @@ static void forget_plan_override(void)
  * stores there) and a channels-last input. */
 START_TEST(every_launch_shape)
 {
-    static const char *const plans[] = {"rows=1", "rows=1,wg=32", "v=3,wg=32",
+    static const char *const plans[] = {"rows=1", "rows=1,wg=32,win=1", "v=3,wg=32",
                                         "rows=0,seg=0,v=4", "seg=7", "seg=64,wg=32"};
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
     uint64_t rng = 0x5a9e;
@@ -721,6 +721,62 @@ START_TEST(every_launch_shape)
                 dmlcl_operator_release(op);
             }
             check_random(&rng, &c, n);
+        }
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
+/* The row kernels' window (rows=1 forces them here), pixel-centre LINEAR: upsampling by 2
+ * and 4 along the inner dimension, a volume, the inner dimension first among the
+ * resampled ones (transposed output); by 1.5 no window unless forced with win=1, where
+ * only some items fit and the others take the corner path in the same launch. */
+START_TEST(row_windows)
+{
+    static const struct {
+        uint32_t rank, in[5], out[5];
+        int transposed;
+        const char *plan, *want;
+    } cases[] = {
+        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4"},
+        {4, {1, 1, 5, 17}, {1, 1, 20, 68}, 0, "rows=1", "-DWPAT=0x1100 -DWIN=3"},
+        {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4"},
+        {3, {2, 40, 30}, {2, 80, 60}, 1, "rows=1", "-DINNER_K=0"},
+        {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,win=1", "-DWIN="},
+        {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1", NULL},
+    };
+    static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
+    uint64_t rng = 0x3d1;
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        setenv("DMLCL_RESAMPLE_PLAN", cases[n].plan, 1);
+        for (int t = 0; t < 3; t++) {
+            rcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = cases[n].rank;
+            c.type = types[t];
+            c.mode = LINEAR;
+            c.elem = c.type == F32 ? 4 : c.type == F16 ? 2 : 1;
+            memcpy(c.in_sizes, cases[n].in, sizeof cases[n].in);
+            memcpy(c.out_sizes, cases[n].out, sizeof cases[n].out);
+            for (uint32_t d = 0; d < c.rank; d++)
+                c.scales[d] = (float)c.out_sizes[d] / (float)c.in_sizes[d];
+            memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+            memcpy(c.opo, tu_pix_out, sizeof c.opo);
+            tu_make_strides(&rng, TU_PACKED, c.rank, c.in_sizes, -1, c.in_str);
+            tu_make_strides(&rng, TU_PACKED, c.rank, c.out_sizes, -1, c.out_str);
+            if (cases[n].transposed) { /* the output steps through dimension 1 fastest */
+                c.out_str[1] = 1;
+                c.out_str[2] = c.out_sizes[1];
+            }
+            dmlcl_operator *op = make_op(&c, 0);
+            const char *plan = dmlcl_operator_plan(op);
+            ck_assert_msg(strstr(plan, "linear-rows") != NULL, "case %zu: %s", n, plan);
+            if (cases[n].want)
+                ck_assert_msg(strstr(plan, cases[n].want) != NULL, "case %zu: %s", n, plan);
+            else
+                ck_assert_msg(strstr(plan, "-DWIN") == NULL, "case %zu: %s", n, plan);
+            dmlcl_operator_release(op);
+            check_random(&rng, &c, (int)n);
         }
     }
     unsetenv("DMLCL_RESAMPLE_PLAN");
@@ -1002,6 +1058,7 @@ Suite *resample1_suite(void)
     tcase_add_test(tc, many_resampled_dimensions);
     tcase_add_test(tc, larger_images);
     tcase_add_test(tc, every_launch_shape);
+    tcase_add_test(tc, row_windows);
     tcase_add_test(tc, channels_last_vector_loads);
     tcase_add_test(tc, index64_kernels);
     tcase_add_test(tc, resample_v0_equals_resample1);

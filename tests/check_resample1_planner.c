@@ -4,6 +4,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include "plan.h"
 #include "plantensor.h"
@@ -126,6 +127,61 @@ START_TEST(gpu_row_kernels)
         dmlcl__resample1_plan_make(&in, &out, linear, sc, half8, mhalf8, &cpu, 0, &p);
         ck_assert_int_eq(p.rows_2d, 0);
     }
+}
+END_TEST
+
+/* The LINEAR row kernels' window: where an upsampled row's neighbouring outputs share
+ * input columns in a pattern every sampled item fits (edges clamped), the pattern of
+ * lower columns (a nibble per output) and the columns read; nothing where the pattern
+ * drifts (1.5x, 10x), would not save loads (downsampling), or the kernels are not rows ones. */
+START_TEST(linear_row_window)
+{
+    static const struct {
+        uint64_t in, out;
+        uint32_t wpat, win;
+    } cases[] = {
+        {512, 1024, 0x2110, 4}, {512, 2048, 0x1100, 3}, {64, 512, 0x0000, 2},
+        {100, 1000, 0, 0}, {512, 768, 0, 0}, {1024, 512, 0, 0}, {2, 256, 0x0000, 2},
+    };
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        const uint64_t is[3] = {3, 10, cases[n].in}, os[3] = {3, 20, cases[n].out};
+        const float sc[3] = {1, 2, (float)cases[n].out / (float)cases[n].in};
+        dmlcl__resample1_plan p = plan_f32(3, is, NULL, os, NULL, 1, sc, half8, mhalf8);
+        ck_assert_int_eq(p.rows_2d, 1);
+        ck_assert_msg(p.wpat == cases[n].wpat && p.win == cases[n].win,
+                      "%llu -> %llu: wpat 0x%x win %u", (unsigned long long)cases[n].in,
+                      (unsigned long long)cases[n].out, p.wpat, p.win);
+        if (p.win) {
+            char want[40];
+            snprintf(want, sizeof want, " -DWPAT=0x%x -DWIN=%u", p.wpat, p.win);
+            ck_assert_ptr_nonnull(strstr(p.options, want));
+        }
+    }
+    /* Off: CPUs' plans (no rows kernel), nearest, four resampled dimensions, win=0. */
+    const uint64_t is[4] = {4, 5, 6, 512}, os[4] = {8, 10, 12, 1024};
+    const float sc[4] = {2, 2, 2, 2};
+    dmlcl__resample1_plan p = plan_f32(3, is + 1, NULL, os + 1, NULL, 1, sc, half8, mhalf8);
+    ck_assert_uint_eq(p.win, 4); /* a volume: three resampled dimensions */
+    p = plan_f32(4, is, NULL, os, NULL, 1, sc, half8, mhalf8);
+    ck_assert_uint_eq(p.win, 0);
+    p = plan_f32(3, is + 1, NULL, os + 1, NULL, 0, sc, half8, mhalf8);
+    ck_assert_uint_eq(p.win, 0);
+    dmlcl__tensor in = tensor(3, is + 1, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(3, os + 1, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &cpu, 0, &p);
+    ck_assert_uint_eq(p.win, 0);
+    dmlcl__r1_tune t;
+    ck_assert_int_eq(dmlcl__r1_tune_parse("win=0,gpc=16", &t), 0);
+    const uint64_t many_in[3] = {500, 6, 512}, many_out[3] = {1000, 12, 1024};
+    in = tensor(3, many_in, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    out = tensor(3, many_out, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
+    ck_assert_uint_eq(p.win, 4);
+    dmlcl__resample1_plan_launch(&p, &in, &out, &gpu, &t, 0);
+    ck_assert_uint_eq(p.win, 0);
+    ck_assert_uint_eq(p.global2[1] / p.local2[1], 132 * 16); /* one group per row of 1024 */
+    ck_assert_int_eq(dmlcl__r1_tune_parse("win=2", &t), -1);
+    ck_assert_int_eq(dmlcl__r1_tune_parse("gpc=0", &t), -1);
 }
 END_TEST
 
@@ -314,7 +370,8 @@ START_TEST(types_and_index_width)
     dmlcl__resample1_plan p;
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
     ck_assert_int_eq(p.idx64, 1); /* 2^32 outputs */
-    ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=5 -DELEM_BYTES=1 -DK=2 -DV=4 -DINNER_RES=1 -DINNER_K=1 -DIDX64=1");
+    ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=5 -DELEM_BYTES=1 -DK=2 -DV=4 -DINNER_RES=1 "
+                                "-DINNER_K=1 -DIDX64=1 -DNPS=0 -DPASS_INNER=0");
     const uint64_t os2[2] = {16, 16};
     out = tensor(2, os2, NULL, DMLCL_TENSOR_DATA_TYPE_UINT8, 1);
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
@@ -485,6 +542,7 @@ int main(void)
     tc = tcase_create("plan");
     tcase_add_test(tc, nchw_spatial_upsample_collapses_batch_and_channels);
     tcase_add_test(tc, gpu_row_kernels);
+    tcase_add_test(tc, linear_row_window);
     tcase_add_test(tc, channels_last_makes_pass_through_inner);
     tcase_add_test(tc, identity_dimensions_cost_nothing);
     tcase_add_test(tc, affine_maps_become_strides);
