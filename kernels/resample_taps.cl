@@ -245,16 +245,29 @@ typedef struct {
     int has_s, has_f;
 } outer_row;
 
+/* The rows kernel's plans fix the rank (RS), the column dimensions (BDIM, CDIM) and the
+ * tabled ones (TMASK) as build options: the loop then unrolls to the dimensions there are
+ * and the compiler keeps no other slot's fields in registers across the row loop. */
+#ifdef RS
+#define SKIP_DIM(a, d) ((d) == BDIM || (d) == CDIM)
+#define TABLED(a, d) ((TMASK >> (d)) & 1)
+#else
+#define RS 8
+#define SKIP_DIM(a, d) ((d) >= (int)(a)->rank || (d) == (int)(a)->inner || (d) == (int)(a)->cdim)
+#define TABLED(a, d) ((a)->rtab[d] != ~(ulong)0)
+#endif
+
 static inline outer_row row_split(idx_t r, const taps_args *a, __global const uint *tab)
 {
     outer_row o = {0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0};
     idx_t rem = r;
 #pragma unroll
-    for (int d = 7; d >= 0; d--) {
-        if (d >= (int)a->rank || d == (int)a->inner || d == (int)a->cdim)
+    for (int d = RS - 1; d >= 0; d--) {
+        if (SKIP_DIM(a, d))
             continue;
         __global const uint *row = split(&rem, &o.oo, &o.base, a->rmul[d], a->rshr[d],
-                                         a->rsize[d], a->rstr[d], a->sstr[d], a->rtab[d], tab);
+                                         a->rsize[d], a->rstr[d], a->sstr[d],
+                                         TABLED(a, d) ? a->rtab[d] : ~(ulong)0, tab);
         if (!row)
             continue;
 #if NT3
@@ -285,6 +298,21 @@ static inline acc_t f_tap(const outer_row *o, uint j, __global const uint *tab, 
 {
     *off += (idx_t)(o->f0 + j) * o->fstr;
     return o->has_f ? ws * tap_weight(vload2(j, tab + o->fe)) : ws;
+}
+
+/* The rows kernel's loop over f's taps unrolled to KF (a build option: the most any row
+ * has), so that all of a row's loads are in flight together: taps past the row's count
+ * weigh 0 and read its first source row (in bounds; the select drops them). */
+#ifndef KF
+#define KF 0
+#endif
+static inline acc_t f_tap_kf(const outer_row *o, uint j, __global const uint *tab, acc_t ws,
+                             idx_t *off)
+{
+    if (j < o->fn)
+        return f_tap(o, j, tab, ws, off);
+    *off += (idx_t)o->f0 * o->fstr;
+    return 0;
 }
 
 #if CV > 1
@@ -349,9 +377,16 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
         for (uint js = 0; js < o.sn; js++) {
             idx_t offs;
             const acc_t ws = s_tap(&o, js, tab, &offs);
+#if KF
+#pragma unroll
+            for (uint jf = 0; jf < KF; jf++) {
+                idx_t off = offs;
+                const acc_t wa = f_tap_kf(&o, jf, tab, ws, &off);
+#else
             for (uint jf = 0; jf < o.fn; jf++) {
                 idx_t off = offs;
                 const acc_t wa = f_tap(&o, jf, tab, ws, &off);
+#endif
 #pragma unroll
                 for (int j = 0; j < KB; j++) {
                     const acc_t wt = wa * wb[j];

@@ -339,6 +339,30 @@ static int plan_1d(const dmlcl_operator *op, taps_impl *im, const dmlcl__limits 
     return idx64;
 }
 
+/* The rows kernel's outer loop as build options: the rank (RS), the column dimensions it
+ * skips (BDIM, CDIM) and which dimensions are tabled (TMASK), so that it unrolls to the
+ * dimensions there are and no branch depends on the arguments (otherwise GPU compilers
+ * keep all 8 slots' fields in registers across the row loop); and KF, the most taps of
+ * any row of the outer tabled dimension f (0: more than 8, a loop to each row's count). */
+static void rows_options(const taps_args *a, const dmlcl__taps_table *t, char *buf, size_t cap)
+{
+    unsigned mask = 0, kf = 1;
+    int f = -1; /* the outer tabled dimension nearest b: the kernel's f */
+    for (unsigned d = 0; d < a->rank; d++) {
+        int tabled = a->rtab[d] != ~(cl_ulong)0;
+        mask |= (unsigned)tabled << d;
+        if (tabled && d != a->inner)
+            f = (int)d;
+    }
+    for (uint64_t x = 0; f >= 0 && x < a->rsize[f]; x++) {
+        uint32_t n = t->words[a->rtab[f] + 3 * x + 1];
+        kf = n > kf ? n : kf;
+    }
+    kf = kf <= 1 ? 1 : kf <= 2 ? 2 : kf <= 4 ? 4 : kf <= 8 ? 8 : 0;
+    snprintf(buf, cap, " -DRS=%u -DBDIM=%u -DCDIM=%u -DTMASK=0x%x -DKF=%u", (unsigned)a->rank,
+             (unsigned)a->inner, (unsigned)a->cdim, mask, kf);
+}
+
 dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, int grad,
                                 int linear, dmlcl__nearest_rule rule, int antialiased,
                                 const float *scales, const float *in_offsets,
@@ -362,15 +386,18 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
     if (!st && dmlcl__r1_tune_parse(force, &tune))
         st = dmlcl__fail(DMLCL_INVALID_ARGUMENT,
                          "%s: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
-                         "wg=1..4096, rows=0|1, seg=0..65536) separated by commas, got \"%s\"",
+                         "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, gpc=1..4096) "
+                         "separated by commas, got \"%s\"",
                          vt->name, force);
     unsigned kb = st ? 0 : plan_rows(op, im, &t, &lim, &tune);
     int idx64 = plan_1d(op, im, &lim);
-    char options[128];
+    char options[192], rows[64] = "";
+    if (kb && im->rows_2d && !im->segt) /* GPUs' rows kernel (CPUs keep fewer programs) */
+        rows_options(&im->args, &t, rows, sizeof rows);
     snprintf(options, sizeof options,
-             "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d -DNT3=%d -DKB=%u -DSEGT=%u -DCV=%u",
+             "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d -DNT3=%d -DKB=%u -DSEGT=%u -DCV=%u%s",
              (int)op->in[0].type, op->in[0].elem_size, idx64, im->args.nt == 2,
-             kb && im->args.nt == 3, kb, im->segt, im->cv ? im->cv : 1);
+             kb && im->args.nt == 3, kb, im->segt, im->cv ? im->cv : 1, rows);
     describe(op, im, t.n * 4, options);
     if (!st)
         st = dmlcl__kernel_get(op->ctx, "resample_taps", options,
