@@ -179,7 +179,7 @@ typedef struct dmlcl__r1_tune {
     int seg;  /* -1: the planner's choice; 0: off; N: the *_seg kernels with N outputs */
     int win;  /* -1: the planner's choice; 0: no window; 1: a window wherever one unit fits
                * (the kernel checks each item, so tests can mix both paths in one launch) */
-    uint32_t gpc; /* row kernels: work-groups per compute unit (0: the planner's 64) */
+    uint32_t gpc; /* GPUs: work-groups per compute unit before items loop (0: the planner's) */
 } dmlcl__r1_tune;
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t); /* 0, or -1 if malformed */
 /* The tests' hook dmlcl_test_resample_force_idx64 (resample1.c): 1 = 64-bit indices. */

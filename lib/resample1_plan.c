@@ -242,9 +242,9 @@ static uint32_t gpu_vec(const dmlcl__resample1_plan *p)
     return !p->inner_res && p->inner_size >= 8 ? 8 : 4;
 }
 
-/* GPUs: 256-wide groups, 32 of them per compute unit before items loop (grid stride);
- * units of gpu_vec() outputs, which amortise the outer coordinates (H200: nearest 2x
- * 0.57 of copy at 8 against 0.38 at 4; linear 2x 0.30 at 4 against 0.26 at 8). CPUs
+/* GPUs: 256-wide groups, 32 (LINEAR: 128) of them per compute unit before items loop
+ * (grid stride); units of gpu_vec() outputs, which amortise the outer coordinates (H200:
+ * nearest 2x 0.57 of copy at 8 against 0.38 at 4; linear 2x 0.30 at 4, 0.26 at 8). CPUs
  * (POCL): a fixed group of 64, since POCL compiles once per group size and a size left to
  * the runtime would follow the shape; 16 outputs per unit give its per-item loop a longer
  * inner run. */
@@ -261,7 +261,9 @@ static void launch_shape(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     /* CPUs: enough items for every unit, so each runs its loop once (POCL then handles
      * the items of a group together: nearest 2x 1.5x faster than with 16 groups per
      * core looping). */
-    uint64_t waves = lim->is_cpu ? (1u << 30) : 32;
+    /* GPUs: groups per compute unit; H200 linear 2x NHWC 0.66 of copy with 32, 0.71 with
+     * 128 (nearest 0.73 either way). */
+    uint64_t waves = lim->is_cpu ? (1u << 30) : t && t->gpc ? t->gpc : p->linear ? 128 : 32;
     uint64_t cap = (uint64_t)(lim->compute_units ? lim->compute_units : 1) * wg * waves;
     uint64_t g = p->units < cap ? p->units : cap;
     p->local = wg;
@@ -297,7 +299,10 @@ static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     p->local2[0] = l0;
     p->local2[1] = wg / l0 ? wg / l0 : 1;
     uint64_t groups0 = (p->chunks + l0 - 1) / l0, rows = p->count / p->inner_size;
-    uint64_t gpc = t && t->gpc ? t->gpc : 64;
+    /* Groups per compute unit down the rows. H200 (gpc=32 / 64 / 128 / 256 / 496): nearest
+     * 2x 0.79 / 0.81 / 0.83 / 0.85 / 0.88 of copy; linear 2x 0.63 / 0.66 / 0.68 / 0.69 /
+     * 0.68, but linear 0.5x 0.91 / 0.97 / 0.96 / 0.91 / 0.83. */
+    uint64_t gpc = t && t->gpc ? t->gpc : p->linear ? 128 : 512;
     uint64_t want1 = (uint64_t)(lim->compute_units ? lim->compute_units : 1) * gpc / groups0;
     uint64_t need1 = (rows + p->local2[1] - 1) / p->local2[1];
     uint64_t groups1 = need1 < want1 ? need1 : want1;
@@ -343,7 +348,8 @@ static int window_fits(const dmlcl__resample1_plan *p, uint64_t u, uint32_t pat)
 /* Unit 1's columns relative to its first give the pattern; the window is used where it is
  * shorter than the 2 * RV corner loads it replaces and every sampled unit (all of them up
  * to 64, else 64 spread from the first to the last) fits it, so that no warp splits
- * between the two paths. H200, linear 2x: ... */
+ * between the two paths. H200: linear 2x NCHW 0.44 of copy without, 0.66 with; trilinear
+ * 2x 0.22 and 0.42. */
 static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
 {
     enum { RV = DMLCL_R1_ROWS_VEC(1) };
