@@ -730,7 +730,7 @@ END_TEST
 /* The row kernels' window (rows=1 forces them here), pixel-centre LINEAR: upsampling by 2
  * and 4 along the inner dimension, a volume, the inner dimension first among the
  * resampled ones (transposed output), a pass-through dimension between the resampled
- * ones (its index split off first: PASS_INNER); by 1.5 no window unless forced with win=1, where
+ * ones (its index split off first: PASS_INNER), one resampled dimension only; by 1.5 no window unless forced with win=1, where
  * only some items fit and the others take the corner path in the same launch. */
 START_TEST(row_windows)
 {
@@ -744,6 +744,7 @@ START_TEST(row_windows)
         {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4"},
         {3, {2, 40, 30}, {2, 80, 60}, 1, "rows=1", "-DINNER_K=0"},
         {4, {2, 9, 3, 40}, {2, 18, 3, 80}, 0, "rows=1", "-DPASS_INNER=1 -DWPAT=0x2110"},
+        {3, {4, 6, 40}, {4, 6, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4"},
         {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,win=1", "-DWIN="},
         {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1", NULL},
     };
