@@ -28,6 +28,7 @@ typedef struct {
     ulong pass_inner;        /* 1: among the outer ones, pass-through varies fastest */
     ulong inner_k, inner_size, inner_in, inner_out, inner_tab;
     ulong inner_nin;         /* a resampled inner dimension's input size */
+    ulong gtab;              /* PAIR_K: table row of the first group of rows */
     ulong vec_ok, vec_in;    /* 0: the output's / input's buffer base may be misaligned */
     ulong rows;              /* outer rows (units / chunks) */
     ulong seg;               /* outputs per unit of the *_seg kernels */
@@ -581,6 +582,20 @@ static void corners_row(__global const elem_t *in, idx_t io, const idx_t *lo, co
     }
 }
 
+/* A row kernel item's RV results: one vector store where it can, else those within the row. */
+static inline void store_row(__global elem_t *out, ulong out_off, const resample1_args *a,
+                             idx_t oo, idx_t x0, const acc_t *res)
+{
+    if (vec_store_ok(a, out_off, oo, x0, RV)) {
+        STORE_VEC(RV, out + oo + x0, res);
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < RV; j++)
+        if (x0 + j < (idx_t)a->inner_size)
+            STORE(out, oo + (x0 + j) * (idx_t)a->inner_out, res[j]);
+}
+
 /* The window (WIN, WPAT: lib/resample1_plan.c's pick_window). Neighbouring outputs of an
  * upsampled row share input columns: 2x reads 4 columns for 4 outputs, not 8. An item
  * whose outputs fit loads each outer corner's WIN consecutive columns once per row and
@@ -625,13 +640,15 @@ static int window_start(const uint *i0, long n, long *base)
     return window_fits_at(i0, *base, n);
 }
 
-/* corners_row from the window: each outer corner's columns loaded once (the inner slot's
- * lo and hi are 0, so corner() gives the outer offset alone), then every output's terms
- * in interpolate()'s order with its arithmetic: the same bits. */
-static void window_row(__global const elem_t *in, idx_t io, const idx_t *lo, const idx_t *hi,
-                       const float *w, const idx_t *col, const float *xw, acc_t *res)
+/* corners_row from the window, in two steps (pairs of rows share the first): each outer
+ * corner's columns loaded once (the inner slot's lo and hi are 0, so corner() gives the
+ * outer offset alone), then every output's terms in interpolate()'s order with its
+ * arithmetic: the same bits. */
+typedef acc_t window_t[1 << (K - 1)][WIN];
+
+static inline void window_load(__global const elem_t *in, idx_t io, const idx_t *lo,
+                               const idx_t *hi, const float *w, const idx_t *col, window_t win)
 {
-    acc_t win[1 << (K - 1)][WIN];
 #pragma unroll
     for (uint c = 0; c < (1u << K); c++) {
         if (INNER_BIT(c))
@@ -643,6 +660,11 @@ static void window_row(__global const elem_t *in, idx_t io, const idx_t *lo, con
         for (int t = 0; t < WIN; t++)
             win[OUTER(c)][t] = (acc_t)LOAD(row, col[t]);
     }
+}
+
+static inline void window_row(window_t win, const idx_t *lo, const idx_t *hi, const float *w,
+                              const float *xw, acc_t *res)
+{
 #pragma unroll
     for (int j = 0; j < RV; j++) {
         float w_j[K];
@@ -660,21 +682,83 @@ static void window_row(__global const elem_t *in, idx_t io, const idx_t *lo, con
         res[j] = acc;
     }
 }
+
+#ifdef PAIR_K
+#if PAIR_K == INNER_K || PAIR_K >= K
+#error "PAIR_K must name an outer resampled slot"
+#endif
+/* linear_dims for the pairs (lib/resample1_plan.c's pick_pairs): slot PAIR_K counts groups
+ * of 1 or 2 consecutive output rows with the same lower input row, table rows {first
+ * output, outputs} from gtab. Its lo and w are the first row's, *w2 the second's (the
+ * first's again for a single row); its step is taken where either row's weight is not 0
+ * (only a group's first row can have weight 0, and then the second reads the upper row,
+ * in bounds): a weight-0 corner is dropped by the select whatever it reads. */
+static idx_t pair_dims(idx_t rem, const resample1_args *a, __global const uint2 *tab,
+                       idx_t *lo, idx_t *hi, float *w, float *w2, uint *n2, idx_t *oo)
+{
+#pragma unroll
+    for (int k = K - 1; k >= 0; k--) {
+        lo[k] = hi[k] = 0;
+        w[k] = 0;
+        if (k == INNER_K)
+            continue;
+        const idx_t q = fdiv(rem, a->rmul[k], a->rshr[k]), i = rem - q * (idx_t)a->rsize[k];
+        rem = q;
+        idx_t o = i;
+        uint2 r = tab[(idx_t)a->rtab[k] + i];
+        if (k == PAIR_K) {
+            const uint2 g = tab[(idx_t)a->gtab + i];
+            o = (idx_t)g.x;
+            r = tab[(idx_t)a->rtab[k] + o];
+            *w2 = as_float(tab[(idx_t)a->rtab[k] + o + (g.y - 1)].y);
+            *n2 = g.y;
+        }
+        lo[k] = (idx_t)r.x * (idx_t)a->rin[k];
+        w[k] = as_float(r.y);
+        const int step = k == PAIR_K ? w[k] != 0 || *w2 != 0 : w[k] != 0;
+        hi[k] = step ? (idx_t)a->rin[k] : 0;
+        *oo += o * (idx_t)a->rout[k];
+    }
+    return rem;
+}
+
+/* A pair step of the rows kernel: both rows from one window load (use_win, a constant
+ * at each call) or each from its own corner loads (an item the window does not fit). */
+static inline void pair_step(__global const elem_t *in, __global elem_t *out, ulong out_off,
+                             const resample1_args *a, __global const uint2 *tab, idx_t rr,
+                             idx_t x0, const idx_t *col, const idx_t *xlo, const idx_t *xhi,
+                             const float *xw, int use_win)
+{
+    idx_t io = 0, oo = 0, lo[K], hi[K];
+    float w[K], w2 = 0;
+    uint n2 = 1;
+    if (PASS_FIRST(a))
+        pair_dims(pass_dims(rr, a, &io, &oo), a, tab, lo, hi, w, &w2, &n2, &oo);
+    else
+        pass_dims(pair_dims(rr, a, tab, lo, hi, w, &w2, &n2, &oo), a, &io, &oo);
+    acc_t res[RV];
+    if (use_win) {
+        window_t win;
+        window_load(in, io, lo, hi, w, col, win);
+        window_row(win, lo, hi, w, xw, res);
+        store_row(out, out_off, a, oo, x0, res);
+        if (n2 < 2)
+            return;
+        w[PAIR_K] = w2;
+        window_row(win, lo, hi, w, xw, res);
+    } else {
+        corners_row(in, io, lo, hi, w, xlo, xhi, xw, res);
+        store_row(out, out_off, a, oo, x0, res);
+        if (n2 < 2)
+            return;
+        w[PAIR_K] = w2;
+        corners_row(in, io, lo, hi, w, xlo, xhi, xw, res);
+    }
+    store_row(out, out_off, a, oo + (idx_t)a->rout[PAIR_K], x0, res);
+}
+#endif
 #endif
 
-/* A row kernel item's RV results: one vector store where it can, else those within the row. */
-static inline void store_row(__global elem_t *out, ulong out_off, const resample1_args *a,
-                             idx_t oo, idx_t x0, const acc_t *res)
-{
-    if (vec_store_ok(a, out_off, oo, x0, RV)) {
-        STORE_VEC(RV, out + oo + x0, res);
-        return;
-    }
-#pragma unroll
-    for (int j = 0; j < RV; j++)
-        if (x0 + j < (idx_t)a->inner_size)
-            STORE(out, oo + (x0 + j) * (idx_t)a->inner_out, res[j]);
-}
 
 /* The 2-D row layout of resample1_gather_rows for LINEAR: an item keeps its RV inner rows
  * (offset, step, weight; or its window's columns) in registers across the rows it visits.
@@ -709,17 +793,27 @@ __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
         for (int t = 0; t < WIN; t++)
             col[t] = (idx_t)clamp(base + t, 0L, (long)a.inner_nin - 1) * (idx_t)a.inner_in;
         for (idx_t rr = (idx_t)get_global_id(1); rr < rows; rr += (idx_t)get_global_size(1)) {
+#ifdef PAIR_K
+            pair_step(in, out, out_off, &a, tab, rr, x0, col, xlo, xhi, xw, 1);
+#else
             idx_t io = 0, oo = 0, lo[K], hi[K];
             float w[K];
+            window_t win;
             acc_t res[RV];
             outer_linear(rr, &a, tab, &io, &oo, lo, hi, w);
-            window_row(in, io, lo, hi, w, col, xw, res);
+            window_load(in, io, lo, hi, w, col, win);
+            window_row(win, lo, hi, w, xw, res);
             store_row(out, out_off, &a, oo, x0, res);
+#endif
         }
         return;
     }
 #endif
     for (idx_t rr = (idx_t)get_global_id(1); rr < rows; rr += (idx_t)get_global_size(1)) {
+#ifdef PAIR_K
+        pair_step(in, out, out_off, &a, tab, rr, x0, NULL, xlo, xhi, xw, 0);
+        continue;
+#endif
         idx_t io = 0, oo = 0, lo[K], hi[K];
         float w[K];
         acc_t res[RV];

@@ -150,6 +150,13 @@ typedef struct dmlcl__resample1_plan {
      * outer corner once per row; output j's lower column is window entry
      * (wpat >> 4j) & 15. 0: no window (every output loads its own corners). */
     uint32_t wpat, win;
+    /* ... and with a window, output rows in pairs: resampled slot pair_k (the outer one
+     * split first) counts pair_groups groups of 1 or 2 consecutive outputs with the same
+     * lower input row, whose {first output, outputs} rows start at table row gtab; the
+     * pair shares its window loads. 0: one output row per step. */
+    int pair;
+    uint32_t pair_k;
+    uint64_t pair_groups, gtab;
     uint64_t chunks, units;     /* ceil(inner_size / vec); outer rows x chunks */
     dmlcl__fastdiv chunks_div, pdiv[DMLCL_MAXDIM], rdiv[DMLCL_MAXDIM];
     uint64_t table_rows;        /* sum of the resampled dimensions' output sizes */
@@ -179,6 +186,7 @@ typedef struct dmlcl__r1_tune {
     int seg;  /* -1: the planner's choice; 0: off; N: the *_seg kernels with N outputs */
     int win;  /* -1: the planner's choice; 0: no window; 1: a window wherever one unit fits
                * (the kernel checks each item, so tests can mix both paths in one launch) */
+    int pair; /* -1: the planner's choice; 0: off; 1: wherever some rows pair up */
     uint32_t gpc; /* GPUs: work-groups per compute unit before items loop (0: the planner's) */
 } dmlcl__r1_tune;
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t); /* 0, or -1 if malformed */

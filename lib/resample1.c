@@ -18,7 +18,7 @@ typedef struct r1_impl {
 typedef struct {
     cl_ulong units, chunks, chunks_mul, chunks_shr;
     cl_ulong np, nr, pass_inner;
-    cl_ulong inner_k, inner_size, inner_in, inner_out, inner_tab, inner_nin;
+    cl_ulong inner_k, inner_size, inner_in, inner_out, inner_tab, inner_nin, gtab;
     cl_ulong vec_ok, vec_in;
     cl_ulong rows;
     cl_ulong seg;
@@ -156,6 +156,7 @@ static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
     a->inner_out = p->inner_out;
     a->inner_tab = p->inner_tab;
     a->inner_nin = p->inner_nin;
+    a->gtab = p->gtab;
     a->rows = p->inner_size ? p->count / p->inner_size : 0;
     a->seg = p->seg;
     /* The outer loops skip the inner dimension (and seg2's second one). */
@@ -177,6 +178,10 @@ static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
         a->rtab[d] = p->rtab[d];
         a->rmul[d] = p->rdiv[d].mul;
         a->rshr[d] = shr_of(&p->rdiv[d]);
+    }
+    if (p->pair) { /* the pair slot counts groups of rows */
+        a->rows = a->rows / p->rsize[p->pair_k] * p->pair_groups;
+        a->rsize[p->pair_k] = p->pair_groups;
     }
 }
 

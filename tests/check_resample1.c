@@ -730,7 +730,8 @@ END_TEST
 /* The row kernels' window (rows=1 forces them here), pixel-centre LINEAR: upsampling by 2
  * and 4 along the inner dimension, a volume, the inner dimension first among the
  * resampled ones (transposed output), a pass-through dimension between the resampled
- * ones (its index split off first: PASS_INNER), one resampled dimension only; by 1.5 no window unless forced with win=1, where
+ * ones (its index split off first: PASS_INNER), one resampled dimension only; output rows
+ * in pairs sharing their window (H upsampled by 2 and by 4), and without; by 1.5 no window unless forced with win=1, where
  * only some items fit and the others take the corner path in the same launch. */
 START_TEST(row_windows)
 {
@@ -739,7 +740,9 @@ START_TEST(row_windows)
         int transposed;
         const char *plan, *want;
     } cases[] = {
-        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4"},
+        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4 -DPAIR_K=0"},
+        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1,pair=0", "-DWIN=4'"},
+        {4, {1, 2, 7, 40}, {1, 2, 28, 80}, 0, "rows=1", "-DPAIR_K=0"},
         {4, {1, 1, 5, 17}, {1, 1, 20, 68}, 0, "rows=1", "-DWPAT=0x1100 -DWIN=3"},
         {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4"},
         {3, {2, 40, 30}, {2, 80, 60}, 1, "rows=1", "-DINNER_K=0"},

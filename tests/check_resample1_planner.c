@@ -180,7 +180,45 @@ START_TEST(linear_row_window)
     dmlcl__resample1_plan_launch(&p, &in, &out, &gpu, &t, 0);
     ck_assert_uint_eq(p.win, 0);
     ck_assert_uint_eq(p.global2[1] / p.local2[1], 132 * 16); /* one group per row of 1024 */
+    /* Pairs: H 10 -> 20 groups rows {0, 1}, {2}, {3, 4}, ..., {17, 18}, {19}; off with
+     * pair=0, with no window, and for a downsampled H. */
+    const uint64_t img_in[3] = {3, 10, 512}, img_out[3] = {3, 20, 1024};
+    in = tensor(3, img_in, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    out = tensor(3, img_out, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    const float img_sc[3] = {1, 2, 2};
+    dmlcl__resample1_plan_make(&in, &out, 1, img_sc, half8, mhalf8, &gpu, 0, &p);
+    ck_assert_int_eq(p.pair, 1);
+    ck_assert_uint_eq(p.pair_k, 0);
+    ck_assert_uint_eq(p.pair_groups, 11);
+    ck_assert_uint_eq(p.gtab, p.table_rows);
+    ck_assert_uint_eq(p.table_bytes, (p.table_rows + 11) * 8);
+    ck_assert_ptr_nonnull(strstr(p.options, " -DPAIR_K=0"));
+    uint32_t *table = calloc(p.table_bytes, 1);
+    dmlcl__resample1_fill(&p, &in, img_sc, half8, mhalf8, table);
+    ck_assert_uint_eq(table[2 * p.gtab], 0); /* x = 0 (clamped) and 0.25: both row 0 */
+    ck_assert_uint_eq(table[2 * p.gtab + 1], 2);
+    ck_assert_uint_eq(table[2 * (p.gtab + 1)], 2); /* 0.75: row 0 too, a group of its own */
+    ck_assert_uint_eq(table[2 * (p.gtab + 1) + 1], 1);
+    ck_assert_uint_eq(table[2 * (p.gtab + 2)], 3); /* 1.25 and 1.75 */
+    ck_assert_uint_eq(table[2 * (p.gtab + 2) + 1], 2);
+    ck_assert_uint_eq(table[2 * (p.gtab + 10)], 19);
+    ck_assert_uint_eq(table[2 * (p.gtab + 10) + 1], 1);
+    free(table);
+    ck_assert_int_eq(dmlcl__r1_tune_parse("pair=0", &t), 0);
+    dmlcl__resample1_plan_launch(&p, &in, &out, &gpu, &t, 0);
+    ck_assert_int_eq(p.pair, 0);
+    ck_assert_uint_eq(p.table_bytes, p.table_rows * 8);
+    ck_assert_int_eq(dmlcl__r1_tune_parse("win=0", &t), 0);
+    dmlcl__resample1_plan_launch(&p, &in, &out, &gpu, &t, 0);
+    ck_assert_int_eq(p.pair, 0);
+    const uint64_t down_out[3] = {3, 5, 1024};
+    const float down_sc[3] = {1, 0.5f, 2};
+    out = tensor(3, down_out, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan_make(&in, &out, 1, down_sc, half8, mhalf8, &gpu, 0, &p);
+    ck_assert_uint_eq(p.win, 4);
+    ck_assert_int_eq(p.pair, 0);
     ck_assert_int_eq(dmlcl__r1_tune_parse("win=2", &t), -1);
+    ck_assert_int_eq(dmlcl__r1_tune_parse("pair=2", &t), -1);
     ck_assert_int_eq(dmlcl__r1_tune_parse("gpc=0", &t), -1);
 }
 END_TEST
