@@ -152,8 +152,9 @@ typedef struct dmlcl__resample1_plan {
     uint32_t wpat, win;
     /* ... and with a window, output rows in pairs: resampled slot pair_k (the outer one
      * split first) counts pair_groups groups of 1 or 2 consecutive outputs with the same
-     * lower input row, whose {first output, outputs} rows start at table row gtab; the
-     * pair shares its window loads. 0: one output row per step. */
+     * lower input row (its size until dmlcl__resample1_fill counts them), whose {first
+     * output, outputs} rows start at table row gtab; the pair shares its window loads.
+     * 0: one output row per step. */
     int pair;
     uint32_t pair_k;
     uint64_t pair_groups, gtab;
@@ -197,8 +198,9 @@ int dmlcl__resample_idx64_forced(void);
 void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
                                   const dmlcl__tensor *out, const dmlcl__limits *lim,
                                   const dmlcl__r1_tune *tune, int force_idx64);
-/* Writes the plan's table (p->table_bytes bytes) for the same descriptor. */
-void dmlcl__resample1_fill(const dmlcl__resample1_plan *p, const dmlcl__tensor *in,
+/* Writes the plan's table (p->table_bytes bytes) for the same descriptor; with pairs, also
+ * counts them into p->pair_groups. */
+void dmlcl__resample1_fill(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
                            const float *scales, const float *in_offsets,
                            const float *out_offsets, uint32_t *table);
 #endif

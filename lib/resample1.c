@@ -233,7 +233,7 @@ static dmlcl_status upload_tables(dmlcl_operator *op, const char *name,
                                   const dmlcl_resample1_desc *d)
 {
     r1_impl *im = op->impl;
-    const dmlcl__resample1_plan *p = &im->plan;
+    dmlcl__resample1_plan *p = &im->plan; /* fill counts the pairs */
     if (p->table_bytes == 0)
         return DMLCL_SUCCESS;
     if (p->table_bytes > op->ctx->info.max_mem_alloc || p->table_bytes > SIZE_MAX)
