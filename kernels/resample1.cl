@@ -759,7 +759,6 @@ static inline void pair_step(__global const elem_t *in, __global elem_t *out, ul
 #endif
 #endif
 
-
 /* The 2-D row layout of resample1_gather_rows for LINEAR: an item keeps its RV inner rows
  * (offset, step, weight; or its window's columns) in registers across the rows it visits.
  * One loop per path, so that neither holds the other's registers: on an H200 the rows
