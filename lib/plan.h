@@ -191,6 +191,9 @@ typedef struct dmlcl__r1_tune {
     uint32_t gpc; /* GPUs: work-groups per compute unit before items loop (0: the planner's) */
 } dmlcl__r1_tune;
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t); /* 0, or -1 if malformed */
+/* The keys it takes, for the messages that refuse a malformed value. */
+#define DMLCL__R1_TUNE_KEYS                                                                     \
+    "v=1..64, wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096"
 /* The tests' hook dmlcl_test_resample_force_idx64 (resample1.c): 1 = 64-bit indices. */
 int dmlcl__resample_idx64_forced(void);
 /* Picks the inner dimension, the outputs per unit and the NDRange for a plan whose

@@ -295,8 +295,8 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const
     dmlcl__r1_tune tune;
     if (dmlcl__r1_tune_parse(force, &tune))
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                           "%s: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
-                           "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, gpc=1..4096) separated by commas, got \"%s\"",
+                           "%s: DMLCL_RESAMPLE_PLAN must be key=value pairs (" DMLCL__R1_TUNE_KEYS
+                           ") separated by commas, got \"%s\"",
                            vt->name, force);
     if (force && *force)
         dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune,

@@ -328,21 +328,25 @@ static int window_fits_at(const uint32_t *i0, uint32_t pat, int64_t base, uint64
     return 1;
 }
 
+/* LINEAR resampled slot k's lower input index for output o (its table row's first word). */
+static uint32_t lower_index(const dmlcl__resample1_plan *p, uint32_t k, uint64_t o)
+{
+    float w;
+    return row(1, p->rule, o, p->rnin[k], p->rscale[k], p->rip[k], p->rop[k], &w);
+}
+
 /* The inner rows of unit u; returns whether its outputs fit the window anchored at their
  * last output or at their first (the kernel tries both, in that order). */
 static int window_fits(const dmlcl__resample1_plan *p, uint64_t u, uint32_t pat)
 {
     enum { RV = DMLCL_R1_ROWS_VEC(1) };
     uint32_t i0[RV];
-    const uint32_t k = p->inner_k;
-    for (unsigned j = 0; j < RV; j++) {
-        uint64_t x = u * RV + j < p->inner_size ? u * RV + j : p->inner_size - 1;
-        float w;
-        i0[j] = dmlcl__resample1_linear(
-            dmlcl__resample1_coord(x, p->rscale[k], p->rip[k], p->rop[k]), p->rnin[k], &w);
-    }
-    return window_fits_at(i0, pat, (int64_t)i0[RV - 1] - WIN_PAT(pat, RV - 1), p->rnin[k]) ||
-           window_fits_at(i0, pat, (int64_t)i0[0] - WIN_PAT(pat, 0), p->rnin[k]);
+    for (unsigned j = 0; j < RV; j++)
+        i0[j] = lower_index(p, p->inner_k,
+                            u * RV + j < p->inner_size ? u * RV + j : p->inner_size - 1);
+    const uint64_t n = p->rnin[p->inner_k];
+    return window_fits_at(i0, pat, (int64_t)i0[RV - 1] - WIN_PAT(pat, RV - 1), n) ||
+           window_fits_at(i0, pat, (int64_t)i0[0] - WIN_PAT(pat, 0), n);
 }
 
 /* Unit 1's columns relative to its first give the pattern; the window is used where it is
@@ -359,10 +363,7 @@ static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
         return;
     uint32_t i0[RV], lo = UINT32_MAX, hi = 0, pat = 0;
     for (unsigned j = 0; j < RV; j++) {
-        float w;
-        const uint32_t k = p->inner_k;
-        i0[j] = dmlcl__resample1_linear(
-            dmlcl__resample1_coord(RV + j, p->rscale[k], p->rip[k], p->rop[k]), p->rnin[k], &w);
+        i0[j] = lower_index(p, p->inner_k, RV + j);
         lo = i0[j] < lo ? i0[j] : lo;
         hi = i0[j] > hi ? i0[j] : hi;
     }
@@ -425,11 +426,8 @@ static void pick_pairs(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
         return;
     uint32_t rows[2 * 64];
     const uint64_t n = p->rsize[k] < 64 ? p->rsize[k] : 64;
-    for (uint64_t o = 0; o < n; o++) {
-        float w;
-        rows[2 * o] = dmlcl__resample1_linear(
-            dmlcl__resample1_coord(o, p->rscale[k], p->rip[k], p->rop[k]), p->rnin[k], &w);
-    }
+    for (uint64_t o = 0; o < n; o++)
+        rows[2 * o] = lower_index(p, k, o);
     const uint64_t groups = group_rows(rows, n, NULL);
     if (groups == n || (!(t && t->pair == 1) && 4 * groups > 3 * n))
         return;

@@ -195,6 +195,17 @@ static int innermost(const taps_args *a, int skip)
     return b;
 }
 
+/* The most taps of any row of tabled dimension d (at least 1). */
+static uint32_t most_taps(const taps_args *a, const dmlcl__taps_table *t, int d)
+{
+    uint32_t most = 1;
+    for (uint64_t x = 0; x < a->rsize[d]; x++) {
+        uint32_t n = t->words[a->rtab[d] + 3 * x + 1];
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
 /* The rows kernel's columns: the innermost dimension if it is tabled, else (channels-last)
  * the innermost affine dimension c inside the next one. That tabled dimension b must be
  * the last tabled one (so that its taps run innermost, as in the other kernels), with at
@@ -213,11 +224,7 @@ static unsigned rows_taps(taps_impl *im, const dmlcl__taps_table *t)
     for (int d = b + 1; d < (int)a->rank; d++)
         if (a->rtab[d] != ~(cl_ulong)0)
             return 0;
-    uint32_t most = 1;
-    for (uint64_t x = 0; x < a->rsize[b]; x++) {
-        uint32_t n = t->words[a->rtab[b] + 3 * x + 1];
-        most = n > most ? n : most;
-    }
+    uint32_t most = most_taps(a, t, b);
     if (most > 8)
         return 0;
     a->inner = (cl_ulong)b;
@@ -346,7 +353,7 @@ static int plan_1d(const dmlcl_operator *op, taps_impl *im, const dmlcl__limits 
  * any row of the outer tabled dimension f (0: more than 8, a loop to each row's count). */
 static void rows_options(const taps_args *a, const dmlcl__taps_table *t, char *buf, size_t cap)
 {
-    unsigned mask = 0, kf = 1;
+    unsigned mask = 0;
     int f = -1; /* the outer tabled dimension nearest b: the kernel's f */
     for (unsigned d = 0; d < a->rank; d++) {
         int tabled = a->rtab[d] != ~(cl_ulong)0;
@@ -354,10 +361,7 @@ static void rows_options(const taps_args *a, const dmlcl__taps_table *t, char *b
         if (tabled && d != a->inner)
             f = (int)d;
     }
-    for (uint64_t x = 0; f >= 0 && x < a->rsize[f]; x++) {
-        uint32_t n = t->words[a->rtab[f] + 3 * x + 1];
-        kf = n > kf ? n : kf;
-    }
+    uint32_t kf = f >= 0 ? most_taps(a, t, f) : 1;
     kf = kf <= 1 ? 1 : kf <= 2 ? 2 : kf <= 4 ? 4 : kf <= 8 ? 8 : 0;
     snprintf(buf, cap, " -DRS=%u -DBDIM=%u -DCDIM=%u -DTMASK=0x%x -DKF=%u", (unsigned)a->rank,
              (unsigned)a->inner, (unsigned)a->cdim, mask, kf);
@@ -385,9 +389,8 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
     dmlcl__r1_tune tune;
     if (!st && dmlcl__r1_tune_parse(force, &tune))
         st = dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                         "%s: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
-                         "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, gpc=1..4096) "
-                         "separated by commas, got \"%s\"",
+                         "%s: DMLCL_RESAMPLE_PLAN must be key=value pairs (" DMLCL__R1_TUNE_KEYS
+                         ") separated by commas, got \"%s\"",
                          vt->name, force);
     unsigned kb = st ? 0 : plan_rows(op, im, &t, &lim, &tune);
     int idx64 = plan_1d(op, im, &lim);
