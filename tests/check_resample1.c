@@ -785,6 +785,28 @@ START_TEST(row_windows)
             check_random(&rng, &c, (int)n);
         }
     }
+    /* The keys' ranges: a bad value is refused at creation, with the keys it takes. */
+    static const char *const bad[] = {"win=2", "pair=2", "gpc=0", "gpc=4097"};
+    rcase c;
+    memset(&c, 0, sizeof c);
+    c.rank = 2, c.type = F32, c.mode = LINEAR, c.elem = 4;
+    c.in_sizes[0] = c.in_sizes[1] = 2;
+    c.out_sizes[0] = c.out_sizes[1] = 4;
+    c.scales[0] = c.scales[1] = 2;
+    tu_make_strides(&rng, TU_PACKED, 2, c.in_sizes, -1, c.in_str);
+    tu_make_strides(&rng, TU_PACKED, 2, c.out_sizes, -1, c.out_str);
+    for (size_t n = 0; n < sizeof bad / sizeof bad[0]; n++) {
+        setenv("DMLCL_RESAMPLE_PLAN", bad[n], 1);
+        dmlcl_tensor_desc ti, to;
+        descs(&c, &ti, &to);
+        dmlcl_resample1_desc r1 = {&ti, &to, LINEAR, 2, c.scales, c.ipo, c.opo};
+        dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &r1};
+        dmlcl_operator *op = NULL;
+        tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
+                        "resample1: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
+                        "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096)");
+        ck_assert_ptr_null(op);
+    }
     unsetenv("DMLCL_RESAMPLE_PLAN");
 }
 END_TEST
