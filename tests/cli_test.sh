@@ -319,6 +319,84 @@ expect "output folder missing" 2 "$work/no/y.npy: cannot create" run_rs \
     --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_lengths.npy" --axis 3 \
     --output "$work/no/y.npy"
 
+# ---- a failed write keeps the old output: full file system, read-only folder, rename ---------
+# npy_save writes a temporary file beside the output, syncs it and renames it over the
+# output; on any failure the old file keeps its bytes and no temporary file is left.
+cp "$DATA/rs1_input.npy" "$work/keep.orig"
+notemp() { ! ls -A "$1" | grep -q '\.tmp-'; }
+cp "$work/keep.orig" "$work/keep.npy"
+"$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --scales 1,1 --output "$work/keep.npy" \
+    >"$work/out" 2>"$work/err" && "$DMLCL" npy compare "$work/keep.npy" "$DATA/rz1_input.npy" \
+    >>"$work/out" 2>>"$work/err" && notemp "$work" &&
+    ok "an existing output is replaced, no temporary file left" ||
+    bad "an existing output is replaced, no temporary file left"
+mkdir "$work/adir"
+expect "--output names a folder: the rename fails" 2 \
+    "$work/adir: cannot replace: Is a directory (the existing file is unchanged)" \
+    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --scales 1,1 --output "$work/adir"
+[ -d "$work/adir" ] && notemp "$work" && ok "--output folder: still a folder, no temporary file" ||
+    bad "--output folder: still a folder, no temporary file"
+if [ "$(id -u)" != 0 ]; then
+    mkdir "$work/ro" && cp "$work/keep.orig" "$work/ro/keep.npy" && chmod a-w "$work/ro"
+    expect "read-only folder (chmod): exit 2" 2 "$work/ro/keep.npy: cannot create: Permission denied (the existing file is unchanged)" \
+        "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --scales 1,1 --output "$work/ro/keep.npy"
+    cmp -s "$work/ro/keep.npy" "$work/keep.orig" && notemp "$work/ro" &&
+        ok "read-only folder (chmod): old file unchanged, no temporary file" ||
+        bad "read-only folder (chmod): old file unchanged, no temporary file"
+    chmod u+w "$work/ro"
+fi
+# A 64 KiB tmpfs in a mount namespace of our own (root: unshare -m; a user: unshare -rm,
+# where user namespaces are allowed), then the same tmpfs remounted read-only. The script
+# records each run's status, whether keep.npy kept its bytes and the folder's listing.
+cat >"$work/fullfs.sh" <<'SCRIPT'
+mnt=$1 orig=$2 res=$3
+shift 3
+mount -t tmpfs -o size=64k dmlcl_test "$mnt" 2>"$res/mount.err" || exit 77
+cp "$orig" "$mnt/keep.npy"
+for what in full ro; do
+    [ $what = ro ] && { mount -o remount,ro "$mnt" || exit 77; }
+    "$@" --output "$mnt/keep.npy" >"$res/$what.out" 2>"$res/$what.err"
+    echo $? >"$res/$what.rc"
+    cmp -s "$mnt/keep.npy" "$orig" && echo same >"$res/$what.cmp"
+    ls -A "$mnt" >"$res/$what.ls"
+done
+SCRIPT
+mkdir "$work/mnt" "$work/res"
+ns=
+if unshare -m true 2>/dev/null; then ns="unshare -m"
+elif unshare -rm true 2>/dev/null; then ns="unshare -rm"; fi
+if [ -z "$ns" ]; then
+    skipped "full file system and read-only tmpfs (no mount namespace here: unshare -m and unshare -rm both refused)"
+else
+    # 640 KB of output (4x4 f4 x 100 x 100) into 64 KiB.
+    $ns sh "$work/fullfs.sh" "$work/mnt" "$work/keep.orig" "$work/res" "$DMLCL" run resample1 \
+        --input "$DATA/rz1_input.npy" --scales 100,100
+    st=$?
+    if [ $st -eq 77 ]; then
+        skipped "full file system and read-only tmpfs ($ns cannot mount a tmpfs: $(head -c 200 "$work/res/mount.err"))"
+    else
+        for what in full ro; do
+            if [ $what = full ]; then
+                label="full file system" want="write error: No space left on device (the existing file is unchanged)"
+            else
+                label="read-only folder" want="cannot create: Read-only file system (the existing file is unchanged)"
+            fi
+            cp "$work/res/$what.out" "$work/out"; cp "$work/res/$what.err" "$work/err"
+            if [ "$(cat "$work/res/$what.rc")" != 2 ]; then
+                bad "$label: exit status $(cat "$work/res/$what.rc"), expected 2"
+            elif [ ! -e "$work/res/$what.cmp" ]; then
+                bad "$label: keep.npy changed or is gone"
+            elif [ "$(cat "$work/res/$what.ls")" != keep.npy ]; then
+                bad "$label: left in the folder: $(tr '\n' ' ' <"$work/res/$what.ls")"
+            elif ! grep -qF "$work/mnt/keep.npy: $want" "$work/err"; then
+                bad "$label: the message lacks: $want"
+            else
+                ok "$label: exit 2, keep.npy keeps its bytes, no temporary file"
+            fi
+        done
+    fi
+fi
+
 # ---- device errors: exit 3 ----------------------------------------------------------------------
 expect "no such device" 3 "DMLCL_NO_DEVICE" run_rs --input "$DATA/rs1_input.npy" \
     --lengths "$DATA/rs1_lengths.npy" --axis 3 --output "$work/y.npy" --device no-such-device-xyz
