@@ -240,8 +240,11 @@ expect "resample1: bad --mode" 1 "--mode 'cubic': expected nearest or linear" \
     --output "$work/y.npy"
 expect "resample1: neither --scales nor --output-size" 1 "give --scales, --output-size or both" \
     "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --output "$work/y.npy"
-expect "resample1: --output-size 0" 1 "--output-size '2,0': expected comma-separated sizes" \
-    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --output-size 2,0 --output "$work/y.npy"
+expect "resample1: --output-size not whole numbers" 1 \
+    "--output-size '2,1.5': expected comma-separated sizes" \
+    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --output-size 2,1.5 --output "$work/y.npy"
+expect "resample1: an empty --scales item" 1 "--scales '1,,2': expected comma-separated numbers" \
+    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --scales 1,,2 --output "$work/y.npy"
 expect "resample has no offsets" 1 "unknown option '--input-offsets'" "$DMLCL" run resample \
     --input "$DATA/rz1_input.npy" --scales 1,1 --input-offsets 0,0 --output "$work/y.npy"
 expect "npy compare needs two files" 1 "give two .npy files" "$DMLCL" npy compare "$work/e8.npy"
@@ -285,34 +288,46 @@ expect "header length beyond the file" 2 "$work/cut.npy: header length 116 runs 
 npy "$work/r9.npy" 1 '<i4' False '(1, 1, 1, 1, 1, 1, 1, 1, 1)' 1
 expect "rank 9" 2 "shape has 9 dimensions: dmlcl tensors have 1 to 8" run_rs \
     --input "$work/r9.npy" --lengths "$work/l16.npy" --axis 1 --output "$work/y.npy"
-expect "lengths of the wrong shape (the operator's validation)" 2 \
-    "reverse_subsequences: sequence_lengths_tensor" run_rs --input "$DATA/rs1_input.npy" \
-    --lengths "$DATA/rs2_lengths.npy" --axis 3 --output "$work/y.npy"
-expect "float lengths (the operator's validation)" 2 "DMLCL_INVALID_ARGUMENT" run_rs \
-    --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_input.npy" --axis 3 --output "$work/y.npy"
-expect "axis beyond the rank (the operator's validation)" 2 "axis" run_rs \
-    --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_lengths.npy" --axis 5 --output "$work/y.npy"
+expect "lengths of the wrong shape" 2 \
+    "--lengths $DATA/rs2_lengths.npy has shape (1, 1, 1, 4); expected (1, 1, 3, 1): the input's shape (1, 1, 3, 4) with 1 on axis 3" \
+    run_rs --input "$DATA/rs1_input.npy" --lengths "$DATA/rs2_lengths.npy" --axis 3 \
+    --output "$work/y.npy"
+expect "float lengths" 2 "--lengths $DATA/rs1_input.npy holds FLOAT32: lengths are uint32 or uint64" \
+    run_rs --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_input.npy" --axis 3 \
+    --output "$work/y.npy"
+# One voice for the axis: past the end and before the start, the same message.
+for ax in 2 -3 9 99999999999999999999; do
+    expect "--axis $ax on a 2-D input" 2 \
+        "dmlcl run reverse-subsequences: --axis $ax: $work/x16.npy has 2 dimensions: give 0 to 1, or -2 to -1" \
+        run_rs --input "$work/x16.npy" --lengths "$work/l16.npy" --axis "$ax" --output "$work/y.npy"
+done
 expect "resample1: --scales count differs from the rank" 2 \
     "--scales has 3 values but $DATA/rz1_input.npy has 2 dimensions" "$DMLCL" run resample1 \
     --input "$DATA/rz1_input.npy" --scales 1,1,1 --output "$work/y.npy"
 expect "resample1: default output size floor(4 x 0.2) = 0" 2 \
     "output size of dimension 1 is floor(4 x 0.2) = 0" "$DMLCL" run resample1 \
     --input "$DATA/rz1_input.npy" --scales 1,0.2 --output "$work/y.npy"
-expect "[RESAMPLE1] resample1: negative scale (the operator's validation)" 2 \
-    "DMLCL_INVALID_ARGUMENT" "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" \
-    --scales 1,-2 --output-size 4,4 --output "$work/y.npy"
+expect "resample1: negative scale" 2 \
+    "--scales: -2 for dimension 1; scales must be finite and > 0" "$DMLCL" run resample1 \
+    --input "$DATA/rz1_input.npy" --scales 1,-2 --output-size 4,4 --output "$work/y.npy"
+expect "resample1: a zero --output-size" 2 \
+    "--output-size: 0 for dimension 1; sizes are 1 to 4294967295" "$DMLCL" run resample1 \
+    --input "$DATA/rz1_input.npy" --output-size 2,0 --output "$work/y.npy"
+expect "resample1: --output-offsets not finite" 2 \
+    "--output-offsets: inf for dimension 0; offsets must be finite" "$DMLCL" run resample1 \
+    --input "$DATA/rz1_input.npy" --scales 2,2 --output-offsets inf,0 --output "$work/y.npy"
 expect "resample-grad1: default output size floor(1 / 4) = 0" 2 \
     "output size of dimension 0 is floor(1 / 4) = 0" "$DMLCL" run resample-grad1 \
     --input "$work/g1.npy" --scales 4,1 --output "$work/y.npy"
 expect "resample-grad1: negative scale (the operator's validation)" 2 \
-    "resample_grad1: scales[1] must be finite and > 0, got -1.5" "$DMLCL" run resample-grad1 \
+    "--scales: -1.5 for dimension 1; scales must be finite and > 0" "$DMLCL" run resample-grad1 \
     --input "$work/g1.npy" --scales 0.5,-1.5 --output-size 2,2 --output "$work/y.npy"
 expect "resample-grad1: --input-offsets count differs from the rank" 2 \
-    "--input-offsets has 1 values but $work/g1.npy has 2 dimensions" "$DMLCL" run \
+    "--input-offsets has 1 value but $work/g1.npy has 2 dimensions (1, 3): give one per dimension" "$DMLCL" run \
     resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 --input-offsets 0 \
     --output "$work/y.npy"
 expect "resample3: i2 input (the operator's validation)" 2 \
-    "resample3: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or UINT8, got INT16" \
+    "rejected by the operator: resample3: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or UINT8, got INT16" \
     "$DMLCL" run resample3 --input "$work/x16.npy" --scales 1,1 --antialias --output "$work/y.npy"
 [ ! -e "$work/y.npy" ] && ok "no output file after input errors" || bad "an output file appeared"
 expect "output folder missing" 2 "$work/no/y.npy: cannot create" run_rs \
@@ -398,10 +413,25 @@ else
 fi
 
 # ---- device errors: exit 3 ----------------------------------------------------------------------
-expect "no such device" 3 "DMLCL_NO_DEVICE" run_rs --input "$DATA/rs1_input.npy" \
+expect "no such device names --device" 3 \
+    "--device 'no-such-device-xyz': no OpenCL device matches (give gpu, cpu, P:D" run_rs --input "$DATA/rs1_input.npy" \
     --lengths "$DATA/rs1_lengths.npy" --axis 3 --output "$work/y.npy" --device no-such-device-xyz
-expect "resample-grad1: no such device" 3 "DMLCL_NO_DEVICE" "$DMLCL" run resample-grad1 \
-    --input "$work/g1.npy" --scales 0.5,1.5 --output "$work/y.npy" --device no-such-device-xyz
+expect "resample-grad1: no such device" 3 "--device 'no-such-device-xyz': no OpenCL device" \
+    "$DMLCL" run resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 --output "$work/y.npy" \
+    --device no-such-device-xyz
+expect "bench: no such device names --device" 3 "dmlcl bench: --device 'nope': no OpenCL device matches" \
+    "$DMLCL" bench --device nope --case reverse-inner --mb 1 --runs 1
+# 160 GB of output: over every device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, found before any
+# allocation (host or device).
+expect "an output over the device's largest buffer: the limit, the error's name, what to do" 3 \
+    "needs a 149.01 GiB buffer, over this device's limit of" "$DMLCL" run resample1 \
+    --input "$DATA/rz1_input.npy" --output-size 200000,200000 --output "$work/y.npy"
+for what in "(CL_DEVICE_MAX_MEM_ALLOC_SIZE; clCreateBuffer would fail with CL_INVALID_BUFFER_SIZE)" \
+    "use smaller --scales or --output-size, or split the work in tiles"; do
+    grep -qF "$what" "$work/err" && ok "the too-large output's message says: $what" ||
+        bad "the too-large output's message lacks: $what"
+done
+[ ! -e "$work/y.npy" ] && ok "no output file after device errors" || bad "an output file appeared"
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

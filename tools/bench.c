@@ -67,6 +67,14 @@ static int failf(bench *b, const char *fmt, ...)
 
 static double now_s(void);
 
+/* "CL_INVALID_VALUE (-30)" in a static buffer: one per message. */
+static const char *clerr(cl_int err)
+{
+    static char buf[64];
+    snprintf(buf, sizeof buf, "%s (%d)", cli_cl_error_name(err), (int)err);
+    return buf;
+}
+
 static void step(bench *b, const char *name, const char *what)
 {
     if (b->o.verbose)
@@ -80,7 +88,7 @@ static int fill_device(bench *b, cl_mem m, uint32_t elem, uint64_t n, int floats
     cl_int err;
     cl_kernel k = clCreateKernel(b->fill_prog, name, &err);
     if (err)
-        return failf(b, "clCreateKernel(%s): %d", name, err);
+        return failf(b, "clCreateKernel(%s): %s", name, clerr(err));
     cl_ulong nn = n;
     cl_uint fl = (cl_uint)floats;
     size_t global = n < ((size_t)1 << 20) ? (size_t)n : (size_t)1 << 20;
@@ -90,7 +98,7 @@ static int fill_device(bench *b, cl_mem m, uint32_t elem, uint64_t n, int floats
     err = clEnqueueNDRangeKernel(b->q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
     clReleaseKernel(k);
     if (err || (err = clFinish(b->q)))
-        return failf(b, "filling the input: OpenCL error %d", err);
+        return failf(b, "filling the input: %s", clerr(err));
     return 0;
 }
 
@@ -130,7 +138,7 @@ static int64_t check_samples(bench *b, const bcase *c, cl_mem out)
             err = clEnqueueReadBuffer(b->q, dgot, CL_TRUE, 0, (size_t)n * 4, got, 0, NULL, NULL);
     }
     if (!rc && err)
-        rc = failf(b, "gathering the samples: OpenCL error %d", err);
+        rc = failf(b, "gathering the samples: %s", clerr(err));
     char msg[256];
     for (uint32_t i = 0; !rc && i < n; i++)
         if (bench_check_one(c, got[i], idx + (size_t)i * 8, msg, sizeof msg))
@@ -174,7 +182,7 @@ static int enqueue_failed(bench *b, cl_int err)
 {
     if (err == OP_ENQUEUE_FAILED)
         return failf(b, "enqueue: %s", dmlcl_last_error());
-    return failf(b, "enqueue: OpenCL error %d", err);
+    return failf(b, "enqueue: %s", clerr(err));
 }
 
 typedef struct op_call {
@@ -292,7 +300,9 @@ static cl_mem new_buffer(bench *b, uint64_t bytes, const char *what)
     cl_int err = CL_SUCCESS;
     cl_mem m = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, (size_t)(bytes ? bytes : 4), NULL, &err);
     if (err) {
-        failf(b, "clCreateBuffer(%s, %llu bytes): error %d", what, (unsigned long long)bytes, err);
+        char why[512];
+        cli_cl_describe(why, sizeof why, b->dev, err, bytes);
+        failf(b, "clCreateBuffer (%s) failed: %s", what, why);
         return NULL;
     }
     return m;
@@ -306,7 +316,7 @@ static int poison(bench *b, cl_mem out, uint64_t bytes)
     cl_int err;
     cl_kernel k = clCreateKernel(b->fill_prog, "poison", &err);
     if (err)
-        return failf(b, "clCreateKernel(poison): %d", err);
+        return failf(b, "clCreateKernel(poison): %s", clerr(err));
     cl_ulong words = bytes / 4;
     size_t global = words < ((size_t)1 << 20) ? (size_t)(words ? words : 1) : (size_t)1 << 20;
     clSetKernelArg(k, 0, sizeof out, &out);
@@ -319,7 +329,7 @@ static int poison(bench *b, cl_mem out, uint64_t bytes)
                                   NULL, NULL);
     if (!err)
         err = clFinish(b->q);
-    return err ? failf(b, "poisoning the output: OpenCL error %d", err) : 0;
+    return err ? failf(b, "poisoning the output: %s", clerr(err)) : 0;
 }
 
 static int verify(bench *b, const bcase *c, op_call *call, cl_mem out, uint64_t out_bytes,
@@ -332,7 +342,7 @@ static int verify(bench *b, const bcase *c, op_call *call, cl_mem out, uint64_t 
         return failf(b, "enqueue: %s", dmlcl_last_error());
     cl_int err = clFinish(b->q);
     if (err)
-        return failf(b, "the operator's first run: OpenCL error %d", err);
+        return failf(b, "the operator's first run: %s", clerr(err));
     step(b, c->name, "first run done");
     r->checked = check_samples(b, c, out);
     return r->checked < 0 ? -1 : 0;
@@ -476,7 +486,7 @@ static int run_case(bench *b, const bcase *c, result *r)
     if (!rc && len) {
         cl_int err =
             clEnqueueWriteBuffer(b->q, len, CL_TRUE, 0, (size_t)len_b, c->lengths, 0, NULL, NULL);
-        rc = err ? failf(b, "writing lengths: %d", err) : 0;
+        rc = err ? failf(b, "writing lengths: %s", clerr(err)) : 0;
     }
     call.in[0].buffer = in;
     call.in[1].buffer = len;
@@ -700,11 +710,9 @@ static int parse_args(int argc, char **argv, bopts *o, int *list)
 
 static int open_bench(bench *b)
 {
-    dmlcl_status st = dmlcl_context_create_for(b->o.device, &b->ctx);
-    if (st) {
-        fprintf(stderr, "dmlcl bench: %s: %s\n", dmlcl_status_string(st), dmlcl_last_error());
-        return 3;
-    }
+    int rc = cli_open_context("bench", b->o.device, &b->ctx);
+    if (rc)
+        return rc;
     b->cl = dmlcl_context_cl_context(b->ctx);
     b->dev = dmlcl_context_device(b->ctx);
     b->q = dmlcl_context_queue(b->ctx);
@@ -721,7 +729,7 @@ static int open_bench(bench *b)
     if (!err)
         err = clBuildProgram(b->fill_prog, 1, &b->dev, "", NULL, NULL);
     if (err) {
-        fprintf(stderr, "dmlcl bench: building the input generator: OpenCL error %d\n", err);
+        cli_error("bench", "building the input generator: %s", clerr(err));
         return 3;
     }
     return 0;
