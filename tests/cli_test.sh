@@ -412,6 +412,73 @@ else
     fi
 fi
 
+# ---- every subcommand's exit statuses: 1 usage (unknown or missing option, a value that
+# does not parse), 2 a value out of range or a bad file, 3 the device, 4 results differ ------
+expect "dmlcl without a command" 1 "usage: dmlcl <command>" "$DMLCL"
+expect "dmlcl unknown command" 1 "unknown command 'frobnicate'" "$DMLCL" frobnicate
+expect "dmlcl --help documents exit status 4" 0 "4  the results differ" "$DMLCL" --help
+expect "npy without a subcommand" 1 "usage: dmlcl npy info" "$DMLCL" npy
+expect "npy unknown subcommand" 1 "unknown subcommand 'show'" "$DMLCL" npy show x.npy
+expect "npy info without files" 1 "give at least one .npy file" "$DMLCL" npy info
+expect "npy info: unknown option" 1 "unknown option '--all'" "$DMLCL" npy info --all x.npy
+expect "npy info: a bad file" 2 "$work/text.npy: not a .npy file" "$DMLCL" npy info "$work/text.npy"
+expect "npy compare: --atol not a number" 1 "--atol 'abc': expected a number" "$DMLCL" npy \
+    compare --atol abc "$work/e8.npy" "$work/e8.npy"
+expect "npy compare: --max-ulp out of range" 2 "--max-ulp -1: out of range" "$DMLCL" npy \
+    compare --max-ulp -1 "$work/e8.npy" "$work/e8.npy"
+expect "npy compare: equal files" 0 "" "$DMLCL" npy compare "$work/e8.npy" "$work/e8.npy"
+expect "info: unexpected argument" 1 "dmlcl info: unexpected argument 'all'" "$DMLCL" info all
+expect "info --help" 0 "exit status" "$DMLCL" info --help
+expect "info" 0 "default device (*)" "$DMLCL" info
+expect "info: DMLCL_DEVICE matches no device" 3 \
+    "default device: none (DMLCL_NO_DEVICE: no OpenCL device matches DMLCL_DEVICE=\"nope\"" \
+    env DMLCL_DEVICE=nope "$DMLCL" info
+expect "cache: unknown subcommand" 1 "dmlcl cache: unknown subcommand 'purge'" "$DMLCL" cache purge
+expect "cache --help" 0 "exit status" "$DMLCL" cache --help
+expect "cache" 0 "program cache folder: $DMLCL_CACHE_DIR" "$DMLCL" cache
+expect "demo: unknown option" 1 "dmlcl demo: unknown option '--fast'" "$DMLCL" demo --fast
+expect "demo --help" 0 "exit status" "$DMLCL" demo --help
+expect "demo: no such device" 3 "dmlcl demo: --device 'nope': no OpenCL device matches" \
+    "$DMLCL" demo --device nope
+# demo: plain words, input, lengths and output; the plan only with --verbose.
+expect "demo" 0 "lengths 1 and 0 leave columns 3 and 4 as they were" "$DMLCL" demo
+if grep -qE "variant=|options=|plan:" "$work/out" "$work/err"; then
+    bad "demo prints no plan without --verbose"
+else
+    ok "demo prints no plan without --verbose"
+fi
+for what in "   [  1,   2,   3,   4]  2        [  2,   1,   3,   4]" \
+    "   [  9,  10,  11,  12]  [  9,   2,  11,  12]" "   lengths: 2 3 1 0 (one per column)" \
+    "   [3, 4]      [ 1.5, 1.75, 2.25,  2.5]" "               [   3, 3.25, 3.75,    4]"; do
+    grep -qxF -- "$what" "$work/out" && ok "demo prints '$what'" || bad "demo prints '$what'"
+done
+awk 'length > 100 { exit 1 }' "$work/out" && ok "demo fits 100 columns" ||
+    bad "demo fits 100 columns"
+expect "demo --verbose prints the plans" 0 "   plan: variant=linear" "$DMLCL" demo --verbose
+expect "bench: --mb not a number" 1 "dmlcl bench: --mb 'abc': expected a whole number" \
+    "$DMLCL" bench --mb abc
+expect "bench: --mb 0" 2 "dmlcl bench: --mb 0: out of range, give 1 to 1048576" \
+    "$DMLCL" bench --mb 0
+expect "bench: --runs 0" 2 "dmlcl bench: --runs 0: out of range, give 1 to 100000" \
+    "$DMLCL" bench --runs 0
+expect "bench: --threads 300" 2 "--threads 300: out of range, give 0 to 256" \
+    "$DMLCL" bench --threads 300
+expect "bench: unknown option" 1 "dmlcl bench: unknown option '--fast'" "$DMLCL" bench --fast
+expect "bench: option without its value" 1 "option '--case' needs a value" "$DMLCL" bench --case
+[ "$(wc -l <"$work/err")" -eq 1 ] && ok "bench: a usage error is one line, not the whole help" ||
+    bad "bench: a usage error is one line, not the whole help"
+expect "bench: --case matching nothing, before any device work" 1 \
+    "dmlcl bench: --case 'nosuch' matches no case (dmlcl bench --list names them)" \
+    "$DMLCL" bench --case nosuch
+[ ! -s "$work/out" ] && ok "bench --case nosuch prints no header or table" ||
+    bad "bench --case nosuch prints no header or table"
+expect "bench --help" 0 "exit status" "$DMLCL" bench --help
+for what in "--warmup N" "--list " "--mb N" "--json" "4  a case's output differs"; do
+    grep -qF -- "$what" "$work/out" && ok "bench --help describes '$what'" ||
+        bad "bench --help describes '$what'"
+done
+expect "bench --list" 0 "trilinear2x          8 x 8 x 64^3 -> 128^3 fp32" "$DMLCL" bench --list
+
 # ---- device errors: exit 3 ----------------------------------------------------------------------
 expect "no such device names --device" 3 \
     "--device 'no-such-device-xyz': no OpenCL device matches (give gpu, cpu, P:D" run_rs --input "$DATA/rs1_input.npy" \

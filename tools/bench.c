@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "cli.h"
 #include <dmlcl.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -53,6 +54,7 @@ typedef struct bench {
     int is_cpu;
     cl_uint compute_units;
     char err[512]; /* the current case's failure message */
+    int wrong;     /* the current case failed its check against the reference */
     double t0;     /* start, for --verbose */
 } bench;
 
@@ -141,8 +143,10 @@ static int64_t check_samples(bench *b, const bcase *c, cl_mem out)
         rc = failf(b, "gathering the samples: %s", clerr(err));
     char msg[256];
     for (uint32_t i = 0; !rc && i < n; i++)
-        if (bench_check_one(c, got[i], idx + (size_t)i * 8, msg, sizeof msg))
+        if (bench_check_one(c, got[i], idx + (size_t)i * 8, msg, sizeof msg)) {
             rc = failf(b, "wrong result: %s", msg);
+            b->wrong = 1;
+        }
     if (k)
         clReleaseKernel(k);
     if (dgot)
@@ -640,72 +644,112 @@ static void print_result_json(bench *b, const bcase *c, const result *r, int fir
 
 /* ---- options and the driver ---------------------------------------------------------- */
 
-static int bench_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: dmlcl bench [--json] [--mb N] [--case PATTERN[,PATTERN...]] [--device SEL]\n"
-            "                   [--runs N] [--warmup N] [--samples N] [--threads N] [--list]\n"
-            "                   [--verbose]\n"
-            "  --mb N        input megabytes per case (default 64; big-* cases use %d)\n"
-            "  --case P      cases whose names match the glob patterns (default: all but big-*)\n"
-            "  --device SEL  like DMLCL_DEVICE: gpu, cpu, P:D or a name substring\n"
-            "  --runs N      timed runs (default: as many as fit in ~0.3 s, 5..200)\n"
-            "  --samples N   random outputs checked against the C reference (default 65536;\n"
-            "                cases with a slow reference, like linear2x-grad, check fewer)\n"
-            "  --threads N   threads of the host memcpy baseline on CPU devices (0 = none)\n"
-            "  --json        machine-readable results on stdout (the table on stderr)\n"
-            "  --verbose     print each step's time on stderr\n",
-            BIG_MB);
-    return f == stderr ? 2 : 0;
-}
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
-static int parse_u64(const char *s, uint64_t *v)
+static const char BENCH_HELP[] =
+    "usage: dmlcl bench [--mb N] [--case PATTERN[,PATTERN...]] [--device SEL] [--runs N]\n"
+    "                   [--warmup N] [--samples N] [--threads N] [--json] [--list] [--verbose]\n"
+    "Times each operator case with OpenCL profiling events after a check of sampled outputs\n"
+    "against a C reference, and compares its GB/s (bytes read + written, 10^9 per second)\n"
+    "with a clEnqueueCopyBuffer of as many bytes (CPU devices: also a host memcpy).\n"
+    "  --mb N        input MiB per case, 1 to 1048576 (default 64; big-* cases use " STR(BIG_MB) ");\n"
+    "                a case whose buffers would exceed the device's largest buffer\n"
+    "                (CL_DEVICE_MAX_MEM_ALLOC_SIZE) is made smaller, and says so\n"
+    "  --case P      cases whose names match the glob patterns (default: all but big-*)\n"
+    "  --list        print the cases and their shapes at --mb, then exit\n"
+    "  --device SEL  gpu, cpu, P:D or a name substring (default: $DMLCL_DEVICE, else the\n"
+    "                first GPU, else the first CPU)\n"
+    "  --runs N      timed runs, 1 to 100000 (default: as many as fit in ~0.3 s, 5..200)\n"
+    "  --warmup N    untimed runs before timing, 0 to 1000 (default 2; cases slower than\n"
+    "                0.5 s a round get one)\n"
+    "  --samples N   random outputs checked against the C reference, 0 to 100000000\n"
+    "                (default 65536; cases with a slow reference, like linear2x-grad, check\n"
+    "                fewer)\n"
+    "  --threads N   threads of the host memcpy baseline on CPU devices, 0 to 256 (0 = no\n"
+    "                memcpy baseline; default: one per compute unit)\n"
+    "  --json        machine-readable results on stdout (the table goes to stderr)\n"
+    "  -v, --verbose each case's shape, plan, runs and outputs checked under its row, and\n"
+    "                each step's time on stderr\n"
+    "  -h, --help    print this help\n"
+    "exit status:\n"
+    "  0  every case ran and was right (or was skipped as unsupported on the device)\n"
+    "  1  usage: unknown option, missing or malformed value, a --case matching no case\n"
+    "  2  a value out of its range (--mb 0, --runs 0, --threads 300)\n"
+    "  3  device error: no such device, or an OpenCL call failed in a case\n"
+    "  4  a case's output differs from its C reference\n";
+
+/* A whole number in [lo, hi]: not a number is a usage error (1), out of range an input
+ * error (2). */
+static int parse_count(const char *opt, const char *text, uint64_t lo, uint64_t hi, uint64_t *v)
 {
+    if (!text)
+        return DMLCL_EXIT_OK;
     char *end = NULL;
-    if (!s || !*s)
-        return -1;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (*end)
-        return -1;
+    errno = 0;
+    unsigned long long x = *text >= '0' && *text <= '9' ? strtoull(text, &end, 10) : 0;
+    if (!end || *end) {
+        cli_error("bench", "%s '%s': expected a whole number (see dmlcl bench --help)", opt, text);
+        return DMLCL_EXIT_USAGE;
+    }
+    if (errno || x < lo || x > hi) {
+        cli_error("bench", "%s %s: out of range, give %llu to %llu", opt, text,
+                  (unsigned long long)lo, (unsigned long long)hi);
+        return DMLCL_EXIT_INPUT;
+    }
     *v = x;
-    return 0;
+    return DMLCL_EXIT_OK;
 }
 
+/* Returns -1 to go on, else the exit status (after --help, or a message). */
 static int parse_args(int argc, char **argv, bopts *o, int *list)
 {
     *o = (bopts){0, 64, NULL, NULL, 0, 2, 0.3, 65536, -1, 0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t x = 0;
-        if (!strcmp(a, "--json"))
-            o->json = 1;
-        else if (!strcmp(a, "--verbose") || !strcmp(a, "-v"))
-            o->verbose = 1;
-        else if (!strcmp(a, "--list"))
-            *list = 1;
-        else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return 1;
-        else if (!strcmp(a, "--case") && v)
-            o->cases = v, i++;
-        else if (!strcmp(a, "--device") && v)
-            o->device = v, i++;
-        else if (!strcmp(a, "--mb") && !parse_u64(v, &x) && x >= 1 && x <= (1u << 20))
-            o->mb = x, i++;
-        else if (!strcmp(a, "--runs") && !parse_u64(v, &x) && x >= 1 && x <= 100000)
-            o->runs = (int)x, i++;
-        else if (!strcmp(a, "--warmup") && !parse_u64(v, &x) && x <= 1000)
-            o->warmup = (int)x, i++;
-        else if (!strcmp(a, "--samples") && !parse_u64(v, &x) && x <= 100000000)
-            o->samples = (uint32_t)x, i++;
-        else if (!strcmp(a, "--threads") && !parse_u64(v, &x) && x <= 256)
-            o->threads = (int)x, i++;
-        else {
-            fprintf(stderr, "dmlcl bench: bad option or value: %s%s%s\n", a, v ? " " : "",
-                    v ? v : "");
-            return -1;
-        }
+    const char *mb = NULL, *runs = NULL, *warmup = NULL, *samples = NULL, *threads = NULL;
+    const cli_opt opts[] = {{"--json", NULL, &o->json},       {"--verbose", NULL, &o->verbose},
+                            {"-v", NULL, &o->verbose},        {"--list", NULL, list},
+                            {"--case", &o->cases, NULL},      {"--device", &o->device, NULL},
+                            {"--mb", &mb, NULL},              {"--runs", &runs, NULL},
+                            {"--warmup", &warmup, NULL},      {"--samples", &samples, NULL},
+                            {"--threads", &threads, NULL},    {NULL, NULL, NULL}};
+    int npos = 0;
+    int rc = cli_parse("bench", BENCH_HELP, argc, argv, opts, NULL, 0, &npos);
+    if (rc >= 0)
+        return rc;
+    uint64_t v[5] = {o->mb, 0, (uint64_t)o->warmup, o->samples, 0};
+    if ((rc = parse_count("--mb", mb, 1, 1u << 20, &v[0])) ||
+        (rc = parse_count("--runs", runs, 1, 100000, &v[1])) ||
+        (rc = parse_count("--warmup", warmup, 0, 1000, &v[2])) ||
+        (rc = parse_count("--samples", samples, 0, 100000000, &v[3])) ||
+        (rc = parse_count("--threads", threads, 0, 256, &v[4])))
+        return rc;
+    o->mb = v[0];
+    o->runs = (int)v[1];
+    o->warmup = (int)v[2];
+    o->samples = (uint32_t)v[3];
+    if (threads)
+        o->threads = (int)v[4];
+    if (o->cases && !*o->cases) {
+        cli_error("bench", "--case '': give a case name or glob pattern (dmlcl bench --list)");
+        return DMLCL_EXIT_USAGE;
     }
-    return 0;
+    return -1;
+}
+
+/* --list: every case with its shape at --mb. */
+static int list_cases(const bopts *o)
+{
+    printf("cases at --mb %llu (big-* at %d, run only when --case names them):\n",
+           (unsigned long long)o->mb, BIG_MB);
+    for (size_t i = 0; i < bench_n_cases; i++) {
+        bcase c;
+        memset(&c, 0, sizeof c);
+        c.name = bench_cases[i].name;
+        int bad = bench_cases[i].make(&c, o->mb);
+        printf("  %-20s %s\n", c.name, bad ? "(out of host memory)" : c.shape);
+        free(c.lengths);
+    }
+    return DMLCL_EXIT_OK;
 }
 
 static int open_bench(bench *b)
@@ -752,12 +796,17 @@ int dmlcl_cmd_bench(int argc, char **argv)
     int list = 0;
     memset(&b, 0, sizeof b);
     int pa = parse_args(argc, argv, &b.o, &list);
-    if (pa)
-        return bench_usage(pa > 0 ? stdout : stderr);
-    if (list) {
-        for (size_t i = 0; i < bench_n_cases; i++)
-            printf("%s%s\n", bench_cases[i].name, bench_cases[i].big ? " (only when named)" : "");
-        return 0;
+    if (pa >= 0)
+        return pa;
+    if (list)
+        return list_cases(&b.o);
+    size_t nsel = 0;
+    for (size_t i = 0; i < bench_n_cases; i++)
+        nsel += selected(&b.o, &bench_cases[i]) != 0;
+    if (!nsel) {
+        cli_error("bench", "--case '%s' matches no case (dmlcl bench --list names them)",
+                  b.o.cases ? b.o.cases : "");
+        return DMLCL_EXIT_USAGE;
     }
     setvbuf(stdout, NULL, _IOLBF, 0); /* a run killed by a time limit keeps what it printed */
     b.t0 = now_s();
@@ -787,7 +836,7 @@ int dmlcl_cmd_bench(int argc, char **argv)
                                            : 0)
                         : 0);
     }
-    int failed = 0, ran = 0;
+    int failed = 0, wrong = 0, ran = 0;
     double worst_create = 0, *best_ms = calloc(bench_n_cases, sizeof *best_ms);
     for (size_t i = 0; i < bench_n_cases; i++) {
         if (!selected(&b.o, &bench_cases[i]))
@@ -797,6 +846,7 @@ int dmlcl_cmd_bench(int argc, char **argv)
         memset(&c, 0, sizeof c);
         memset(&r, 0, sizeof r);
         b.err[0] = 0;
+        b.wrong = 0;
         c.name = bench_cases[i].name;
         if (bench_cases[i].make(&c, b.o.mb)) {
             r.status = R_FAIL;
@@ -804,6 +854,7 @@ int dmlcl_cmd_bench(int argc, char **argv)
         } else
             run_case(&b, &c, &r);
         failed += r.status == R_FAIL;
+        wrong += r.status == R_FAIL && b.wrong;
         if (r.status == R_OK && r.create_us_med > worst_create)
             worst_create = r.create_us_med;
         if (r.status == R_OK && best_ms) {
@@ -823,13 +874,10 @@ int dmlcl_cmd_bench(int argc, char **argv)
     fprintf(text,
             "operator creation on a memory-cache hit: worst median %.1f us (target <= 20 us)\n",
             worst_create);
-    if (!ran)
-        fprintf(stderr, "dmlcl bench: no case matches '%s' (see --list)\n",
-                b.o.cases ? b.o.cases : "");
     if (failed)
-        fprintf(text, "FAIL: %d case(s) failed\n", failed);
+        fprintf(text, "FAIL: %d case(s) failed (%d with a wrong result)\n", failed, wrong);
     free(best_ms);
     clReleaseProgram(b.fill_prog);
     dmlcl_context_release(b.ctx);
-    return failed ? 1 : ran ? 0 : 2;
+    return failed > wrong ? DMLCL_EXIT_DEVICE : wrong ? DMLCL_EXIT_DIFFERENT : DMLCL_EXIT_OK;
 }

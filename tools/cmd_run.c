@@ -18,11 +18,14 @@
 #define EXIT_STATUS_HELP                                                                     \
     "exit status:\n"                                                                         \
     "  0  success\n"                                                                         \
-    "  1  usage: unknown option, missing or malformed value\n"                               \
-    "  2  input error: a .npy file cannot be read, is malformed or cannot be written, or\n"  \
-    "     the operator rejects the tensors or arguments (the message names the rule)\n"      \
-    "  3  device error: no such device, OpenCL or kernel build failure, or not supported\n"  \
-    "     on this device\n"
+    "  1  usage: unknown option, missing option or value, a value that does not parse\n"     \
+    "     (not a number, not one of the listed words, an empty list item)\n"                 \
+    "  2  input error: a .npy file cannot be read, is malformed or cannot be written; a\n"   \
+    "     value out of range or that does not fit the input (a negative scale, a zero\n"    \
+    "     size, three scales for a 4-D input, an axis past the rank); or the operator\n"    \
+    "     rejects the tensors (the message names the rule)\n"                               \
+    "  3  device error: no such device, a buffer over the device's limit, an OpenCL call\n" \
+    "     or kernel build failure, or not supported on this device\n"
 
 #define COMMON_HELP                                                                          \
     "  --device SEL           OpenCL device: gpu, cpu, P:D or a name substring\n"         \
