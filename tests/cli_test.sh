@@ -479,6 +479,31 @@ for what in "--warmup N" "--list " "--mb N" "--json" "4  a case's output differs
 done
 expect "bench --list" 0 "trilinear2x          8 x 8 x 64^3 -> 128^3 fp32" "$DMLCL" bench --list
 
+# ---- bench output: a table within 100 columns with units, plans only with --verbose, a
+# verdict for the creation target, cases sized to the largest buffer allowed. Tiny sizes:
+# these check the format, never the speed. -----------------------------------------------
+tiny="--mb 1 --runs 1 --warmup 0 --samples 16"
+expect "bench: one tiny case" 0 "reverse-inner" "$DMLCL" bench --case reverse-inner $tiny
+grep -q '^case                in MiB | op GB/s   best | copy GB/s ratio |' "$work/out" &&
+    ok "bench: the table header names the units" || bad "bench: the table header names the units"
+awk 'length > 100 { print "line " NR " has " length " columns"; exit 1 }' "$work/out" >"$work/err" &&
+    ok "bench: every line fits 100 columns" || bad "bench: every line fits 100 columns"
+grep -q "plan" "$work/out" && bad "bench: no plan without --verbose" ||
+    ok "bench: no plan without --verbose"
+grep -qE '^create \(memory-cache hit\): worst median [0-9.]+ us \(reverse-inner\), target <= 20 us: (pass|short)$' \
+    "$work/out" && ok "bench: the creation target has a verdict" ||
+    bad "bench: the creation target has a verdict"
+expect "bench --verbose prints the plan under the case" 0 "    plan: variant=" "$DMLCL" bench \
+    --case reverse-inner $tiny --verbose
+expect "bench: a case larger than the buffer limit is made smaller and says so" 0 \
+    "sized to --mb 1: at --mb 4 a buffer would be 32.0 MiB, over the 8.0 MiB limit per buffer" \
+    "$DMLCL" bench --case trilinear2x --mb 4 --runs 1 --warmup 0 --samples 16 --max-buffer-mb 8
+grep -q "^trilinear2x            1.0 |" "$work/out" && ok "bench: the sized case ran at 1 MiB" ||
+    bad "bench: the sized case ran at 1 MiB"
+expect "bench: a big-* case over the limit is skipped, not failed" 0 \
+    "big-reverse        skipped: needs a buffer of 8.00 GiB, over the 8.0 MiB limit per buffer" \
+    "$DMLCL" bench --case big-reverse --max-buffer-mb 8
+
 # ---- device errors: exit 3 ----------------------------------------------------------------------
 expect "no such device names --device" 3 \
     "--device 'no-such-device-xyz': no OpenCL device matches (give gpu, cpu, P:D" run_rs --input "$DATA/rs1_input.npy" \
@@ -491,7 +516,7 @@ expect "bench: no such device names --device" 3 "dmlcl bench: --device 'nope': n
 # 160 GB of output: over every device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, found before any
 # allocation (host or device).
 expect "an output over the device's largest buffer: the limit, the error's name, what to do" 3 \
-    "needs a 149.01 GiB buffer, over this device's limit of" "$DMLCL" run resample1 \
+    "needs a buffer of 149.01 GiB, over this device's limit of" "$DMLCL" run resample1 \
     --input "$DATA/rz1_input.npy" --output-size 200000,200000 --output "$work/y.npy"
 for what in "(CL_DEVICE_MAX_MEM_ALLOC_SIZE; clCreateBuffer would fail with CL_INVALID_BUFFER_SIZE)" \
     "use smaller --scales or --output-size, or split the work in tiles"; do

@@ -228,7 +228,7 @@ static int fits_device(const char *cmd, cl_device_id dev, const char *what, cons
     if (!max || a->data_bytes <= max)
         return DMLCL_EXIT_OK;
     char shape[160], need[32], have[32];
-    cli_error(cmd, "%s (shape %s, %s) needs a %s buffer, over this device's limit of %s "
+    cli_error(cmd, "%s (shape %s, %s) needs a buffer of %s, over this device's limit of %s "
               "per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE; clCreateBuffer would fail with "
               "CL_INVALID_BUFFER_SIZE); %s, or split the work in tiles", what,
               npy_shape_text(a, shape, sizeof shape), cli_type_name(a->type),
