@@ -266,6 +266,17 @@ expect "resample3 --help documents --antialias" 0 "--antialias            the wi
     "$DMLCL" run resample3 -h
 expect "dmlcl --help lists run and npy" 0 "run    run an operator on .npy files" "$DMLCL" --help
 
+# The resample family's dtypes: --help, dmlcl(1) and the README say the same words.
+types="f4, f2, i1 and u1 on every device; f8 where the device has cl_khr_fp64"
+for cmd in resample1 resample resample2 resample-grad1 resample3; do
+    expect "run $cmd --help names the dtypes" 0 "Dtypes: $types" "$DMLCL" run $cmd --help
+    grep -q "where supported" "$work/out" && bad "run $cmd --help still says 'where supported'"
+done
+for doc in "$srcdir/doc/dmlcl.1" "$srcdir/README.md"; do
+    tr '\n' ' ' <"$doc" | grep -qF "$types" && ok "$(basename "$doc") names the same dtypes" ||
+        bad "$(basename "$doc") names the same dtypes"
+done
+
 # ---- input errors: exit 2 ---------------------------------------------------------------------
 expect "missing input file" 2 "$work/none.npy: cannot open: No such file or directory" \
     run_rs --input "$work/none.npy" --lengths "$work/l16.npy" --axis 1 --output "$work/y.npy"

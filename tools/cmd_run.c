@@ -27,6 +27,9 @@
     "  3  device error: no such device, a buffer over the device's limit, an OpenCL call\n" \
     "     or kernel build failure, or not supported on this device\n"
 
+/* The resample family's types: README and dmlcl(1) say the same, word for word. */
+#define RESAMPLE_TYPES "Dtypes: f4, f2, i1 and u1 on every device; f8 where the device has cl_khr_fp64"
+
 #define COMMON_HELP                                                                          \
     "  --device SEL           OpenCL device: gpu, cpu, P:D or a name substring\n"         \
     "                         (default: $DMLCL_DEVICE, else the first GPU, else CPU)\n"    \
@@ -65,7 +68,9 @@ static const char RESAMPLE1_HELP[] =
     "                 [--scales S,...] [--output-size N,...] [--input-offsets O,...]\n"
     "                 [--output-offsets O,...] [--device SEL] [--verbose]\n"
     "RESAMPLE1: output element o reads the input at, per dimension,\n"
-    "x = (o - output_offset) / scale - input_offset. f2 and f4 (f8, i1, u1 where supported).\n"
+    "x = (o - output_offset) / scale - input_offset.\n"
+    RESAMPLE_TYPES ".\n"
+    "(i1 and u1 linear: computed in float, rounded half to even, saturated.)\n"
     "  --input X.npy          the input tensor, 1 to 8 dimensions\n"
     "  --output Y.npy         written with the input's dtype\n"
     "  --mode M               nearest (default) or linear\n"
@@ -79,7 +84,8 @@ static const char RESAMPLE1_HELP[] =
 static const char RESAMPLE2_HELP[] =
     "usage: dmlcl run resample2 [resample1's options] [--rounding increasing|decreasing]\n"
     "RESAMPLE2: resample1, but nearest picks ceil(x) (increasing, the default) or floor(x)\n"
-    "(decreasing); linear ignores it. Options as 'dmlcl run resample1 --help'.\n" COMMON_HELP
+    "(decreasing); linear ignores it. Options as 'dmlcl run resample1 --help'.\n"
+    RESAMPLE_TYPES ".\n" COMMON_HELP
     EXIT_STATUS_HELP;
 
 static const char RESAMPLE_HELP[] =
@@ -87,6 +93,7 @@ static const char RESAMPLE_HELP[] =
     "                 [--scales S,...] [--output-size N,...] [--device SEL] [--verbose]\n"
     "RESAMPLE (DirectML's first version): resample1 with input offsets 0.5 and output\n"
     "offsets -0.5 (pixel-centre sampling).\n"
+    RESAMPLE_TYPES ".\n"
     "  --input X.npy          the input tensor, 1 to 8 dimensions\n"
     "  --output Y.npy         written with the input's dtype\n"
     "  --mode M               nearest (default) or linear\n"
@@ -102,8 +109,9 @@ static const char RESAMPLE_GRAD1_HELP[] =
     "                 [--device SEL] [--verbose]\n"
     "RESAMPLE_GRAD1: the backward pass of resample2. Give the forward pass's mode, rounding,\n"
     "scales and offsets; each gradient element is added to the forward-input elements the\n"
-    "forward pass read, times the weights it used; elements nothing read get 0. f2 and f4\n"
-    "(f8 where supported), i1 and u1 (summed in float, rounded half to even, saturated).\n"
+    "forward pass read, times the weights it used; elements nothing read get 0.\n"
+    RESAMPLE_TYPES "\n"
+    "(i1 and u1: summed in float, rounded half to even, saturated once).\n"
     "  --input G.npy          the incoming gradient, shaped like the forward output\n"
     "  --output DX.npy        the forward input's gradient, written with G's dtype\n"
     "  --mode M               nearest (default) or linear\n"
@@ -125,6 +133,7 @@ static const char RESAMPLE3_HELP[] =
     "scale < 1 (downsampling) uses a triangle filter widened to 1 / scale and normalized\n"
     "(PyTorch's antialias=True). No effect on nearest or on scales >= 1. Options as\n"
     "'dmlcl run resample2 --help'.\n"
+    RESAMPLE_TYPES ".\n"
     "  --antialias            the widened filter (without it: resample2, bit for bit)\n"
     COMMON_HELP EXIT_STATUS_HELP;
 
