@@ -460,7 +460,7 @@ else
 fi
 for what in "   [  1,   2,   3,   4]  2        [  2,   1,   3,   4]" \
     "   [  9,  10,  11,  12]  [  9,   2,  11,  12]" "   lengths: 2 3 1 0 (one per column)" \
-    "   [3, 4]      [ 1.5, 1.75, 2.25,  2.5]" "               [   3, 3.25, 3.75,    4]"; do
+    "   [3, 4]  [ 1.5, 1.75, 2.25,  2.5]" "           [   3, 3.25, 3.75,    4]"; do
     grep -qxF -- "$what" "$work/out" && ok "demo prints '$what'" || bad "demo prints '$what'"
 done
 awk 'length > 100 { exit 1 }' "$work/out" && ok "demo fits 100 columns" ||

@@ -175,6 +175,23 @@ static const char *row_text(char *buf, size_t cap, const float *v, int n, int wi
     return buf;
 }
 
+/* Input and output matrices side by side (the output may have more rows), with each
+ * row's length between them when row_lengths is given. */
+static void print_pair(const float *in, int in_rows, int in_cols, int in_width, const float *out,
+                       int out_rows, int out_cols, int out_width, const uint32_t *row_lengths)
+{
+    char a[64], b[64], l[16] = "";
+    int col = in_cols * (in_width + 2);
+    printf("   %-*s  %s%s\n", col, "input", row_lengths ? "lengths  " : "", "output");
+    for (int r = 0; r < out_rows; r++) {
+        if (row_lengths)
+            snprintf(l, sizeof l, "%-7u  ", row_lengths[r]);
+        printf("   %-*s  %s%s\n", col,
+               r < in_rows ? row_text(a, sizeof a, in + in_cols * r, in_cols, in_width) : "", l,
+               row_text(b, sizeof b, out + out_cols * r, out_cols, out_width));
+    }
+}
+
 /* Creates and runs op_desc on host arrays; prints the plan with --verbose. */
 static int demo_run(dmlcl_context *c, const dmlcl_operator_desc *od, const void **ins,
                     void **outs, int verbose)
@@ -203,7 +220,6 @@ static int demo_reverse(dmlcl_context *c, int rows, const uint32_t *lengths, int
     dmlcl_operator_desc od = {DMLCL_OPERATOR_REVERSE_SUBSEQUENCES, &rd};
     const void *ins[2] = {demo_in, lengths};
     void *outs[1] = {out};
-    char a[64], b[64];
     if (rows)
         printf("\n1. REVERSE_SUBSEQUENCES along the rows (axis 3 of a 1x1x3x4 tensor): each row\n"
                "   reverses its first L elements, L being its entry in lengths, and keeps the\n"
@@ -215,19 +231,10 @@ static int demo_reverse(dmlcl_context *c, int rows, const uint32_t *lengths, int
     int rc = demo_run(c, &od, ins, outs, verbose);
     if (rc)
         return rc;
-    if (rows) {
-        printf("   %-20s  %-7s  %s\n", "input", "lengths", "output");
-        for (int r = 0; r < 3; r++)
-            printf("   %-20s  %-7u  %s\n", row_text(a, sizeof a, demo_in + 4 * r, 4, 3),
-                   lengths[r], row_text(b, sizeof b, out + 4 * r, 4, 3));
-        return DMLCL_EXIT_OK;
-    }
-    printf("   %-20s  %s\n", "input", "output");
-    for (int r = 0; r < 3; r++)
-        printf("   %-20s  %s\n", row_text(a, sizeof a, demo_in + 4 * r, 4, 3),
-               row_text(b, sizeof b, out + 4 * r, 4, 3));
-    printf("   lengths: %u %u %u %u (one per column)\n", lengths[0], lengths[1], lengths[2],
-           lengths[3]);
+    print_pair(demo_in, 3, 4, 3, out, 3, 4, 3, rows ? lengths : NULL);
+    if (!rows)
+        printf("   lengths: %u %u %u %u (one per column)\n", lengths[0], lengths[1], lengths[2],
+               lengths[3]);
     return DMLCL_EXIT_OK;
 }
 
@@ -249,14 +256,9 @@ static int demo_resample(dmlcl_context *c, int verbose)
            "   the nearest input pixels by distance, with pixel centres lined up (offsets 0.5\n"
            "   and -0.5, DirectML's RESAMPLE); past the last centre the edge pixel repeats.\n");
     int rc = demo_run(c, &od, ins, outs, verbose);
-    if (rc)
-        return rc;
-    char a[64], b[64];
-    printf("   %-10s  %s\n", "input", "output");
-    for (int r = 0; r < 4; r++)
-        printf("   %-10s  %s\n", r < 2 ? row_text(a, sizeof a, in + 2 * r, 2, 1) : "",
-               row_text(b, sizeof b, out + 4 * r, 4, 4));
-    return DMLCL_EXIT_OK;
+    if (!rc)
+        print_pair(in, 2, 2, 1, out, 4, 4, 4, NULL);
+    return rc;
 }
 
 static int cmd_demo(int argc, char **argv)
