@@ -76,7 +76,7 @@ static double now_s(void);
 static const char *clerr(cl_int err)
 {
     static char buf[64];
-    snprintf(buf, sizeof buf, "%s (%d)", cli_cl_error_name(err), (int)err);
+    snprintf(buf, sizeof buf, "%s (%d)", dmlcl_opencl_error_name(err), (int)err);
     return buf;
 }
 

@@ -42,10 +42,6 @@ int cli_exit_for(int dmlcl_status_value);
 /* "FLOAT32", ... for a dmlcl_tensor_data_type value. */
 const char *cli_type_name(int type);
 
-/* "CL_INVALID_BUFFER_SIZE" for -61; "CL_UNKNOWN_ERROR" for codes OpenCL 1.2 does not name.
- * TODO(public): replace with the library's dmlcl_opencl_error_name() once it is exported
- * (lib/error.c holds the same table as dmlcl__cl_error_name). */
-const char *cli_cl_error_name(cl_int err);
 /* "176 bytes", "512.0 MiB", "5.96 GiB". */
 const char *cli_bytes_text(uint64_t bytes, char buf[32]);
 /* The device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (0 when the query fails). */

@@ -30,32 +30,6 @@ const char *cli_type_name(int type)
     return type >= 0 && type < (int)(sizeof names / sizeof names[0]) ? names[type] : "UNKNOWN";
 }
 
-const char *cli_cl_error_name(cl_int err)
-{
-#define E(x) case x: return #x
-    switch (err) {
-    E(CL_SUCCESS); E(CL_DEVICE_NOT_FOUND); E(CL_DEVICE_NOT_AVAILABLE);
-    E(CL_COMPILER_NOT_AVAILABLE); E(CL_MEM_OBJECT_ALLOCATION_FAILURE);
-    E(CL_OUT_OF_RESOURCES); E(CL_OUT_OF_HOST_MEMORY); E(CL_PROFILING_INFO_NOT_AVAILABLE);
-    E(CL_MEM_COPY_OVERLAP); E(CL_BUILD_PROGRAM_FAILURE); E(CL_MAP_FAILURE);
-    E(CL_MISALIGNED_SUB_BUFFER_OFFSET); E(CL_COMPILE_PROGRAM_FAILURE);
-    E(CL_LINKER_NOT_AVAILABLE); E(CL_LINK_PROGRAM_FAILURE);
-    E(CL_INVALID_VALUE); E(CL_INVALID_DEVICE_TYPE); E(CL_INVALID_PLATFORM);
-    E(CL_INVALID_DEVICE); E(CL_INVALID_CONTEXT); E(CL_INVALID_QUEUE_PROPERTIES);
-    E(CL_INVALID_COMMAND_QUEUE); E(CL_INVALID_HOST_PTR); E(CL_INVALID_MEM_OBJECT);
-    E(CL_INVALID_BINARY); E(CL_INVALID_BUILD_OPTIONS); E(CL_INVALID_PROGRAM);
-    E(CL_INVALID_PROGRAM_EXECUTABLE); E(CL_INVALID_KERNEL_NAME);
-    E(CL_INVALID_KERNEL_DEFINITION); E(CL_INVALID_KERNEL); E(CL_INVALID_ARG_INDEX);
-    E(CL_INVALID_ARG_VALUE); E(CL_INVALID_ARG_SIZE); E(CL_INVALID_KERNEL_ARGS);
-    E(CL_INVALID_WORK_DIMENSION); E(CL_INVALID_WORK_GROUP_SIZE);
-    E(CL_INVALID_WORK_ITEM_SIZE); E(CL_INVALID_GLOBAL_OFFSET);
-    E(CL_INVALID_EVENT_WAIT_LIST); E(CL_INVALID_EVENT); E(CL_INVALID_OPERATION);
-    E(CL_INVALID_BUFFER_SIZE); E(CL_INVALID_GLOBAL_WORK_SIZE); E(CL_INVALID_PROPERTY);
-    }
-#undef E
-    return "CL_UNKNOWN_ERROR";
-}
-
 const char *cli_bytes_text(uint64_t bytes, char buf[32])
 {
     if (bytes < 1024)
@@ -75,7 +49,7 @@ uint64_t cli_max_alloc(cl_device_id dev)
 
 void cli_cl_describe(char *buf, size_t cap, cl_device_id dev, cl_int err, uint64_t bytes)
 {
-    int n = snprintf(buf, cap, "%s (%d)", cli_cl_error_name(err), (int)err);
+    int n = snprintf(buf, cap, "%s (%d)", dmlcl_opencl_error_name(err), (int)err);
     int alloc = err == CL_INVALID_BUFFER_SIZE || err == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
                 err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY;
     if (!bytes || !alloc || n < 0 || (size_t)n >= cap)
@@ -97,7 +71,7 @@ int cli_open_context(const char *cmd, const char *device, dmlcl_context **c)
                              : dmlcl_context_create_default(c);
     if (!st)
         return DMLCL_EXIT_OK;
-    /* The library's message names DMLCL_DEVICE whatever the selector came from. */
+    /* In the tool's voice: the user gave --device, not a selector. */
     if (device && st == DMLCL_NO_DEVICE)
         cli_error(cmd, "--device '%s': no OpenCL device matches (give gpu, cpu, P:D or a "
                   "substring of a device's name; 'dmlcl info' lists them)", device);
