@@ -432,6 +432,16 @@ class ContextTest(Assertions):
         self.assertEqual(dmlcl.version(), dmlcl.__version__)
 
 
+class DocstringTest(unittest.TestCase):
+    def test_examples_in_the_docstrings(self):
+        import doctest
+        import dmlcl._core
+        for module in (dmlcl, dmlcl._core):
+            result = doctest.testmod(module, extraglobs={"np": np, "dmlcl": dmlcl})
+            self.assertEqual(result.failed, 0, module.__name__)
+            self.assertGreater(result.attempted, 0, module.__name__)
+
+
 def _pyopencl_queue():
     try:
         import pyopencl as cl
