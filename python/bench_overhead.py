@@ -11,6 +11,7 @@ the figures depend on the machine and the device.
 """
 import argparse
 import ctypes
+import statistics
 import time
 
 import numpy as np
@@ -19,17 +20,18 @@ import dmlcl
 from dmlcl import _capi
 
 
-def per_call(fns, calls, repeats=15):
-    """Each function's best of `repeats` runs of `calls` calls, in microseconds per call;
-    the runs alternate between the functions so that a busy machine slows them alike."""
-    best = [float("inf")] * len(fns)
-    for _ in range(repeats):
+def per_call(fns, calls, batch=50):
+    """Each function's time per call in microseconds: the median over batches of `batch`
+    calls, the functions' batches interleaved so that a busy machine (other processes,
+    POCL's worker threads waking up) slows them alike."""
+    times = [[] for _ in fns]
+    for _ in range(max(calls // batch, 1)):
         for i, fn in enumerate(fns):
             t = time.perf_counter()
-            for _ in range(calls):
+            for _ in range(batch):
                 fn()
-            best[i] = min(best[i], time.perf_counter() - t)
-    return [b / calls * 1e6 for b in best]
+            times[i].append((time.perf_counter() - t) / batch * 1e6)
+    return [statistics.median(t) for t in times]
 
 
 def python_side(fn, calls):
@@ -46,7 +48,7 @@ def python_side(fn, calls):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--calls", type=int, default=2000)
+    ap.add_argument("--calls", type=int, default=4000)
     args = ap.parse_args()
 
     ctx = dmlcl.default_context()
@@ -82,7 +84,7 @@ def main():
         rows.append((name, t_c, t_py, t_new, python_side(binding, args.calls)))
 
     # A fresh operator per call (the functions): creation is a memory-cache hit.
-    t_fn = per_call([lambda: dmlcl.resample(x, 2)], max(args.calls // 4, 1), 5)[0]
+    t_fn = per_call([lambda: dmlcl.resample(x, 2)], max(args.calls // 4, 1))[0]
 
     print("%-28s %8s %13s %9s %12s %13s" % ("per call (us)", "C call", "op(x, out=y)",
                                              "overhead", "Python side", "op(x) new out"))

@@ -1,13 +1,15 @@
 """Contexts, array layouts and the operator objects (see the package's docstring)."""
+import ctypes
+import ctypes.util
 import math
 import threading
 from collections import OrderedDict
-from ctypes import byref, c_float, c_uint32, c_uint64, c_void_p
+from ctypes import addressof, byref, c_float, c_size_t, c_uint32, c_void_p, pointer
 
 import numpy as np
 
 from . import _capi as C
-from ._capi import DataTypeError, Error, InvalidArgumentError
+from ._capi import DataTypeError, InvalidArgumentError
 
 __all__ = ["Context", "default_context", "ReverseSubsequences", "Resample", "ResampleGrad",
            "reverse_subsequences", "resample", "resample_grad", "version", "cache_stats",
@@ -64,6 +66,21 @@ def _is_device_array(a):
         return False
     cl = _pyopencl()
     return cl is not None and isinstance(a, cl[1].Array)
+
+
+_get_device_info = None
+
+
+def _cl_get_device_info():
+    """clGetDeviceInfo from the OpenCL ICD loader libdmlcl links (loaded already)."""
+    global _get_device_info
+    if _get_device_info is None:
+        name = ctypes.util.find_library("OpenCL") or "libOpenCL.so.1"
+        f = ctypes.CDLL(name).clGetDeviceInfo
+        f.argtypes = [c_void_p, c_uint32, c_size_t, c_void_p, c_void_p]
+        f.restype = ctypes.c_int32
+        _get_device_info = f
+    return _get_device_info
 
 
 # ---- contexts -----------------------------------------------------------------------------------
@@ -141,15 +158,8 @@ class Context:
     @property
     def device_name(self):
         """The OpenCL device's name (``CL_DEVICE_NAME``)."""
-        import ctypes
-        cl_lib = ctypes.CDLL(C.library_path)  # libOpenCL through libdmlcl's own dependency
-        try:
-            get = ctypes.CDLL("libOpenCL.so.1").clGetDeviceInfo
-        except OSError:
-            get = cl_lib.clGetDeviceInfo
-        get.argtypes = [c_void_p, c_uint32, ctypes.c_size_t, c_void_p, c_void_p]
         buf = ctypes.create_string_buffer(512)
-        get(C.lib.dmlcl_context_device(self.handle), 0x102B, 511, buf, None)  # CL_DEVICE_NAME
+        _cl_get_device_info()(C.lib.dmlcl_context_device(self.handle), 0x102B, 511, buf, None)
         return buf.value.decode("utf-8", "replace")
 
     @staticmethod
@@ -569,14 +579,8 @@ class ReverseSubsequences(_Operator):
         return out, self._enqueue(e, (x, lengths), out, wait_for)
 
 
-def _p(struct):
-    from ctypes import pointer
-    return pointer(struct)
-
-
-def _addr(struct):
-    from ctypes import addressof
-    return addressof(struct)
+_p = pointer
+_addr = addressof
 
 
 def reverse_subsequences(x, lengths, axis, out=None, context=None):
