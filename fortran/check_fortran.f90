@@ -1,0 +1,377 @@
+! The Fortran module against the plain C reference (fortran/reference.c): the array
+! routines on ranks 1 to 7, sections and every type they take, the backward pass, bad
+! input with its status and message, and the C API through the bind(C) descriptors.
+! Prints one line per check; exit status 1 if any failed. Run by `make check`.
+program check_fortran
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: int8, int16, int32, int64
+  use dmlcl
+  implicit none
+
+  interface
+     subroutine ref_resample(rank, in_sizes, in, out_sizes, out, scales, in_off, out_off, &
+          mode, rounding) bind(C, name="ref_resample")
+       import :: c_int, c_int64_t, c_double, c_float
+       integer(c_int), value :: rank
+       integer(c_int64_t), intent(in) :: in_sizes(*), out_sizes(*)
+       real(c_double), intent(in) :: in(*)
+       real(c_double), intent(out) :: out(*)
+       real(c_float), intent(in) :: scales(*), in_off(*), out_off(*)
+       integer(c_int), value :: mode, rounding
+     end subroutine ref_resample
+     subroutine ref_reverse_subsequences(rank, sizes, in, lengths, axis, out) &
+          bind(C, name="ref_reverse_subsequences")
+       import :: c_int, c_int64_t, c_double
+       integer(c_int), value :: rank, axis
+       integer(c_int64_t), intent(in) :: sizes(*), lengths(*)
+       real(c_double), intent(in) :: in(*)
+       real(c_double), intent(out) :: out(*)
+     end subroutine ref_reverse_subsequences
+  end interface
+
+  integer :: failures = 0, checks = 0
+  integer(c_int) :: st
+  real(c_float), parameter :: half(8) = 0.5, mhalf(8) = -0.5
+  real(c_float) :: s(8) = [2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+
+  call ranks_one_to_seven()
+  call other_types()
+  call reverse()
+  call grad()
+  call errors()
+  call c_api()
+  call dmlcl_release_default_context()
+  print '(i0, a, i0, a)', checks, " checks, ", failures, " failed"
+  if (failures > 0) error stop 1
+
+contains
+
+  subroutine ok(cond, what)
+    logical, intent(in) :: cond
+    character(len=*), intent(in) :: what
+    checks = checks + 1
+    if (cond) then
+       print '(a)', "PASS: " // what
+    else
+       failures = failures + 1
+       print '(a)', "FAIL: " // what
+    end if
+  end subroutine ok
+
+  !> got (any rank, sequence-associated) within tol of want (relative, at least absolute).
+  subroutine close_to(got, want, n, tol, what)
+    integer, intent(in) :: n
+    real(c_double), intent(in) :: got(n), want(n), tol
+    character(len=*), intent(in) :: what
+    call ok(all(abs(got - want) <= tol * max(1.0_c_double, abs(want))), what)
+    if (.not. all(abs(got - want) <= tol * max(1.0_c_double, abs(want)))) &
+         print '(a, es12.4)', "      largest difference ", maxval(abs(got - want))
+  end subroutine close_to
+
+  !> got (any rank, sequence-associated) equal to want, or within an absolute tol.
+  logical function equal(got, want, n, tol)
+    integer, intent(in) :: n
+    real(c_double), intent(in) :: got(n), want(n)
+    real(c_double), intent(in), optional :: tol
+    if (present(tol)) then
+       equal = all(abs(got - want) <= tol)
+    else
+       equal = all(got == want)
+    end if
+  end function equal
+
+  subroutine status_ok(what)
+    character(len=*), intent(in) :: what
+    if (st /= DMLCL_SUCCESS) print '(a)', "      " // dmlcl_status_name(st) // ": " // &
+         dmlcl_error_message()
+    call ok(st == DMLCL_SUCCESS, what // ": status")
+  end subroutine status_ok
+
+  !> Linear 2x along the first two dimensions of a section x(2:5, 1:4:2, ...) of every
+  !> rank from 1 to 7; the rest pass through (scale 1). Nearest on rank 3.
+  subroutine ranks_one_to_seven()
+    real(c_float), allocatable :: x1(:), x2(:,:), x3(:,:,:), x4(:,:,:,:), x5(:,:,:,:,:), &
+         x6(:,:,:,:,:,:), x7(:,:,:,:,:,:,:)
+    real(c_float), allocatable :: y1(:), y2(:,:), y3(:,:,:), y4(:,:,:,:), y5(:,:,:,:,:), &
+         y6(:,:,:,:,:,:), y7(:,:,:,:,:,:,:)
+    real(c_double), allocatable :: want(:)
+    integer(c_int64_t) :: isz(7), osz(7)
+    isz = [4, 2, 2, 2, 2, 2, 2]
+    osz = [8, 4, 2, 2, 2, 2, 2]
+
+    allocate(x1(6), y1(8))
+    call random_number(x1)
+    call dmlcl_resample(x1(2:5), y1, s(1:1), status=st)
+    call status_ok("rank 1 section")
+    allocate(want(8))
+    call ref_resample(1, isz, real(x1(2:5), c_double), osz, want, s, half, mhalf, 1, -1)
+    call close_to(real(y1, c_double), want, 8, 1d-6, "rank 1 linear against the C reference")
+    deallocate(want)
+
+    allocate(x2(6, 5), y2(8, 4), want(32))
+    call random_number(x2)
+    call dmlcl_resample(x2(2:5, 1:4:2), y2, s(1:2), status=st)
+    call status_ok("rank 2 section")
+    call ref_resample(2, isz, real(x2(2:5, 1:4:2), c_double), osz, want, s, half, mhalf, 1, -1)
+    call close_to(real(y2, c_double), want, size(want), 1d-6, "rank 2 linear")
+    ! Without scales: size(y) / size(x) per dimension, here the same 2 and 2.
+    y2 = 0
+    call dmlcl_resample(x2(2:5, 1:4:2), y2, status=st)
+    call close_to(real(y2, c_double), want, size(want), 1d-6, "rank 2, scales from the shapes")
+    deallocate(want)
+
+    allocate(x3(6, 5, 2), y3(8, 4, 2), want(64))
+    call random_number(x3)
+    call dmlcl_resample(x3(2:5, 1:4:2, :), y3, s(1:3), status=st)
+    call status_ok("rank 3 section")
+    call ref_resample(3, isz, real(x3(2:5, 1:4:2, :), c_double), osz, want, s, half, mhalf, &
+         1, -1)
+    call close_to(real(y3, c_double), want, size(want), 1d-6, "rank 3 linear")
+    call dmlcl_resample(x3(2:5, 1:4:2, :), y3, s(1:3), DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, &
+         st)
+    call ref_resample(3, isz, real(x3(2:5, 1:4:2, :), c_double), osz, want, s, half, mhalf, &
+         0, -1)
+    call ok(equal(real(y3, c_double), want, 64), "rank 3 nearest: bit for bit")
+    ! Rounding (RESAMPLE2) with asymmetric offsets: coordinates on k + 0.5.
+    call dmlcl_resample(x3(2:5, 1:4:2, :), y3, s(1:3), DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, &
+         st, input_offsets=[0., 0., 0.], output_offsets=[0., 0., 0.], &
+         rounding=DMLCL_AXIS_DIRECTION_DECREASING)
+    call ref_resample(3, isz, real(x3(2:5, 1:4:2, :), c_double), osz, want, s, [0., 0., 0.], &
+         [0., 0., 0.], 0, 1)
+    call ok(st == 0 .and. equal(real(y3, c_double), want, 64), "rank 3 nearest, rounding decreasing")
+    ! Into a section of a larger array: the elements around it stay as they were.
+    block
+      real(c_float) :: big(10, 6, 2)
+      big = -7
+      call dmlcl_resample(x3(2:5, 1:4:2, :), big(2:9, 2:5, :), s(1:3), status=st)
+      call ref_resample(3, isz, real(x3(2:5, 1:4:2, :), c_double), osz, want, s, half, mhalf, &
+           1, -1)
+      call close_to(real(big(2:9, 2:5, :), c_double), want, size(want), 1d-6, &
+           "rank 3 into a section of y")
+      call ok(all(big(1, :, :) == -7) .and. all(big(10, :, :) == -7) .and. &
+           all(big(:, 1, :) == -7) .and. all(big(:, 6, :) == -7), "  elements around it kept")
+    end block
+    deallocate(want)
+
+    allocate(x4(6, 5, 2, 2), y4(8, 4, 2, 2), want(128))
+    call random_number(x4)
+    call dmlcl_resample(x4(2:5, 1:4:2, :, :), y4, s(1:4), status=st)
+    call status_ok("rank 4 section")
+    call ref_resample(4, isz, real(x4(2:5, 1:4:2, :, :), c_double), osz, want, s, half, mhalf, &
+         1, -1)
+    call close_to(real(y4, c_double), want, size(want), 1d-6, "rank 4 linear")
+    deallocate(want)
+
+    allocate(x5(6, 5, 2, 2, 2), y5(8, 4, 2, 2, 2), want(256))
+    call random_number(x5)
+    call dmlcl_resample(x5(2:5, 1:4:2, :, :, :), y5, s(1:5), status=st)
+    call status_ok("rank 5 section")
+    call ref_resample(5, isz, real(x5(2:5, 1:4:2, :, :, :), c_double), osz, want, s, half, &
+         mhalf, 1, -1)
+    call close_to(real(y5, c_double), want, size(want), 1d-6, "rank 5 linear")
+    deallocate(want)
+
+    allocate(x6(6, 5, 2, 2, 2, 2), y6(8, 4, 2, 2, 2, 2), want(512))
+    call random_number(x6)
+    call dmlcl_resample(x6(2:5, 1:4:2, :, :, :, :), y6, s(1:6), status=st)
+    call status_ok("rank 6 section")
+    call ref_resample(6, isz, real(x6(2:5, 1:4:2, :, :, :, :), c_double), osz, want, s, half, &
+         mhalf, 1, -1)
+    call close_to(real(y6, c_double), want, size(want), 1d-6, "rank 6 linear")
+    deallocate(want)
+
+    allocate(x7(6, 5, 2, 2, 2, 2, 2), y7(8, 4, 2, 2, 2, 2, 2), want(1024))
+    call random_number(x7)
+    call dmlcl_resample(x7(2:5, 1:4:2, :, :, :, :, :), y7, s(1:7), status=st)
+    call status_ok("rank 7 section")
+    call ref_resample(7, isz, real(x7(2:5, 1:4:2, :, :, :, :, :), c_double), osz, want, s, &
+         half, mhalf, 1, -1)
+    call close_to(real(y7, c_double), want, size(want), 1d-6, "rank 7 linear")
+    ! A transposed layout: dmlcl takes any strides, so a transpose costs nothing either.
+    call dmlcl_resample(x2(2:5, 1:4:2), y2, s(1:2), status=st)
+  end subroutine ranks_one_to_seven
+
+  subroutine other_types()
+    real(c_double) :: xd(6, 5), yd(8, 4)
+    integer(int8) :: xb(6, 5), yb(8, 4)
+    real(c_double) :: want(32), xr(30)
+    integer(c_int64_t) :: isz(2) = [4, 2], osz(2) = [8, 4]
+    call random_number(xd)
+    call dmlcl_resample(xd(2:5, 1:4:2), yd, s(1:2), status=st)
+    call status_ok("real(c_double)")
+    call ref_resample(2, isz, xd(2:5, 1:4:2), osz, want, s, half, mhalf, 1, -1)
+    call close_to(yd, want, 32, 1d-6, "real(c_double) linear (float weights: 1e-6)")
+    call random_number(xr)
+    xb = int(reshape(xr, [6, 5]) * 200 - 100, int8)
+    call dmlcl_resample(xb(2:5, 1:4:2), yb, s(1:2), DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, st)
+    call ref_resample(2, isz, real(xb(2:5, 1:4:2), c_double), osz, want, s, half, mhalf, 0, -1)
+    call ok(st == 0 .and. equal(real(yb, c_double), want, 32), "integer(int8) nearest")
+    call dmlcl_resample(xb(2:5, 1:4:2), yb, s(1:2), status=st)
+    call ref_resample(2, isz, real(xb(2:5, 1:4:2), c_double), osz, want, s, half, mhalf, 1, -1)
+    call ok(st == 0 .and. equal(real(yb, c_double), want, 32, 0.5_c_double), &
+         "integer(int8) linear: rounded to nearest")
+  end subroutine other_types
+
+  subroutine reverse()
+    real(c_float) :: xf(3, 5), yf(3, 4)
+    real(c_double) :: xd(3, 4), yd(3, 4), want(12)
+    integer(int8) :: x8(3, 4), y8(3, 4)
+    integer(int16) :: x16(3, 4), y16(3, 4)
+    integer(int32) :: x32(3, 4), y32(3, 4), l32(3, 1), l32b(1, 4)
+    integer(int64) :: x64(3, 4), y64(3, 4), l64(3, 1)
+    integer(c_int64_t) :: sz(2) = [3, 4], lref(3) = [2, 4, 3], lrefb(4) = [2, 3, 1, 0]
+    integer :: i
+    xd = reshape([(real(i, c_double), i = 1, 12)], [3, 4], order=[2, 1])
+    l32(:, 1) = [2, 4, 3]
+    l64(:, 1) = [2, 4, 3]
+    l32b(1, :) = [2, 3, 1, 0]
+    call ref_reverse_subsequences(2, sz, xd, lref, 1, want)
+    call dmlcl_reverse_subsequences(xd, l32, yd, 2, st)
+    call ok(st == 0 .and. all(yd == reshape(want, [3, 4])), "reverse real(c_double), int32 lengths")
+    ! The spec's two examples: 2 1 3 4 / 8 7 6 5 / 11 10 9 12 along dim 2.
+    call ok(all(yd(2, :) == [8, 7, 6, 5]), "  the spec's example 1")
+    call ref_reverse_subsequences(2, sz, xd, lrefb, 0, want)
+    call dmlcl_reverse_subsequences(xd, l32b, yd, 1, st)
+    call ok(st == 0 .and. all(yd == reshape(want, [3, 4])) .and. all(yd(1, :) == [5, 10, 3, 4]), &
+         "reverse along dim 1: the spec's example 2")
+    call ref_reverse_subsequences(2, sz, xd, lref, 1, want)
+    xf = 0
+    xf(:, 1:4) = real(xd, c_float)
+    call dmlcl_reverse_subsequences(xf(:, 1:4), l64, yf, 2, st)
+    call ok(st == 0 .and. all(yf == reshape(want, [3, 4])), "reverse real(c_float) section, int64 lengths")
+    x8 = int(xd, int8)
+    call dmlcl_reverse_subsequences(x8, l32, y8, 2, st)
+    call ok(st == 0 .and. all(y8 == reshape(want, [3, 4])), "reverse integer(int8)")
+    x16 = int(xd, int16)
+    call dmlcl_reverse_subsequences(x16, l64, y16, 2, st)
+    call ok(st == 0 .and. all(y16 == reshape(want, [3, 4])), "reverse integer(int16)")
+    x32 = int(xd, int32)
+    call dmlcl_reverse_subsequences(x32, l32, y32, 2, st)
+    call ok(st == 0 .and. all(y32 == reshape(want, [3, 4])), "reverse integer(int32)")
+    x64 = int(xd, int64) + 2_int64**40
+    call dmlcl_reverse_subsequences(x64, l32, y64, 2, st)
+    call ok(st == 0 .and. all(y64 - 2_int64**40 == reshape(want, [3, 4])), "reverse integer(int64)")
+    ! A transposed view of the same data through a section of the transpose's storage.
+    call dmlcl_reverse_subsequences(x32(:, 4:1:-1), l32, y32, 2, st)
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(dmlcl_error_message(), &
+         "negative stride along dimension 2") > 0, "negative strides refused: " // &
+         dmlcl_error_message())
+  end subroutine reverse
+
+  subroutine grad()
+    real(c_float) :: dy(1, 3), dx(2, 2), dy2(8, 4), dx2(4, 2)
+    real(c_double) :: want(8), xr(32)
+    integer(c_int64_t) :: fsz(2) = [4, 2], gsz(2) = [8, 4]
+    ! DirectML's example: 2x2 -> 1x3 nearest, scales (0.5, 1.5), decreasing.
+    dy(1, :) = [4, 5, 6]
+    call dmlcl_resample_grad(dy, dx, [0.5, 1.5], DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, st, &
+         rounding=DMLCL_AXIS_DIRECTION_DECREASING)
+    call ok(st == 0 .and. all(dx(1, :) == [9, 6]) .and. all(dx(2, :) == 0), &
+         "resample_grad: DirectML's example")
+    ! Linear 2x: the transpose of the forward weights (reference: forward on unit vectors).
+    call random_number(xr)
+    dy2 = reshape(real(xr, c_float), [8, 4])
+    call dmlcl_resample_grad(dy2, dx2, s(1:2), status=st)
+    call status_ok("resample_grad linear")
+    block
+      real(c_double) :: unit(8), fwd(32)
+      integer :: k
+      do k = 1, 8
+         unit = 0
+         unit(k) = 1
+         call ref_resample(2, fsz, unit, gsz, fwd, s, half, mhalf, 1, -1)
+         want(k) = sum(fwd * reshape(real(dy2, c_double), [32]))
+      end do
+    end block
+    call close_to(real(dx2, c_double), want, 8, 1d-5, "resample_grad linear against the reference")
+  end subroutine grad
+
+  subroutine errors()
+    real(c_float) :: x(4, 3), y(8, 6), y3(8, 6, 1)
+    character(len=:), allocatable :: msg
+    integer(int32) :: lengths(4, 1)
+    x = 1
+    call dmlcl_resample(x, y, [2.0, -2.0], status=st)
+    msg = dmlcl_error_message()
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(msg, "scales[1] must be finite and > 0") > 0, &
+         "negative scale: " // dmlcl_status_name(st) // ": " // msg)
+    call dmlcl_resample(x, y, [2.0, 2.0, 2.0], status=st)
+    msg = dmlcl_error_message()
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(msg, "scales needs one real(c_float) per &
+         &dimension (2), got 3") > 0, "three scales for rank 2: " // msg)
+    call dmlcl_resample(x, y3, status=st)
+    msg = dmlcl_error_message()
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(msg, "x has rank 2, y has rank 3") > 0, &
+         "rank mismatch: " // msg)
+    ! A library failure after one of ours: the library's message again.
+    call dmlcl_resample(x, y, [0.0, 1.0], status=st)
+    call ok(st /= 0, "a library failure after ours: " // dmlcl_error_message())
+    block
+      integer(int32) :: xi(4, 3), yi(8, 6)
+      xi = 1
+      call dmlcl_resample(xi, yi, status=st)
+      msg = dmlcl_error_message()
+      call ok(st == DMLCL_INVALID_ARGUMENT .and. index(msg, "data_type must be") > 0, &
+           "integer(int32) resample: " // msg)
+    end block
+    lengths(:, 1) = [1, -2, 3, 0]
+    call dmlcl_reverse_subsequences(x(:, 1:1), lengths, y(1:4, 1:1), 2, st)
+    msg = dmlcl_error_message()
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(msg, "lengths has a negative value (-2)") > 0, &
+         "negative length: " // msg)
+    call dmlcl_reverse_subsequences(x(:, 1:1), lengths, y(1:4, 1:1), 3, st)
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(dmlcl_error_message(), "dim 3 is not") > 0, &
+         "dim out of range: " // dmlcl_error_message())
+  end subroutine errors
+
+  !> The C API as C uses it: descriptors as bind(C) types, c_loc of target arrays.
+  subroutine c_api()
+    real(c_float), target :: x(4, 3), y(8, 6), y_ref(8, 6), yt(6, 8)
+    integer(c_int32_t), target :: in_sizes(2), out_sizes(2), strides(2)
+    real(c_float), target :: scales(2), io(2), oo(2)
+    type(dmlcl_tensor_desc), target :: tin, tout
+    type(dmlcl_resample1_desc), target :: rd
+    type(dmlcl_operator_desc) :: od
+    type(dmlcl_cache_stats) :: stats
+    type(c_ptr) :: ctx, op
+    integer :: i
+    x = reshape([(real(i, c_float), i = 1, 12)], [4, 3])
+    ! dmlcl's dimension order here is Fortran's reversed: sizes {3, 4} with packed
+    ! (row-major) strides describe x(4, 3) as the C library sees it.
+    in_sizes = [3, 4]
+    out_sizes = [6, 8]
+    tin = dmlcl_tensor_desc(DMLCL_TENSOR_DATA_TYPE_FLOAT32, 2, c_loc(in_sizes), c_null_ptr, 0)
+    tout = dmlcl_tensor_desc(DMLCL_TENSOR_DATA_TYPE_FLOAT32, 2, c_loc(out_sizes), c_null_ptr, 0)
+    call ok(dmlcl_tensor_size_in_bytes(tin) == 48, "dmlcl_tensor_size_in_bytes")
+    scales = 2
+    io = 0.5
+    oo = -0.5
+    rd = dmlcl_resample1_desc(c_loc(tin), c_loc(tout), DMLCL_INTERPOLATION_MODE_LINEAR, 2, &
+         c_loc(scales), c_loc(io), c_loc(oo))
+    od = dmlcl_operator_desc(DMLCL_OPERATOR_RESAMPLE1, c_loc(rd))
+    st = dmlcl_context_create_for("cpu" // c_null_char, ctx)
+    call status_ok("dmlcl_context_create_for")
+    st = dmlcl_operator_create(ctx, od, op)
+    call status_ok("dmlcl_operator_create")
+    call ok(index(dmlcl_string(dmlcl_operator_plan(op)), "variant=") > 0, &
+         "plan: " // dmlcl_string(dmlcl_operator_plan(op)))
+    st = dmlcl_operator_execute_host(op, [c_loc(x)], [c_loc(y)])
+    call status_ok("dmlcl_operator_execute_host")
+    call dmlcl_resample(x, y_ref, [2.0, 2.0], status=st)
+    call ok(all(abs(y - y_ref) <= 1e-5), "the C API and dmlcl_resample agree")
+    ! Strides: the same output written transposed, through explicit strides {1, 6}.
+    strides = [1, 6]
+    tout = dmlcl_tensor_desc(DMLCL_TENSOR_DATA_TYPE_FLOAT32, 2, c_loc(out_sizes), c_loc(strides), 0)
+    call dmlcl_operator_release(op)
+    st = dmlcl_operator_create(ctx, od, op)
+    call dmlcl_cache_get_stats(stats)
+    call ok(stats%memory_hits > 0, "second operator: a memory-cache hit")
+    st = dmlcl_operator_execute_host(op, [c_loc(x)], [c_loc(yt)])
+    call ok(st == 0 .and. all(abs(yt - transpose(y_ref)) <= 1e-5), "strided output: transposed")
+    call dmlcl_operator_release(op)
+    call dmlcl_context_release(ctx)
+    call ok(dmlcl_version_string() /= "", "version " // dmlcl_version_string())
+    call ok(dmlcl_status_name(DMLCL_NO_DEVICE) == "DMLCL_NO_DEVICE", "dmlcl_status_name")
+  end subroutine c_api
+
+end program check_fortran

@@ -1,0 +1,996 @@
+"""Contexts, array layouts and the operator objects (see the package's docstring)."""
+import ctypes
+import ctypes.util
+import math
+import threading
+from collections import OrderedDict
+from ctypes import addressof, byref, c_float, c_size_t, c_uint32, c_void_p, pointer
+
+import numpy as np
+
+from . import _capi as C
+from ._capi import DataTypeError, InvalidArgumentError
+
+__all__ = ["Context", "default_context", "ReverseSubsequences", "Resample", "ResampleGrad",
+           "reverse_subsequences", "resample", "resample_grad", "version", "cache_stats",
+           "DTYPES", "RESAMPLE_DTYPES"]
+
+U32_MAX = 0xFFFFFFFF
+MAX_RANK = 8
+
+# NumPy dtypes and their dmlcl_tensor_data_type values (native byte order).
+DTYPES = OrderedDict((np.dtype(t), code) for t, code in (
+    (np.float32, 1), (np.float16, 2), (np.uint32, 3), (np.uint16, 4), (np.uint8, 5),
+    (np.int32, 6), (np.int16, 7), (np.int8, 8), (np.float64, 9), (np.uint64, 10),
+    (np.int64, 11)))
+#: The data types of the RESAMPLE family (float64 needs cl_khr_fp64 on the device).
+RESAMPLE_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.float16, np.float64, np.int8,
+                                               np.uint8))
+_LENGTH_DTYPES = (np.dtype(np.uint32), np.dtype(np.uint64))
+
+
+def version():
+    """The C library's version, "MAJOR.MINOR.PATCH"."""
+    return C.lib.dmlcl_version().decode()
+
+
+def cache_stats():
+    """The C library's process-wide program-cache counters, a dict with ``memory_hits``,
+    ``disk_hits`` and ``compiles``. A second operator of the same kind and data type is a
+    memory hit: nothing is compiled again."""
+    s = C.CacheStats()
+    C.lib.dmlcl_cache_get_stats(byref(s))
+    return {"memory_hits": s.memory_hits, "disk_hits": s.disk_hits, "compiles": s.compiles}
+
+
+# ---- PyOpenCL, only when it is used -----------------------------------------------------------
+
+_cl = None
+
+
+def _pyopencl():
+    """(pyopencl, pyopencl.array), imported on first need; None when not installed."""
+    global _cl
+    if _cl is None:
+        try:
+            import pyopencl
+            import pyopencl.array
+            _cl = (pyopencl, pyopencl.array)
+        except ImportError:
+            _cl = False
+    return _cl or None
+
+
+def _is_device_array(a):
+    if type(a) is np.ndarray or not hasattr(a, "base_data"):
+        return False
+    cl = _pyopencl()
+    return cl is not None and isinstance(a, cl[1].Array)
+
+
+_get_device_info = None
+
+
+def _cl_get_device_info():
+    """clGetDeviceInfo from the OpenCL ICD loader libdmlcl links (loaded already)."""
+    global _get_device_info
+    if _get_device_info is None:
+        name = ctypes.util.find_library("OpenCL") or "libOpenCL.so.1"
+        f = ctypes.CDLL(name).clGetDeviceInfo
+        f.argtypes = [c_void_p, c_uint32, c_size_t, c_void_p, c_void_p]
+        f.restype = ctypes.c_int32
+        _get_device_info = f
+    return _get_device_info
+
+
+# ---- contexts -----------------------------------------------------------------------------------
+
+class Context:
+    """An OpenCL device (and queue) that operators run on.
+
+    ``Context()`` picks the device as the C library does: ``$DMLCL_DEVICE`` if set, else the
+    first GPU, else the first CPU device. ``Context(device="gpu")`` (``"cpu"``, ``"P:D"``
+    platform and device index, or a case-insensitive substring of the platform or device
+    name) picks one explicitly. ``Context(queue=q)`` wraps PyOpenCL's command queue (and its
+    context and device): operators created with it take PyOpenCL arrays of that context and
+    enqueue on ``q``. ``Context(cl_context=c)`` wraps a PyOpenCL context; dmlcl creates an
+    in-order queue on its first device (``.queue``).
+
+    The OpenCL objects are retained; ``close()`` (or a ``with`` block, or garbage
+    collection) releases the context, which lives on in the C library while operators
+    created from it do. Raises ``NoDeviceError`` when no device matches.
+    """
+
+    def __init__(self, device=None, *, cl_context=None, queue=None):
+        self._handle = None
+        self._queue = queue
+        self._cl_context = cl_context
+        h = c_void_p()
+        if queue is not None or cl_context is not None:
+            if device is not None:
+                raise InvalidArgumentError(
+                    "Context: give device= (a selector) or PyOpenCL's cl_context=/queue=, "
+                    "not both", C.INVALID_ARGUMENT)
+            if queue is not None:
+                if cl_context is None:
+                    cl_context = queue.context
+                elif queue.context.int_ptr != cl_context.int_ptr:
+                    raise InvalidArgumentError("Context: queue belongs to another context "
+                                               "than cl_context", C.INVALID_ARGUMENT)
+                dev = queue.device
+            else:
+                dev = cl_context.devices[0]
+            self._cl_context = cl_context
+            C.check(C.lib.dmlcl_context_create(cl_context.int_ptr, dev.int_ptr,
+                                               queue.int_ptr if queue is not None else None,
+                                               byref(h)))
+        elif device is None:
+            C.check(C.lib.dmlcl_context_create_default(byref(h)))
+        else:
+            C.check(C.lib.dmlcl_context_create_for(str(device).encode(), byref(h)))
+        self._handle = h.value
+
+    @property
+    def handle(self):
+        """The ``dmlcl_context *`` as an int (for ctypes calls into the C API)."""
+        if self._handle is None:
+            raise InvalidArgumentError("Context: used after close()", C.INVALID_ARGUMENT)
+        return self._handle
+
+    @property
+    def cl_context(self):
+        """The PyOpenCL ``Context`` (needs PyOpenCL)."""
+        if self._cl_context is None:
+            cl = self._need_pyopencl()
+            self._cl_context = cl.Context.from_int_ptr(
+                C.lib.dmlcl_context_cl_context(self.handle), retain=True)
+        return self._cl_context
+
+    @property
+    def queue(self):
+        """The PyOpenCL ``CommandQueue`` that operators enqueue on (needs PyOpenCL)."""
+        if self._queue is None:
+            cl = self._need_pyopencl()
+            self._queue = cl.CommandQueue.from_int_ptr(
+                C.lib.dmlcl_context_queue(self.handle), retain=True)
+        return self._queue
+
+    @property
+    def device_name(self):
+        """The OpenCL device's name (``CL_DEVICE_NAME``)."""
+        buf = ctypes.create_string_buffer(512)
+        _cl_get_device_info()(C.lib.dmlcl_context_device(self.handle), 0x102B, 511, buf, None)
+        return buf.value.decode("utf-8", "replace")
+
+    @staticmethod
+    def _need_pyopencl():
+        cl = _pyopencl()
+        if cl is None:
+            raise InvalidArgumentError("Context: PyOpenCL is not installed (Debian: apt-get "
+                                       "install python3-pyopencl)", C.INVALID_ARGUMENT)
+        return cl[0]
+
+    def close(self):
+        """Releases the C context (operators created from it keep it alive)."""
+        h, self._handle = self._handle, None
+        if h is not None and C is not None and C.lib is not None:
+            C.lib.dmlcl_context_release(h)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self):
+        if self._handle is None:
+            return "<dmlcl.Context (closed)>"
+        return "<dmlcl.Context %r>" % self.device_name
+
+
+_default = None
+_queue_contexts = {}
+_lock = threading.Lock()
+
+
+def default_context():
+    """The process's default ``Context()`` (``$DMLCL_DEVICE``, else the first GPU, else the
+    first CPU), created on first use; functions and operators without ``context=`` use it."""
+    global _default
+    if _default is None:
+        with _lock:
+            if _default is None:
+                _default = Context()
+    return _default
+
+
+def _context_for_queue(queue):
+    """The Context wrapping a PyOpenCL queue, one per queue (kept with the queue)."""
+    key = queue.int_ptr
+    c = _queue_contexts.get(key)
+    if c is None:
+        with _lock:
+            c = _queue_contexts.get(key)
+            if c is None:
+                c = _queue_contexts[key] = Context(queue=queue)
+    return c
+
+
+# ---- layouts ------------------------------------------------------------------------------------
+
+def _fail(op, text, cls=InvalidArgumentError):
+    return cls("%s: %s" % (op, text), C.INVALID_ARGUMENT)
+
+
+def _dtype_code(op, role, dt):
+    code = DTYPES.get(dt)
+    if code is not None:
+        return code
+    if not dt.isnative and dt.newbyteorder("=") in DTYPES:
+        raise _fail(op, "%s has dtype %s in non-native byte order; pass "
+                        "%s.astype(%s.dtype.newbyteorder('='))" % (role, dt.str, role, role),
+                    DataTypeError)
+    raise _fail(op, "%s has dtype %s, which is not a dmlcl data type (%s)"
+                % (role, dt, ", ".join(str(d) for d in DTYPES)), DataTypeError)
+
+
+def _layout(op, role, dt, shape, byte_strides):
+    """(data type code, sizes, element strides) of an array; the rules NumPy allows and
+    dmlcl does not raise InvalidArgumentError naming the array and the dimension."""
+    code = _dtype_code(op, role, dt)
+    rank = len(shape)
+    if not 1 <= rank <= MAX_RANK:
+        raise _fail(op, "%s has %d dimensions; dmlcl tensors have 1 to 8" % (role, rank))
+    item = dt.itemsize
+    strides = []
+    for d in range(rank):
+        n, s = shape[d], byte_strides[d]
+        if not 1 <= n <= U32_MAX:
+            raise _fail(op, "%s shape[%d] is %d; dmlcl sizes are 1 to 4294967295"
+                        % (role, d, n))
+        if n == 1:
+            strides.append(0)  # never stepped along: any value does
+            continue
+        if s % item:
+            raise _fail(op, "%s strides[%d] is %d bytes, not a multiple of its %d-byte "
+                            "itemsize (dmlcl strides count elements); pass "
+                            "numpy.ascontiguousarray(%s)" % (role, d, s, item, role))
+        e = s // item
+        if e < 0:
+            raise _fail(op, "%s strides[%d] is negative (%d bytes); dmlcl strides are "
+                            "unsigned" % (role, d, s))
+        if e > U32_MAX:
+            raise _fail(op, "%s strides[%d] is %d elements, above dmlcl's 32-bit strides; "
+                            "pass numpy.ascontiguousarray(%s)" % (role, d, e, role))
+        strides.append(e)
+    return code, tuple(shape), tuple(strides)
+
+
+def _negative(a):
+    return any(s < 0 and n > 1 for n, s in zip(a.shape, a.strides))
+
+
+def _host_input(op, role, a):
+    """A NumPy array as dmlcl can read it: itself, or (negative strides only) a C-order
+    copy. Anything else that is not an ndarray goes through numpy.asarray."""
+    if type(a) is not np.ndarray:
+        if _is_device_array(a):
+            raise _fail(op, "%s is a PyOpenCL array but another argument is a NumPy array; "
+                            "pass both on the host or both on the device" % role)
+        a = np.asarray(a)
+    if _negative(a):
+        a = np.ascontiguousarray(a)
+    return a
+
+
+def _tensor_desc(layout):
+    code, sizes, strides = layout
+    r = len(sizes)
+    s = (c_uint32 * r)(*sizes)
+    st = (c_uint32 * r)(*strides)
+    return C.TensorDesc(code, r, s, st, 0), (s, st)
+
+
+def _floats(values):
+    return (c_float * len(values))(*values)
+
+
+class _Entry:
+    """One C operator (a layout of the arguments) with what a call needs; releases the
+    operator when the last reference goes (a call in flight holds one)."""
+    __slots__ = ("handle", "context", "out_shape", "plan")
+
+    def __init__(self, context, desc):
+        self.handle = None
+        h = c_void_p()
+        C.check(C.lib.dmlcl_operator_create(context.handle, byref(desc), byref(h)))
+        self.handle = h.value
+        self.context = context
+        self.plan = C.lib.dmlcl_operator_plan(self.handle).decode()
+
+    def __del__(self):
+        h, self.handle = self.handle, None
+        try:
+            if h is not None and C.lib is not None:
+                C.lib.dmlcl_operator_release(h)
+        except Exception:
+            pass
+
+
+_ptr1 = c_void_p * 1
+_ptr2 = c_void_p * 2
+
+
+class _Operator:
+    """Shared machinery: the C operators this object made, one per layout of its
+    arguments (data types, shapes, strides, context), kept for reuse."""
+    _name = "operator"
+    _max_layouts = 16
+
+    def __init__(self, context):
+        if context is not None and not isinstance(context, Context):
+            raise TypeError("%s: context must be a dmlcl.Context, got %r"
+                            % (self._name, type(context).__name__))
+        self._context = context
+        self._entries = OrderedDict()
+        self._last = None
+
+    def _ctx(self, device_array=None):
+        if self._context is not None:
+            return self._context
+        if device_array is not None:
+            return _context_for_queue(device_array.queue)
+        return default_context()
+
+    def _entry(self, key, make):
+        e = self._entries.get(key)
+        if e is None:
+            e = make()
+            self._entries[key] = e
+            while len(self._entries) > self._max_layouts:
+                self._entries.popitem(last=False)
+        self._last = e
+        return e
+
+    @property
+    def plan(self):
+        """The C planner's choice for the most recent call (``dmlcl_operator_plan``)."""
+        return self._last.plan if self._last is not None else ""
+
+    def close(self):
+        """Releases the C operators (each goes when no call is using it)."""
+        self._entries.clear()
+        self._last = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- the two paths -----------------------------------------------------------------------
+
+    @staticmethod
+    def _run_host(entry, ins, out):
+        if len(ins) == 1:
+            ip = _ptr1(ins[0].ctypes.data)
+        else:
+            ip = _ptr2(ins[0].ctypes.data, ins[1].ctypes.data)
+        st = C.lib.dmlcl_operator_execute_host(entry.handle, ip, _ptr1(out.ctypes.data))
+        if st:
+            raise C.error(st)
+
+    def _check_out(self, out, role="out"):
+        if not out.flags.writeable:
+            raise _fail(self._name, "%s is not writable (out.flags.writeable is False)" % role)
+
+    def _enqueue(self, entry, ins, out, wait_for):
+        """Enqueues on the context's queue after the arrays' events and wait_for; returns
+        the completion event, which is also added to out's events."""
+        cl = _pyopencl()[0]
+        waits = [e for a in tuple(ins) + (out,) for e in a.events]
+        if wait_for:
+            waits.extend(wait_for)
+        wl = (c_void_p * max(len(waits), 1))(*[e.int_ptr for e in waits])
+        bi = (C.BufferBinding * len(ins))(*[_binding(self._name, "inputs[%d]" % i, a)
+                                            for i, a in enumerate(ins)])
+        bo = (C.BufferBinding * 1)(_binding(self._name, "out", out))
+        ev = c_void_p()
+        C.check(C.lib.dmlcl_operator_enqueue(entry.handle, bi, len(ins), bo, 1, len(waits),
+                                             wl if waits else None, byref(ev)))
+        event = cl.Event.from_int_ptr(ev.value, retain=False)
+        out.add_event(event)
+        return event
+
+
+def _binding(op, role, a):
+    item = a.dtype.itemsize
+    if a.offset % item:
+        raise _fail(op, "%s starts %d bytes into its buffer, not a multiple of its %d-byte "
+                        "itemsize" % (role, a.offset, item))
+    return C.BufferBinding(a.base_data.int_ptr, a.offset, 0)
+
+
+def _device_layout(op, role, a):
+    if _negative(a):
+        raise _fail(op, "%s (a PyOpenCL array) has negative strides %s; dmlcl strides are "
+                        "unsigned: pass a copy" % (role, a.strides))
+    return _layout(op, role, a.dtype, a.shape, a.strides)
+
+
+def _per_dim(op, name, value, rank, convert):
+    """A scalar (every dimension) or one value per dimension."""
+    if np.ndim(value) == 0:
+        return (convert(value),) * rank
+    values = tuple(convert(v) for v in np.asarray(value).ravel())
+    if np.ndim(value) != 1 or len(values) != rank:
+        raise _fail(op, "%s has %d values but the input has %d dimensions"
+                    % (name, len(values), rank))
+    return values
+
+
+def _f32(v):
+    return float(np.float32(v))
+
+
+def _size(op, name, v):
+    try:
+        n = int(v)
+    except (TypeError, ValueError):
+        raise _fail(op, "%s: %r is not an integer" % (name, v))
+    if n != v or not 1 <= n <= U32_MAX:
+        raise _fail(op, "%s: %r is not a size from 1 to 4294967295" % (name, v))
+    return n
+
+
+# ---- REVERSE_SUBSEQUENCES -------------------------------------------------------------------------
+
+class ReverseSubsequences(_Operator):
+    """A reusable REVERSE_SUBSEQUENCES along ``axis``: ``op(x, lengths, out=None)``.
+
+    See ``help(dmlcl.reverse_subsequences)`` for the contract. The object keeps one C
+    operator per layout of its arguments (dtypes, shapes, strides, context), so calling it
+    again on arrays of the same layout reuses the compiled program and the plan.
+    ``close()`` (or a ``with`` block) releases them.
+    """
+    _name = "reverse_subsequences"
+
+    def __init__(self, axis, context=None):
+        super().__init__(context)
+        if int(axis) != axis:
+            raise _fail(self._name, "axis must be an integer, got %r" % (axis,))
+        self.axis = int(axis)
+
+    def _axis(self, rank):
+        a = self.axis
+        if not -rank <= a < rank:
+            raise _fail(self._name, "axis %d is out of range for an input of %d dimensions"
+                        % (a, rank))
+        return a % rank
+
+    def _lengths(self, x, lengths, axis, device):
+        """lengths broadcast (stride 0, no copy) to x's shape with 1 on the axis; for a
+        PyOpenCL x, host lengths are copied to the device."""
+        target = x.shape[:axis] + (1,) + x.shape[axis + 1:]
+        if device and _is_device_array(lengths):
+            if lengths.shape != target:
+                raise _fail(self._name, "lengths (a PyOpenCL array) has shape %s, expected %s "
+                                        "(x's shape with 1 on the axis)"
+                            % (lengths.shape, target))
+            return lengths
+        lengths = self._host_lengths(lengths)
+        if lengths.ndim == x.ndim - 1 and lengths.ndim:
+            lengths = np.expand_dims(lengths, axis)
+        try:
+            lengths = np.broadcast_to(lengths, target)
+        except ValueError:
+            raise _fail(self._name, "lengths has shape %s, which does not broadcast to %s "
+                                    "(x's shape with 1 on the axis)" % (lengths.shape, target))
+        if device:
+            return _pyopencl()[1].to_device(x.queue, np.ascontiguousarray(lengths))
+        return lengths
+
+    def _host_lengths(self, lengths):
+        lengths = _host_input(self._name, "lengths", lengths)
+        if lengths.dtype in _LENGTH_DTYPES:
+            return lengths
+        if lengths.dtype.kind not in "iu":
+            raise _fail(self._name, "lengths has dtype %s; it must be integers (uint32 or "
+                                    "uint64 are used as they are)" % lengths.dtype,
+                        DataTypeError)
+        if lengths.size and lengths.min() < 0:
+            raise _fail(self._name, "lengths has a negative value (%d)" % lengths.min())
+        return lengths.astype(np.uint64)
+
+    def _make(self, ctx, x_layout, l_layout, o_layout, axis):
+        def make():
+            xd, k1 = _tensor_desc(x_layout)
+            ld, k2 = _tensor_desc(l_layout)
+            od, k3 = _tensor_desc(o_layout)
+            d = C.ReverseSubsequencesDesc(_p(xd), _p(ld), _p(od), axis)
+            return _Entry(ctx, C.OperatorDesc(C.OPERATOR_REVERSE_SUBSEQUENCES,
+                                              _addr(d)))
+        return make
+
+    def __call__(self, x, lengths, out=None):
+        """Runs the operator: returns ``out`` (a new array when None). PyOpenCL arrays stay
+        on the device (see ``enqueue``)."""
+        if _is_device_array(x):
+            out, _ = self._device(x, lengths, out, None)
+            return out
+        x = _host_input(self._name, "x", x)
+        axis = self._axis(x.ndim)
+        lengths = self._lengths(x, lengths, axis, False)
+        y = np.empty(x.shape, x.dtype) if out is None else out
+        target = y
+        if out is not None:
+            if type(out) is not np.ndarray:
+                raise _fail(self._name, "out must be a numpy.ndarray, got %s"
+                            % type(out).__name__)
+            self._check_out(out)
+            if out.shape != x.shape:
+                raise _fail(self._name, "out has shape %s, x has %s" % (out.shape, x.shape))
+            if _negative(out):
+                target = np.empty(x.shape, x.dtype)  # written, then copied into out
+        ctx = self._ctx()
+        key = (id(ctx), axis, x.dtype, x.shape, x.strides, lengths.dtype, lengths.strides,
+               target.dtype, target.strides)
+        e = self._entries.get(key)
+        if e is None:
+            e = self._entry(key, self._make(
+                ctx, _layout(self._name, "x", x.dtype, x.shape, x.strides),
+                _layout(self._name, "lengths", lengths.dtype, lengths.shape, lengths.strides),
+                _layout(self._name, "out", target.dtype, target.shape, target.strides), axis))
+        self._last = e
+        self._run_host(e, (x, lengths), target)
+        if target is not y:
+            np.copyto(y, target)
+        return y
+
+    def enqueue(self, x, lengths, out=None, wait_for=None):
+        """PyOpenCL arrays: enqueues the operator on the context's queue (after the events
+        of x, lengths and out and ``wait_for``) and returns ``(out, event)``; nothing is
+        copied. ``lengths`` may also be a NumPy array or a list (copied to the device)."""
+        return self._device(x, lengths, out, wait_for)
+
+    def _device(self, x, lengths, out, wait_for):
+        if not _is_device_array(x):
+            raise _fail(self._name, "enqueue needs PyOpenCL arrays; x is %s"
+                        % type(x).__name__)
+        ctx = self._ctx(x)
+        axis = self._axis(x.ndim)
+        lengths = self._lengths(x, lengths, axis, True)
+        if out is None:
+            out = _pyopencl()[1].empty(ctx.queue, x.shape, x.dtype)
+        elif not _is_device_array(out):
+            raise _fail(self._name, "out must be a PyOpenCL array when x is one")
+        key = ("dev", id(ctx), axis, x.dtype, x.shape, x.strides, lengths.dtype,
+               lengths.strides, out.dtype, out.shape, out.strides)
+        e = self._entry(key, self._make(
+            ctx, _device_layout(self._name, "x", x),
+            _device_layout(self._name, "lengths", lengths),
+            _device_layout(self._name, "out", out), axis))
+        return out, self._enqueue(e, (x, lengths), out, wait_for)
+
+
+_p = pointer
+_addr = addressof
+
+
+def reverse_subsequences(x, lengths, axis, out=None, context=None):
+    """Reverses the first ``lengths[j]`` elements of every line of ``x`` along ``axis``
+    (REVERSE_SUBSEQUENCES); returns a new array, or writes ``out`` and returns it.
+
+    For every index i, with j = i except j[axis] = 0, n = x.shape[axis] and
+    L = min(lengths[j], n): ``out[i] = x[i']`` where i' = i except
+    i'[axis] = L-1-i[axis] if i[axis] < L else i[axis]. Lengths 0 and 1 copy the line;
+    lengths above n act as n. Bits are moved, never converted (NaN payloads and signed
+    zeros come out unchanged).
+
+    Parameters
+    ----------
+    x : numpy.ndarray (or array-like, or a PyOpenCL Array)
+        1 to 8 dimensions, any of the 11 dtypes: float16/32/64, int8/16/32/64,
+        uint8/16/32/64 (native byte order). Any layout: C or Fortran order, sliced and
+        transposed views and broadcast views (stride 0) are read in place, through
+        strides. Only an array with a negative stride (e.g. ``x[::-1]``) is copied first:
+        dmlcl's strides are unsigned.
+    lengths : array-like of integers
+        One length per line: shaped like x with 1 on the axis, or like x without the axis,
+        or anything that broadcasts to that (a scalar: the same length for every line;
+        broadcasting is a stride-0 view, not a copy). uint32 and uint64 arrays are used as
+        they are; other integer arrays are converted to uint64 (negative values raise).
+    axis : int
+        The axis to reverse along; negative counts from the end.
+    out : numpy.ndarray, optional
+        Written in place: x's shape and dtype, writable, any layout but broadcast (an
+        output whose elements are shared is refused); a negative-strided ``out`` is
+        written through a temporary. ``out`` may be ``x`` itself.
+    context : dmlcl.Context, optional
+        The device; default ``dmlcl.default_context()`` (``$DMLCL_DEVICE``, else the first
+        GPU, else the first CPU). For PyOpenCL arrays, default: a context on their queue.
+
+    Returns
+    -------
+    The output array (``out`` when given). With PyOpenCL arrays the operator is enqueued
+    on the context's queue without copies and the returned PyOpenCL array carries the
+    completion event in its ``events`` (``ReverseSubsequences.enqueue`` returns it).
+
+    Raises
+    ------
+    dmlcl.InvalidArgumentError (a ValueError) with the library's message naming the rule,
+    e.g. ``reverse_subsequences: axis 2 is out of range for an input of 2 dimensions``;
+    dmlcl.DataTypeError (also a TypeError) for a dtype dmlcl does not take;
+    dmlcl.NoDeviceError, dmlcl.OpenCLError, dmlcl.BuildError, dmlcl.OutOfMemoryError.
+
+    Example
+    -------
+    >>> dmlcl.reverse_subsequences(np.arange(1, 13.).reshape(3, 4), [2, 4, 3], axis=1)
+    array([[ 2.,  1.,  3.,  4.],
+           [ 8.,  7.,  6.,  5.],
+           [11., 10.,  9., 12.]])
+    """
+    return ReverseSubsequences(axis, context)(x, lengths, out=out)
+
+
+# ---- the RESAMPLE family -----------------------------------------------------------------------
+
+_MODES = {"nearest": C.MODE_NEAREST_NEIGHBOR, "nearest_neighbor": C.MODE_NEAREST_NEIGHBOR,
+          "nearest-neighbor": C.MODE_NEAREST_NEIGHBOR, "linear": C.MODE_LINEAR}
+_ROUNDINGS = {"increasing": C.DIRECTION_INCREASING, "decreasing": C.DIRECTION_DECREASING}
+
+
+class _ResampleBase(_Operator):
+    def __init__(self, scales, size, mode, input_offsets, output_offsets, rounding, context):
+        super().__init__(context)
+        if mode not in _MODES:
+            raise _fail(self._name, "mode must be 'nearest' or 'linear', got %r" % (mode,))
+        if rounding is not None and rounding not in _ROUNDINGS:
+            raise _fail(self._name, "rounding must be None, 'increasing' (ceil) or "
+                                    "'decreasing' (floor), got %r" % (rounding,))
+        self.mode = mode
+        self.rounding = rounding
+        self.scales = scales
+        self.size = size
+        self.input_offsets = input_offsets
+        self.output_offsets = output_offsets
+        self._resolved = {}
+
+    def _values(self, in_shape, out_shape):
+        """(scales, output shape, input offsets, output offsets) for an input shape and
+        the ``out`` shape (None: computed), as float32 values and ints."""
+        key = (in_shape, out_shape)
+        v = self._resolved.get(key)
+        if v is None:
+            v = self._resolved[key] = self._resolve(in_shape, out_shape)
+        return v
+
+    def _resolve(self, in_shape, out_shape):
+        op, rank = self._name, len(in_shape)
+        if not 1 <= rank <= MAX_RANK:
+            raise _fail(op, "%s has %d dimensions; dmlcl tensors have 1 to 8"
+                        % (self._in_role, rank))
+        scales = None if self.scales is None else _per_dim(op, "scales", self.scales, rank, _f32)
+        size = None if self.size is None else _per_dim(
+            op, self._size_name, self.size, rank, lambda v: _size(op, self._size_name, v))
+        if out_shape is not None:
+            if len(out_shape) != rank:
+                raise _fail(op, "out has %d dimensions, %s has %d"
+                            % (len(out_shape), self._in_role, rank))
+            if size is not None and tuple(size) != tuple(out_shape):
+                raise _fail(op, "out has shape %s but %s is %s"
+                            % (tuple(out_shape), self._size_name, tuple(size)))
+            size = tuple(out_shape)
+        if scales is None and size is None:
+            raise _fail(op, "give scales, %s or out" % self._size_name)
+        if scales is None:
+            scales = tuple(self._scale_of(n, m) for n, m in zip(in_shape, size))
+        if size is None:
+            sz = []
+            for d, (n, s) in enumerate(zip(in_shape, scales)):
+                if not (math.isfinite(s) and s > 0):
+                    raise _fail(op, "scales[%d] must be finite and > 0, got %g" % (d, s))
+                m = self._size_of(n, s)
+                if not 1 <= m <= U32_MAX:
+                    raise _fail(op, "output size of dimension %d is floor(%d %s %g) = %d, "
+                                    "outside 1 to 4294967295; change scales or give %s"
+                                % (d, n, self._size_sign, s, m, self._size_name))
+                sz.append(m)
+            size = tuple(sz)
+        io = _per_dim(op, "input_offsets", self.input_offsets, rank, _f32)
+        oo = _per_dim(op, "output_offsets", self.output_offsets, rank, _f32)
+        return scales, tuple(size), io, oo
+
+    def _make(self, ctx, x_layout, o_layout, scales, io, oo):
+        def make():
+            xd, k1 = _tensor_desc(x_layout)
+            od, k2 = _tensor_desc(o_layout)
+            r = len(scales)
+            fs, fi, fo = _floats(scales), _floats(io), _floats(oo)
+            d = self._desc(_p(xd), _p(od), r, fs, fi, fo)
+            return _Entry(ctx, C.OperatorDesc(self._type, _addr(d)))
+        return make
+
+    def __call__(self, x, out=None):
+        """Runs the operator on ``x``: returns ``out`` (a new array when None). PyOpenCL
+        arrays stay on the device (see ``enqueue``)."""
+        if _is_device_array(x):
+            return self._device(x, out, None)[0]
+        x = _host_input(self._name, self._in_role, x)
+        if out is None:
+            scales, size, io, oo = self._values(x.shape, None)
+            y = target = np.empty(size, x.dtype)
+        else:
+            if type(out) is not np.ndarray:
+                raise _fail(self._name, "out must be a numpy.ndarray, got %s"
+                            % type(out).__name__)
+            self._check_out(out)
+            scales, size, io, oo = self._values(x.shape, out.shape)
+            y = target = out
+            if _negative(out):
+                target = np.empty(size, out.dtype)  # written, then copied into out
+        ctx = self._ctx()
+        key = (id(ctx), x.dtype, x.shape, x.strides, target.dtype, target.shape,
+               target.strides)
+        e = self._entries.get(key)
+        if e is None:
+            if target.dtype != x.dtype:
+                raise _fail(self._name, "out has dtype %s, %s has %s"
+                            % (target.dtype, self._in_role, x.dtype), DataTypeError)
+            e = self._entry(key, self._make(
+                ctx, _layout(self._name, self._in_role, x.dtype, x.shape, x.strides),
+                _layout(self._name, "out", target.dtype, target.shape, target.strides),
+                scales, io, oo))
+        self._last = e
+        self._run_host(e, (x,), target)
+        if target is not y:
+            np.copyto(y, target)
+        return y
+
+    def enqueue(self, x, out=None, wait_for=None):
+        """PyOpenCL arrays: enqueues the operator on the context's queue (after the events
+        of x and out, and ``wait_for``) and returns ``(out, event)``, a
+        ``pyopencl.Event``; nothing is copied and nothing waits."""
+        return self._device(x, out, wait_for)
+
+    def _device(self, x, out, wait_for):
+        if not _is_device_array(x):
+            raise _fail(self._name, "enqueue needs PyOpenCL arrays; %s is %s"
+                        % (self._in_role, type(x).__name__))
+        ctx = self._ctx(x)
+        scales, size, io, oo = self._values(x.shape, None if out is None else out.shape)
+        if out is None:
+            out = _pyopencl()[1].empty(ctx.queue, size, x.dtype)
+        elif not _is_device_array(out):
+            raise _fail(self._name, "out must be a PyOpenCL array when %s is one"
+                        % self._in_role)
+        if out.dtype != x.dtype:
+            raise _fail(self._name, "out has dtype %s, %s has %s"
+                        % (out.dtype, self._in_role, x.dtype), DataTypeError)
+        key = ("dev", id(ctx), x.dtype, x.shape, x.strides, out.dtype, out.shape,
+               out.strides)
+        e = self._entry(key, self._make(
+            ctx, _device_layout(self._name, self._in_role, x),
+            _device_layout(self._name, "out", out), scales, io, oo))
+        return out, self._enqueue(e, (x,), out, wait_for)
+
+
+class Resample(_ResampleBase):
+    """A reusable resample: ``op = dmlcl.Resample(scales=2); op(x, out=y)``.
+
+    The parameters are those of ``dmlcl.resample`` (see ``help(dmlcl.resample)``), fixed
+    when the object is made; ``op(x, out=None)`` runs it. The object keeps one C operator
+    (compiled program, plan and coordinate tables) per layout of its arguments (dtype,
+    shape, strides, context), so a loop over arrays of one layout pays for the setup once.
+    ``op.enqueue(x_dev, out=None, wait_for=None)`` takes PyOpenCL arrays and returns
+    ``(out, event)``. ``close()`` (or a ``with`` block) releases the C operators.
+    """
+    _name = "resample"
+    _in_role = "x"
+    _size_name = "size"
+    _size_sign = "x"
+
+    def __init__(self, scales=None, size=None, mode="linear", input_offsets=0.5,
+                 output_offsets=-0.5, rounding=None, antialias=False, context=None):
+        super().__init__(scales, size, mode, input_offsets, output_offsets, rounding, context)
+        self.antialias = bool(antialias)
+        m = _MODES[mode]
+        if self.antialias and m == C.MODE_LINEAR:
+            # RESAMPLE3; linear ignores the rounding direction.
+            self._type = C.OPERATOR_RESAMPLE3
+            self._desc = lambda x, o, r, s, i, oo: C.Resample3Desc(
+                x, o, m, _ROUNDINGS.get(rounding, 0), r, s, i, oo, 1)
+        elif rounding is None:
+            # RESAMPLE1: nearest rounds half up, floor(x + 0.5).
+            self._type = C.OPERATOR_RESAMPLE1
+            self._desc = lambda x, o, r, s, i, oo: C.Resample1Desc(x, o, m, r, s, i, oo)
+        else:
+            self._type = C.OPERATOR_RESAMPLE2
+            self._desc = lambda x, o, r, s, i, oo: C.Resample2Desc(
+                x, o, m, _ROUNDINGS[rounding], r, s, i, oo)
+
+    @staticmethod
+    def _scale_of(n, m):
+        return float(np.float32(m) / np.float32(n))
+
+    @staticmethod
+    def _size_of(n, s):
+        return int(math.floor(float(np.float32(n) * np.float32(s))))
+
+
+def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
+             output_offsets=-0.5, rounding=None, antialias=False, out=None, context=None):
+    """Resamples ``x`` by ``scales`` (or to ``size``) with nearest or linear interpolation
+    (DirectML's RESAMPLE1, RESAMPLE2 and RESAMPLE3); returns a new array, or writes
+    ``out`` and returns it.
+
+    Every dimension may be resampled (batch and channel included; give scale 1 to keep
+    one). For output index o and dimension d (n = x.shape[d]) the input coordinate is, in
+    IEEE float32 and in this order,
+
+        c = (o - output_offsets[d]) / scales[d] - input_offsets[d]
+
+    - mode="nearest": the input element at ``clamp(floor(c + 0.5), 0, n-1)`` (ties round
+      up; RESAMPLE1); with rounding="increasing", ``ceil(c)``, with "decreasing",
+      ``floor(c)`` (RESAMPLE2). Bits are copied.
+    - mode="linear" (default): ``c = clamp(c, 0, n-1)``, ``i0 = floor(c)``,
+      ``i1 = min(i0+1, n-1)``, ``w = c - i0``; the weighted sum over the 2^k corners of
+      the k resampled dimensions, computed in float32 (float64: double) and rounded once
+      (int8/uint8: half to even, then saturated). Edges repeat the edge element.
+    - antialias=True with mode="linear": every dimension with scale < 1 uses a triangle
+      filter widened to 1/scale and normalized (RESAMPLE3; PyTorch's
+      ``F.interpolate(..., antialias=True, align_corners=False)``); no effect on other
+      dimensions or on nearest.
+
+    The default offsets 0.5 and -0.5 are pixel-centre sampling (ONNX ``half_pixel``);
+    offsets 0 and 0 are ONNX ``asymmetric`` (see the README for every ONNX mode).
+
+    Parameters
+    ----------
+    x : numpy.ndarray (or array-like, or a PyOpenCL Array)
+        1 to 8 dimensions; dtype float32, float16, float64 (on devices with cl_khr_fp64;
+        else UnsupportedError), int8 or uint8, native byte order. Any layout is read in
+        place through strides, without a copy: C or Fortran order, sliced and transposed
+        views, broadcast views (stride 0). Only an array with a negative stride (e.g.
+        ``x[::-1]``) is copied first: dmlcl's strides are unsigned. A stride that is not a
+        multiple of the itemsize raises.
+    scales : float or sequence of floats, optional
+        Output over input size per dimension (a scalar: every dimension), each finite and
+        > 0. Used as float32.
+    size : sequence of ints, optional
+        The output shape. Without it, the output shape is ``floor(n x scale)`` per
+        dimension with the product in float32 (10 x 0.7 gives 7), as ``dmlcl run``
+        computes it. With ``size`` (or ``out``) and no ``scales``, each scale is
+        ``size / n`` in float32. With both, both are used as given: output sizes need not
+        equal n x scale. At least one of scales, size and out is needed.
+    mode : "linear" or "nearest"
+    input_offsets, output_offsets : float or sequence of floats
+        Per dimension (a scalar: every dimension); default 0.5 and -0.5.
+    rounding : None, "increasing" or "decreasing"
+        nearest's rounding: None rounds half up, ``floor(c + 0.5)``; "increasing" is
+        ``ceil(c)`` and "decreasing" ``floor(c)``. Linear ignores it.
+    antialias : bool
+        The widened, normalized filter for linear downsampling.
+    out : numpy.ndarray, optional
+        Written in place (padding between its strided elements is left alone): x's dtype,
+        x's rank, writable, any layout but broadcast; its shape is the output size (it
+        must equal ``size`` when both are given). A negative-strided ``out`` is written
+        through a temporary.
+    context : dmlcl.Context, optional
+        Default: ``dmlcl.default_context()``; for PyOpenCL arrays, a context on their
+        queue.
+
+    Returns
+    -------
+    The output array. With PyOpenCL arrays (x and out), nothing is copied: the operator
+    is enqueued on the context's queue after the arrays' events, and the returned array
+    carries the completion event in ``.events`` (``dmlcl.Resample(...).enqueue`` returns
+    it).
+
+    Raises
+    ------
+    dmlcl.InvalidArgumentError (a ValueError) with the library's message naming the rule,
+    e.g. ``resample: scales[1] must be finite and > 0, got -2`` or
+    ``resample1: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or UINT8,
+    got INT32``; dmlcl.DataTypeError (also a TypeError) for a dtype dmlcl has no type
+    for or an ``out`` of another dtype; dmlcl.UnsupportedError, dmlcl.NoDeviceError,
+    dmlcl.OpenCLError, dmlcl.BuildError, dmlcl.OutOfMemoryError.
+
+    Each call creates the C operator (its compiled program comes from the library's
+    in-memory cache after the first call with that kind and dtype); in a loop, make a
+    ``dmlcl.Resample(...)`` once and call it.
+
+    Example
+    -------
+    >>> x = np.arange(24, dtype=np.float16).reshape(4, 6)
+    >>> y = dmlcl.resample(x[1:, ::2].T, scales=2)       # sliced, transposed: no copy
+    >>> y.shape, y.dtype
+    ((6, 6), dtype('float16'))
+    """
+    return Resample(scales, size, mode, input_offsets, output_offsets, rounding, antialias,
+                    context)(x, out=out)
+
+
+class ResampleGrad(_ResampleBase):
+    """A reusable resample backward pass: ``op = dmlcl.ResampleGrad(input_shape,
+    scales=2); op(dy, out=dx)``. Parameters as ``dmlcl.resample_grad`` (see its help);
+    reuse and ``enqueue`` as ``dmlcl.Resample``."""
+    _name = "resample_grad"
+    _in_role = "dy"
+    _size_name = "input_shape"
+    _size_sign = "/"
+    _type = C.OPERATOR_RESAMPLE_GRAD1
+
+    def __init__(self, input_shape=None, scales=None, mode="linear", input_offsets=0.5,
+                 output_offsets=-0.5, rounding=None, context=None):
+        super().__init__(scales, input_shape, mode, input_offsets, output_offsets, rounding,
+                         context)
+        m = _MODES[mode]
+        shift = m == C.MODE_NEAREST_NEIGHBOR and rounding is None
+        direction = C.DIRECTION_DECREASING if shift else _ROUNDINGS.get(rounding, 0)
+
+        def desc(x, o, r, s, i, oo):
+            if shift:
+                # The forward pass rounded half up, floor(c + 0.5): RESAMPLE2's floor of
+                # the coordinate with the input offsets 0.5 lower (README, RESAMPLE2).
+                i = _floats([_f32(np.float32(v) - np.float32(0.5)) for v in i])
+            return C.ResampleGrad1Desc(x, o, m, direction, r, s, i, oo)
+        self._desc = desc
+
+    @staticmethod
+    def _scale_of(n, m):
+        return float(np.float32(n) / np.float32(m))
+
+    @staticmethod
+    def _size_of(n, s):
+        return int(math.floor(float(np.float32(n) / np.float32(s))))
+
+
+def resample_grad(dy, input_shape, scales=None, mode="linear", input_offsets=0.5,
+                  output_offsets=-0.5, rounding=None, out=None, context=None):
+    """The backward pass of ``dmlcl.resample`` (RESAMPLE_GRAD1): the gradient with respect
+    to the forward input, given ``dy``, the gradient of the forward output; returns a new
+    array of shape ``input_shape``, or writes ``out`` and returns it.
+
+    Give the forward pass's ``scales``, ``mode``, offsets and ``rounding``: each element
+    of dy is added to the input elements the forward pass read, times the weights it used
+    (linear: the product of 1-w or w per dimension); elements nothing read get 0. The sums
+    are deterministic (a gather in a fixed order, no atomics), in float32 (float64:
+    double), rounded once (int8/uint8: half to even, saturated once). Antialiased forward
+    passes have no backward operator.
+
+    Parameters
+    ----------
+    dy : numpy.ndarray (or array-like, or a PyOpenCL Array)
+        Shaped like the forward output; dtype float32, float16, float64 (cl_khr_fp64),
+        int8 or uint8; any layout, read in place (broadcast views too), except negative
+        strides (copied first).
+    input_shape : sequence of ints
+        The forward input's shape, the output's shape (``out``'s shape when None).
+    scales : float or sequence of floats, optional
+        The forward scales; default ``dy.shape / input_shape`` in float32 (the forward
+        pass's default when it was given ``size=``).
+    mode, input_offsets, output_offsets, rounding :
+        The forward pass's (see ``help(dmlcl.resample)``); rounding=None is the forward
+        round-half-up (computed as "decreasing" with the input offsets 0.5 lower).
+    out : numpy.ndarray, optional
+        Written in place: dy's dtype, shape ``input_shape``, writable.
+    context : dmlcl.Context, optional
+
+    Returns and raises as ``dmlcl.resample``.
+
+    Example
+    -------
+    >>> dmlcl.resample_grad(np.array([[4., 5., 6.]], np.float32), (2, 2),
+    ...                     scales=(0.5, 1.5), mode="nearest", rounding="decreasing")
+    array([[9., 6.],
+           [0., 0.]], dtype=float32)
+    """
+    return ResampleGrad(input_shape, scales, mode, input_offsets, output_offsets, rounding,
+                        context)(dy, out=out)
