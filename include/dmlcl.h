@@ -284,6 +284,51 @@ dmlcl_status dmlcl_operator_enqueue(dmlcl_operator *op,
 dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *inputs,
                                          void *const *outputs);
 
+/* ------------------------------------------------------------------ tiles: past one device */
+
+/* A tile: a box of a larger, logical tensor (a field domain-decomposed over processes or
+ * devices). The tile's own sizes, strides and buffer are its dmlcl_tensor_desc's, as for
+ * any tensor; this says where the box lies: per dimension, the logical tensor's size and
+ * the global index of the tile's first element (HDF5's hyperslab start). dimension_count
+ * equals the tensor's; start[d] + sizes[d] <= logical_sizes[d]. */
+typedef struct dmlcl_tile_desc {
+    uint32_t dimension_count;
+    const uint32_t *logical_sizes;
+    const uint32_t *start;
+} dmlcl_tile_desc;
+
+/* dmlcl_operator_create() for one tile of each tensor: the operator computes the output
+ * tile's elements of the run on the whole logical tensors, bit for bit (coordinates,
+ * nearest ties, weights, antialias taps and gradient sums come from global indices), reading
+ * the input tile. input_tile places the operator's data input (RESAMPLE family:
+ * input_tensor; RESAMPLE_GRAD1: input_gradient_tensor; REVERSE_SUBSEQUENCES: input_tensor,
+ * whose sequence_lengths_tensor is then the same box with size 1 on the axis), output_tile
+ * its output. NULL means the tensor is the whole logical tensor (start 0). The operator's
+ * rules apply to the logical tensors; in addition the input tile must cover the input box
+ * that dmlcl_operator_input_box() gives for the output tile (it may be larger), and a
+ * REVERSE_SUBSEQUENCES output tile must span the whole axis (a sequence's elements would
+ * come from other tiles; split along the other dimensions). Dispatch as for any operator,
+ * with the tiles' buffers. Errors: as dmlcl_operator_create; a bad tile is INVALID_ARGUMENT
+ * naming the field and the rule, before any OpenCL call. */
+dmlcl_status dmlcl_operator_create_tile(dmlcl_context *context, const dmlcl_operator_desc *desc,
+                                        const dmlcl_tile_desc *input_tile,
+                                        const dmlcl_tile_desc *output_tile,
+                                        dmlcl_operator **out);
+
+/* The halo query, a pure host function (no device, no OpenCL call): for the operator
+ * desc on whole (logical) tensors and a box of its output (output_start, output_sizes:
+ * one value per dimension of the tensors), the smallest box of the data input (see
+ * dmlcl_operator_create_tile) that holds every element those outputs read: nearest's
+ * chosen indices, linear's lower corner and its upper one wherever its weight is not 0,
+ * the antialiased filter's taps of nonzero weight, RESAMPLE_GRAD1's forward outputs that
+ * read the box, REVERSE_SUBSEQUENCES' whole axis. Elements of weight 0 are not read. An
+ * output box with a size of 0 reads nothing: every input size is then 0 (start 0).
+ * Errors: INVALID_ARGUMENT (the descriptor breaks a rule, or the box leaves the output). */
+dmlcl_status dmlcl_operator_input_box(const dmlcl_operator_desc *desc,
+                                      const uint32_t *output_start,
+                                      const uint32_t *output_sizes, uint32_t *input_start,
+                                      uint32_t *input_sizes);
+
 /* ------------------------------------------------------------------ program cache */
 
 /* Process-wide counters of the program cache. */
