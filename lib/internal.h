@@ -51,6 +51,11 @@ typedef struct dmlcl__tensor {
     uint64_t elements;   /* product of sizes */
     uint64_t span;       /* 1 + sum (size-1)*stride: elements the buffer must hold */
     uint64_t span_bytes; /* span * elem_size */
+    /* Where the tensor lies in its logical tensor (tile.c): a tile's first element and the
+     * whole's sizes; a whole tensor has origin 0 and whole = sizes. */
+    uint64_t origin[DMLCL_MAXDIM];
+    uint64_t whole[DMLCL_MAXDIM];
+    int tiled;
 } dmlcl__tensor;
 
 /* Checks desc against the tensor rules (non-NULL, rank 1..8, sizes >= 1, known type,
@@ -61,6 +66,27 @@ dmlcl_status dmlcl__tensor_check(const char *op, const char *field, const dmlcl_
 /* Rejects an output layout in which two indices share one element. */
 dmlcl_status dmlcl__tensor_check_no_alias(const char *op, const char *field, const dmlcl__tensor *t);
 const char *dmlcl__type_name(dmlcl_tensor_data_type type); /* "FLOAT32", ... */
+/* The part of t from index start with the given sizes (each within t): fills *v and
+ * returns the element offset of its first element from t's. */
+uint64_t dmlcl__tensor_view(const dmlcl__tensor *t, const uint64_t *start, const uint64_t *sizes,
+                           dmlcl__tensor *v);
+
+/* ---- tiles (tile.c) ---------------------------------------------------------------------
+ * A box of a logical tensor: per dimension its first index and its extent (0: empty). */
+typedef struct dmlcl__box {
+    uint64_t start[DMLCL_MAXDIM];
+    uint64_t size[DMLCL_MAXDIM];
+} dmlcl__box;
+/* Marks t as its own whole tensor (origin 0, whole = sizes). */
+void dmlcl__tile_whole(dmlcl__tensor *t);
+/* Places the validated tensor t (field tensor_field) in its logical tensor by tile (field
+ * tile_field; NULL: t is the whole tensor): checks the tile's rules, fills origin/whole. */
+dmlcl_status dmlcl__tile_place(const char *op, const char *tile_field, const char *tensor_field,
+                               const dmlcl_tile_desc *tile, dmlcl__tensor *t);
+/* The box t covers in its logical tensor. */
+void dmlcl__tile_box(const dmlcl__tensor *t, dmlcl__box *b);
+/* Fails unless input tile `in` holds the box `reads` (an empty box always fits). */
+dmlcl_status dmlcl__tile_covers(const char *op, const dmlcl__tensor *in, const dmlcl__box *reads);
 
 /* ---- context (context.c) ------------------------------------------------------------ */
 typedef struct dmlcl__device_info {
@@ -134,6 +160,8 @@ struct dmlcl_operator {
     dmlcl__tensor out[DMLCL_MAX_BINDINGS];
     pthread_mutex_t lock; /* kernel arguments are per cl_kernel: one enqueue at a time */
     void *impl;           /* operator-specific plan and kernels */
+    /* During creation only: the tiles of dmlcl_operator_create_tile (NULL: whole). */
+    const dmlcl_tile_desc *tile_in, *tile_out;
     char plan_text[320];  /* the planner's choice, for dmlcl_operator_plan() */
 };
 
@@ -146,6 +174,10 @@ dmlcl_status dmlcl__resample2_create(dmlcl_operator *op, const dmlcl_resample2_d
 dmlcl_status dmlcl__resample_grad1_create(dmlcl_operator *op,
                                           const dmlcl_resample_grad1_desc *d);
 dmlcl_status dmlcl__resample3_create(dmlcl_operator *op, const dmlcl_resample3_desc *d);
+
+/* Each operator's rules, before any OpenCL call (op->ctx may be NULL: the halo query). */
+dmlcl_status dmlcl__reverse_subsequences_check(dmlcl_operator *op,
+                                               const dmlcl_reverse_subsequences_desc *d);
 
 /* Enqueue a 1-D NDRange of at least `items` work-items (rounded up to local). */
 dmlcl_status dmlcl__enqueue_1d(dmlcl_operator *op, cl_kernel k, size_t global, size_t local,

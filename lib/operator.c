@@ -2,22 +2,25 @@
 #include "internal.h"
 #include <string.h>
 
-dmlcl_status dmlcl_operator_create(dmlcl_context *c, const dmlcl_operator_desc *desc,
-                                   dmlcl_operator **out)
+static dmlcl_status create(dmlcl_context *c, const dmlcl_operator_desc *desc,
+                           const dmlcl_tile_desc *tile_in, const dmlcl_tile_desc *tile_out,
+                           dmlcl_operator **out, const char *fn)
 {
     if (!out)
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_create: out is NULL");
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: out is NULL", fn);
     *out = NULL;
     if (!c)
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_create: context is NULL");
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: context is NULL", fn);
     if (!desc)
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_create: desc is NULL");
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: desc is NULL", fn);
     if (!desc->desc)
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_create: desc->desc is NULL");
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: desc->desc is NULL", fn);
     dmlcl_operator *op = dmlcl__calloc(1, sizeof *op);
     if (!op)
-        return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "dmlcl_operator_create: out of host memory");
+        return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory", fn);
     op->ctx = c;
+    op->tile_in = tile_in;
+    op->tile_out = tile_out;
     dmlcl_status st;
     switch (desc->type) {
     case DMLCL_OPERATOR_REVERSE_SUBSEQUENCES:
@@ -39,9 +42,10 @@ dmlcl_status dmlcl_operator_create(dmlcl_context *c, const dmlcl_operator_desc *
         st = dmlcl__resample3_create(op, desc->desc);
         break;
     default:
-        st = dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_create: desc->type %d is not an "
-                                                 "operator type", (int)desc->type);
+        st = dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: desc->type %d is not an operator type", fn,
+                         (int)desc->type);
     }
+    op->tile_in = op->tile_out = NULL; /* the caller's memory */
     if (st) {
         if (op->vt && op->vt->destroy)
             op->vt->destroy(op);
@@ -52,6 +56,19 @@ dmlcl_status dmlcl_operator_create(dmlcl_context *c, const dmlcl_operator_desc *
     dmlcl__context_retain(c);
     *out = op;
     return DMLCL_SUCCESS;
+}
+
+dmlcl_status dmlcl_operator_create(dmlcl_context *c, const dmlcl_operator_desc *desc,
+                                   dmlcl_operator **out)
+{
+    return create(c, desc, NULL, NULL, out, "dmlcl_operator_create");
+}
+
+dmlcl_status dmlcl_operator_create_tile(dmlcl_context *c, const dmlcl_operator_desc *desc,
+                                        const dmlcl_tile_desc *input_tile,
+                                        const dmlcl_tile_desc *output_tile, dmlcl_operator **out)
+{
+    return create(c, desc, input_tile, output_tile, out, "dmlcl_operator_create_tile");
 }
 
 void dmlcl_operator_release(dmlcl_operator *op)

@@ -126,6 +126,9 @@ typedef struct dmlcl__resample1_plan {
     uint64_t rtab[DMLCL_MAXDIM];  /* first table row of each resampled dimension */
     uint32_t rdim[DMLCL_MAXDIM];  /* its dimension in the descriptor */
     uint64_t rnin[DMLCL_MAXDIM];  /* its input size */
+    /* Tiles: its logical input size and the tiles' first output and input index there
+     * (rows are computed from global indices; a whole tensor: rnin, 0, 0). */
+    uint64_t rwhole[DMLCL_MAXDIM], ro0[DMLCL_MAXDIM], ri0[DMLCL_MAXDIM];
     float rscale[DMLCL_MAXDIM], rip[DMLCL_MAXDIM], rop[DMLCL_MAXDIM]; /* its mapping */
     uint64_t in_base;           /* input element offset fixed by the pass-through maps */
     uint64_t count;             /* output elements */
@@ -201,9 +204,7 @@ int dmlcl__resample_idx64_forced(void);
 void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
                                   const dmlcl__tensor *out, const dmlcl__limits *lim,
                                   const dmlcl__r1_tune *tune, int force_idx64);
-/* Writes the plan's table (p->table_bytes bytes) for the same descriptor; with pairs, also
- * counts them into p->pair_groups. */
-void dmlcl__resample1_fill(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
-                           const float *scales, const float *in_offsets,
-                           const float *out_offsets, uint32_t *table);
+/* Writes the plan's table (p->table_bytes bytes), from the maps the plan keeps; with pairs,
+ * also counts them into p->pair_groups. */
+void dmlcl__resample1_fill(dmlcl__resample1_plan *p, uint32_t *table);
 #endif

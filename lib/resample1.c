@@ -112,9 +112,11 @@ static dmlcl_status validate(dmlcl_operator *op, const char *name, const char *c
     if ((st = check_array(name, "scales", d->scales, n, 1)) ||
         (st = check_array(name, "input_pixel_offsets", d->input_pixel_offsets, n, 0)) ||
         (st = check_array(name, "output_pixel_offsets", d->output_pixel_offsets, n, 0)) ||
-        (st = dmlcl__tensor_check_no_alias(name, "output_tensor", &op->out[0])))
+        (st = dmlcl__tensor_check_no_alias(name, "output_tensor", &op->out[0])) ||
+        (st = dmlcl__resample_place_tiles(op, name, "input_tensor", "output_tensor")))
         return st;
-    if (op->in[0].type == DMLCL_TENSOR_DATA_TYPE_FLOAT64 && !op->ctx->info.has_fp64)
+    /* No context: the halo query, which needs no device. */
+    if (op->in[0].type == DMLCL_TENSOR_DATA_TYPE_FLOAT64 && op->ctx && !op->ctx->info.has_fp64)
         return dmlcl__fail(DMLCL_UNSUPPORTED,
                            "%s: data_type FLOAT64 needs cl_khr_fp64, which the device \"%s\" "
                            "does not support", name, op->ctx->info.name);
@@ -229,8 +231,7 @@ static const dmlcl__op_vtable r3_vtable = {"resample3", r1_enqueue, r1_destroy};
 /* ---- creation ----------------------------------------------------------------------------- */
 
 /* Builds the tables on the host and uploads them into one read-only buffer. */
-static dmlcl_status upload_tables(dmlcl_operator *op, const char *name,
-                                  const dmlcl_resample1_desc *d)
+static dmlcl_status upload_tables(dmlcl_operator *op, const char *name)
 {
     r1_impl *im = op->impl;
     dmlcl__resample1_plan *p = &im->plan; /* fill counts the pairs */
@@ -246,8 +247,7 @@ static dmlcl_status upload_tables(dmlcl_operator *op, const char *name,
     if (!host)
         return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory for the coordinate "
                            "tables (%llu bytes)", name, (unsigned long long)p->table_bytes);
-    dmlcl__resample1_fill(p, &op->in[0], d->scales, d->input_pixel_offsets,
-                          d->output_pixel_offsets, host);
+    dmlcl__resample1_fill(p, host);
     cl_int err = CL_SUCCESS;
     im->table = clCreateBuffer(op->ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                (size_t)p->table_bytes, host, &err);
@@ -270,12 +270,11 @@ static const char *kernel_name(const dmlcl__resample1_plan *p)
     return p->linear ? "resample1_linear" : "resample1_gather";
 }
 
-static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const char *count_field,
+/* Plans and builds a checked operator. */
+static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt,
                            dmlcl__nearest_rule rule, const dmlcl_resample1_desc *d)
 {
-    dmlcl_status st = validate(op, vt->name, count_field, d);
-    if (st)
-        return st;
+    dmlcl_status st;
     op->n_in = 1;
     op->n_out = 1;
     r1_impl *im = dmlcl__calloc(1, sizeof *im);
@@ -321,12 +320,16 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt, const
     if ((st = dmlcl__kernel_get(op->ctx, "resample1", p->options,
                                 kernel_name(p), &im->kernel)))
         return st;
-    return upload_tables(op, vt->name, d);
+    return upload_tables(op, vt->name);
 }
 
-dmlcl_status dmlcl__resample1_create(dmlcl_operator *op, const dmlcl_resample1_desc *d)
+/* ---- one check per operator: its rules, and what it reads --------------------------------- */
+
+dmlcl_status dmlcl__resample1_check(dmlcl_operator *op, const dmlcl_resample1_desc *d,
+                                    dmlcl__resample_map *m)
 {
-    return create(op, &r1_vtable, "dimension_count", DMLCL__NEAREST_HALF_UP, d);
+    *m = dmlcl__resample1_map(d, DMLCL__NEAREST_HALF_UP, 0);
+    return validate(op, "resample1", "dimension_count", d);
 }
 
 /* RESAMPLE2 and (without antialiasing) RESAMPLE3: RESAMPLE1 with ceil or floor. The
@@ -340,36 +343,84 @@ dmlcl_status dmlcl__resample_rounding_check(const char *name, dmlcl_axis_directi
     return DMLCL_SUCCESS;
 }
 
-static dmlcl__nearest_rule rule_of(dmlcl_axis_direction dir)
+dmlcl__nearest_rule dmlcl__resample_rule_of(dmlcl_axis_direction dir)
 {
     return dir == DMLCL_AXIS_DIRECTION_INCREASING ? DMLCL__NEAREST_CEIL : DMLCL__NEAREST_FLOOR;
 }
 
-dmlcl_status dmlcl__resample2_create(dmlcl_operator *op, const dmlcl_resample2_desc *d)
+static dmlcl_resample1_desc r1_of2(const dmlcl_resample2_desc *d)
+{
+    return (dmlcl_resample1_desc){d->input_tensor, d->output_tensor, d->interpolation_mode,
+                                  d->dimension_count, d->scales, d->input_pixel_offsets,
+                                  d->output_pixel_offsets};
+}
+
+dmlcl_status dmlcl__resample2_check(dmlcl_operator *op, const dmlcl_resample2_desc *d,
+                                    dmlcl__resample_map *m)
 {
     dmlcl_status st = dmlcl__resample_rounding_check("resample2", d->rounding_direction);
     if (st)
         return st;
-    dmlcl_resample1_desc r1 = {d->input_tensor, d->output_tensor, d->interpolation_mode,
-                               d->dimension_count, d->scales, d->input_pixel_offsets,
-                               d->output_pixel_offsets};
-    return create(op, &r2_vtable, "dimension_count", rule_of(d->rounding_direction), &r1);
-}
-
-/* RESAMPLE3 where antialiasing changes nothing (see resample3.c). */
-dmlcl_status dmlcl__resample3_create_plain(dmlcl_operator *op, const dmlcl_resample1_desc *r1,
-                                           dmlcl_axis_direction dir)
-{
-    return create(op, &r3_vtable, "dimension_count", rule_of(dir), r1);
+    const dmlcl_resample1_desc r1 = r1_of2(d);
+    *m = dmlcl__resample1_map(&r1, dmlcl__resample_rule_of(d->rounding_direction), 0);
+    return validate(op, "resample2", "dimension_count", &r1);
 }
 
 /* v0: pixel-centre offsets on every dimension (input 0.5, output -0.5). */
+static const float v0_in_off[DMLCL_MAXDIM] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
+static const float v0_out_off[DMLCL_MAXDIM] = {-0.5f, -0.5f, -0.5f, -0.5f,
+                                               -0.5f, -0.5f, -0.5f, -0.5f};
+
+static dmlcl_resample1_desc r1_of0(const dmlcl_resample_desc *d)
+{
+    return (dmlcl_resample1_desc){d->input_tensor, d->output_tensor, d->interpolation_mode,
+                                  d->scale_count, d->scales, v0_in_off, v0_out_off};
+}
+
+dmlcl_status dmlcl__resample_check(dmlcl_operator *op, const dmlcl_resample_desc *d,
+                                   dmlcl__resample_map *m)
+{
+    const dmlcl_resample1_desc r1 = r1_of0(d);
+    *m = dmlcl__resample1_map(&r1, DMLCL__NEAREST_HALF_UP, 0);
+    return validate(op, "resample", "scale_count", &r1);
+}
+
+/* ---- creation of each operator: check, tiles, plan ----------------------------------------- */
+
+static dmlcl_status create_checked(dmlcl_operator *op, const dmlcl__op_vtable *vt, dmlcl_status st,
+                                   const dmlcl__resample_map *m, const dmlcl_resample1_desc *d)
+{
+    if (st || (st = dmlcl__resample_check_tiles(op, vt->name, m)))
+        return st;
+    return create(op, vt, m->rule, d);
+}
+
+dmlcl_status dmlcl__resample1_create(dmlcl_operator *op, const dmlcl_resample1_desc *d)
+{
+    dmlcl__resample_map m;
+    dmlcl_status st = dmlcl__resample1_check(op, d, &m);
+    return create_checked(op, &r1_vtable, st, &m, d);
+}
+
+dmlcl_status dmlcl__resample2_create(dmlcl_operator *op, const dmlcl_resample2_desc *d)
+{
+    dmlcl__resample_map m;
+    dmlcl_status st = dmlcl__resample2_check(op, d, &m);
+    const dmlcl_resample1_desc r1 = r1_of2(d);
+    return create_checked(op, &r2_vtable, st, &m, &r1);
+}
+
 dmlcl_status dmlcl__resample_create(dmlcl_operator *op, const dmlcl_resample_desc *d)
 {
-    static const float in_off[DMLCL_MAXDIM] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
-    static const float out_off[DMLCL_MAXDIM] = {-0.5f, -0.5f, -0.5f, -0.5f,
-                                                -0.5f, -0.5f, -0.5f, -0.5f};
-    dmlcl_resample1_desc r1 = {d->input_tensor, d->output_tensor, d->interpolation_mode,
-                               d->scale_count, d->scales, in_off, out_off};
-    return create(op, &r0_vtable, "scale_count", DMLCL__NEAREST_HALF_UP, &r1);
+    dmlcl__resample_map m;
+    dmlcl_status st = dmlcl__resample_check(op, d, &m);
+    const dmlcl_resample1_desc r1 = r1_of0(d);
+    return create_checked(op, &r0_vtable, st, &m, &r1);
+}
+
+/* RESAMPLE3 where antialiasing changes nothing (see resample3.c), checked already. */
+dmlcl_status dmlcl__resample3_create_plain(dmlcl_operator *op, const dmlcl_resample1_desc *r1,
+                                           const dmlcl__resample_map *m)
+{
+    return create_checked(op, &r3_vtable, DMLCL_SUCCESS, m, r1);
 }

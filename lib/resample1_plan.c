@@ -71,24 +71,48 @@ uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w)
     return (uint32_t)f;
 }
 
-/* One table row: the input index and (LINEAR) the weight of index + 1. */
-static uint32_t row(int linear, dmlcl__nearest_rule rule, uint64_t o, uint64_t n_in, float s,
-                    float ip, float op, float *w)
+/* One dimension's map: the logical input size and the mapping's values, and where the
+ * tiles start (0 for whole tensors): coordinates are computed from global indices, so a
+ * tile's rows are the whole run's, shifted to the input tile's first element. */
+typedef struct {
+    uint64_t n_in, o0, i0;
+    float s, ip, op;
+} dim_fn;
+
+static dim_fn whole_fn(const dmlcl__tensor *in, uint32_t d, const float *scales,
+                       const float *in_offsets, const float *out_offsets)
 {
-    float x = dmlcl__resample1_coord(o, s, ip, op);
-    if (linear)
-        return dmlcl__resample1_linear(x, n_in, w);
-    *w = 0;
-    return dmlcl__resample_nearest_rule(x, n_in, rule);
+    return (dim_fn){in->whole[d], 0, 0, scales[d], in_offsets[d], out_offsets[d]};
+}
+
+/* One table row: the input index and (LINEAR) the weight of index + 1. */
+static uint32_t row(int linear, dmlcl__nearest_rule rule, const dim_fn *f, uint64_t o, float *w)
+{
+    float x = dmlcl__resample1_coord(o + f->o0, f->s, f->ip, f->op);
+    uint32_t i;
+    if (linear) {
+        i = dmlcl__resample1_linear(x, f->n_in, w);
+    } else {
+        *w = 0;
+        i = dmlcl__resample_nearest_rule(x, f->n_in, rule);
+    }
+    return (uint32_t)(i - f->i0); /* the halo check keeps it within the input tile */
+}
+
+/* Resampled slot k's map. */
+static dim_fn slot_fn(const dmlcl__resample1_plan *p, uint32_t k)
+{
+    return (dim_fn){p->rwhole[k], p->ro0[k], p->ri0[k], p->rscale[k], p->rip[k], p->rop[k]};
 }
 
 /* A dimension is pass-through when its rows are index = first + o * step, all weights 0. */
 typedef struct { int affine; uint64_t first, step; } dim_map;
 
-static dim_map classify(int linear, dmlcl__nearest_rule rule, uint64_t n_in, uint64_t n_out,
-                        float s, float ip, float op)
+static dim_map classify(int linear, dmlcl__nearest_rule rule, const dim_fn *f, uint64_t n_out)
 {
     dim_map m = {1, 0, 0};
+    const uint64_t n_in = f->n_in;
+    const float s = f->s, ip = f->ip, op = f->op;
     float w;
     /* The spec's rule: scale 1, offsets summing to 0 and equal sizes are identity, even
      * where float32 steps would land an ulp off (0.3 / -0.3: 1.3f - 0.3f < 1). (Not for
@@ -98,10 +122,10 @@ static dim_map classify(int linear, dmlcl__nearest_rule rule, uint64_t n_in, uin
         m.step = 1;
         return m;
     }
-    m.first = row(linear, rule, 0, n_in, s, ip, op, &w);
+    m.first = row(linear, rule, f, 0, &w);
     m.affine = w == 0;
     for (uint64_t o = 1; o < n_out && m.affine; o++) {
-        uint64_t i = row(linear, rule, o, n_in, s, ip, op, &w);
+        uint64_t i = row(linear, rule, f, o, &w);
         if (o == 1)
             m.step = i >= m.first ? i - m.first : 0;
         m.affine = w == 0 && i == m.first + o * m.step;
@@ -148,7 +172,8 @@ static uint64_t shared_rows(const dmlcl__resample1_plan *p, uint32_t k, const dm
         const uint32_t e = p->rdim[j];
         if (p->rsize[j] == p->rsize[k] && in->sizes[e] == in->sizes[d] &&
             scales[e] == scales[d] && in_offsets[e] == in_offsets[d] &&
-            out_offsets[e] == out_offsets[d])
+            out_offsets[e] == out_offsets[d] && p->rwhole[j] == p->rwhole[k] &&
+            p->ro0[j] == p->ro0[k] && p->ri0[j] == p->ri0[k])
             return p->rtab[j];
     }
     return p->table_rows;
@@ -164,10 +189,12 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
     p->rule = rule;
     for (uint32_t d = 0; d < in->rank; d++) {
         uint64_t n_out = out->sizes[d];
-        dim_map m = classify(linear, rule, in->sizes[d], n_out, scales[d], in_offsets[d],
-                             out_offsets[d]);
+        /* Classified on the whole dimension, so that a tile computes as the whole does. */
+        dim_fn f = whole_fn(in, d, scales, in_offsets, out_offsets);
+        dim_map m = classify(linear, rule, &f, out->whole[d]);
         if (m.affine) {
-            p->in_base += m.first * in->strides[d];
+            /* The tile's first row, relative to the input tile's first element. */
+            p->in_base += (m.first + out->origin[d] * m.step - in->origin[d]) * in->strides[d];
             if (n_out > 1)
                 add_pass(p, n_out, m.step * in->strides[d], out->strides[d]);
             continue;
@@ -181,6 +208,9 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
         p->rscale[k] = scales[d];
         p->rip[k] = in_offsets[d];
         p->rop[k] = out_offsets[d];
+        p->rwhole[k] = in->whole[d];
+        p->ro0[k] = out->origin[d];
+        p->ri0[k] = in->origin[d];
         p->rtab[k] = shared_rows(p, k, in, scales, in_offsets, out_offsets);
         if (p->rtab[k] == p->table_rows)
             p->table_rows += n_out;
@@ -332,7 +362,8 @@ static int window_fits_at(const uint32_t *i0, uint32_t pat, int64_t base, uint64
 static uint32_t lower_index(const dmlcl__resample1_plan *p, uint32_t k, uint64_t o)
 {
     float w;
-    return row(1, p->rule, o, p->rnin[k], p->rscale[k], p->rip[k], p->rop[k], &w);
+    const dim_fn f = slot_fn(p, k);
+    return row(1, p->rule, &f, o, &w);
 }
 
 /* The inner rows of unit u; returns whether its outputs fit the window anchored at their
@@ -580,13 +611,11 @@ int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t)
     return r;
 }
 
-void dmlcl__resample1_fill(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
-                           const float *scales, const float *in_offsets,
-                           const float *out_offsets, uint32_t *table)
+void dmlcl__resample1_fill(dmlcl__resample1_plan *p, uint32_t *table)
 {
     const uint32_t words = DMLCL_RESAMPLE1_WORDS(p->linear);
     for (uint32_t k = 0; k < p->nr; k++) {
-        uint32_t d = p->rdim[k];
+        const dim_fn f = slot_fn(p, k);
         int shared = 0;
         for (uint32_t j = 0; j < k; j++)
             shared |= p->rtab[j] == p->rtab[k];
@@ -595,8 +624,7 @@ void dmlcl__resample1_fill(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
         uint32_t *t = table + p->rtab[k] * words;
         for (uint64_t o = 0; o < p->rsize[k]; o++, t += words) {
             float w;
-            t[0] = row(p->linear, p->rule, o, in->sizes[d], scales[d], in_offsets[d],
-                       out_offsets[d], &w);
+            t[0] = row(p->linear, p->rule, &f, o, &w);
             if (p->linear)
                 memcpy(&t[1], &w, sizeof w);
         }

@@ -56,24 +56,32 @@ static dmlcl_status validate(dmlcl_operator *op, const dmlcl_resample_grad1_desc
                                           n, 0)) ||
         (st = dmlcl__resample_check_array(name, "output_pixel_offsets",
                                           d->output_pixel_offsets, n, 0)) ||
-        (st = dmlcl__tensor_check_no_alias(name, "output_gradient_tensor", &op->out[0])))
+        (st = dmlcl__tensor_check_no_alias(name, "output_gradient_tensor", &op->out[0])) ||
+        (st = dmlcl__resample_place_tiles(op, name, "input_gradient_tensor",
+                                          "output_gradient_tensor")))
         return st;
-    if (op->in[0].type == DMLCL_TENSOR_DATA_TYPE_FLOAT64 && !op->ctx->info.has_fp64)
+    if (op->in[0].type == DMLCL_TENSOR_DATA_TYPE_FLOAT64 && op->ctx && !op->ctx->info.has_fp64)
         return dmlcl__fail(DMLCL_UNSUPPORTED,
                            "%s: data_type FLOAT64 needs cl_khr_fp64, which the device \"%s\" "
                            "does not support", name, op->ctx->info.name);
     return DMLCL_SUCCESS;
 }
 
+dmlcl_status dmlcl__resample_grad1_check(dmlcl_operator *op, const dmlcl_resample_grad1_desc *d,
+                                         dmlcl__resample_map *m)
+{
+    *m = (dmlcl__resample_map){1, d->interpolation_mode == DMLCL_INTERPOLATION_MODE_LINEAR, 0,
+                               dmlcl__resample_rule_of(d->rounding_direction), d->scales,
+                               d->input_pixel_offsets, d->output_pixel_offsets};
+    return validate(op, d);
+}
+
 dmlcl_status dmlcl__resample_grad1_create(dmlcl_operator *op, const dmlcl_resample_grad1_desc *d)
 {
-    dmlcl_status st = validate(op, d);
-    if (st)
+    dmlcl__resample_map m;
+    dmlcl_status st = dmlcl__resample_grad1_check(op, d, &m);
+    if (st || (st = dmlcl__resample_check_tiles(op, "resample_grad1", &m)))
         return st;
-    int linear = d->interpolation_mode == DMLCL_INTERPOLATION_MODE_LINEAR;
-    dmlcl__nearest_rule rule = d->rounding_direction == DMLCL_AXIS_DIRECTION_INCREASING
-                                   ? DMLCL__NEAREST_CEIL
-                                   : DMLCL__NEAREST_FLOOR;
-    return dmlcl__taps_create(op, &dmlcl__taps_vtable_grad1, 1, linear, rule, 0, d->scales,
+    return dmlcl__taps_create(op, &dmlcl__taps_vtable_grad1, 1, m.linear, m.rule, 0, d->scales,
                               d->input_pixel_offsets, d->output_pixel_offsets);
 }

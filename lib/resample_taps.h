@@ -19,11 +19,21 @@ void dmlcl__taps_table_free(dmlcl__taps_table *t);
 
 /* One dimension: in (descriptor values), out (where its rows went, or affine). */
 typedef struct dmlcl__taps_dim {
-    uint64_t n_res, n_src;          /* result and source sizes */
+    uint64_t n_res, n_src;          /* result and source sizes (logical: of the whole) */
     float scale, in_offset, out_offset;
     uint64_t row_word;              /* first row's word; UINT64_MAX = affine */
     uint64_t first, step;           /* affine: source index = first + r * step */
 } dmlcl__taps_dim;
+
+/* RESAMPLE3's antialiased row o: its taps of nonzero weight, [*first, *first + *count)
+ * (the rows keep only those; the halo query reads them here). */
+void dmlcl__taps_aa_row(const dmlcl__taps_dim *p, uint64_t o, int64_t *first, uint64_t *count);
+
+/* Tiles: the rows [res0, res0 + n) of a whole dimension p (its rows in `whole`, or affine)
+ * appended to t with source indices relative to src0 (rows that read nothing start at 0);
+ * p is updated to describe the tile's rows. Returns 0 when out of memory. */
+int dmlcl__taps_slice(dmlcl__taps_table *t, const dmlcl__taps_table *whole, dmlcl__taps_dim *p,
+                      uint64_t res0, uint64_t n, uint64_t src0);
 
 /* RESAMPLE_GRAD1: result = forward input (n_res), source = forward output (n_src); each
  * row lists the forward outputs that read the input coordinate, with their weights (a

@@ -241,33 +241,67 @@ static double aa_range(const dmlcl__taps_dim *p, uint64_t o, int64_t *xmin, uint
     return c;
 }
 
+/* Row o's weights over its tap range, into w[0 .. *nt) (nt from aa_range), and the first
+ * and last tap of nonzero weight: the row keeps only those (a weight 0 is never read, so
+ * the halo of a tile need not hold it). All weights 0 (a sample outside the input): the
+ * edge tap gets weight 1. */
+static void aa_weights(const dmlcl__taps_dim *p, uint64_t o, int64_t *xmin, uint64_t *nt,
+                       float *w, uint64_t *lo, uint64_t *hi)
+{
+    double c = aa_range(p, o, xmin, nt), total = 0;
+    for (uint64_t k = 0; k < *nt; k++)
+        total += aa_weight(*xmin + (int64_t)k, c, p->scale);
+    *lo = *nt, *hi = 0;
+    for (uint64_t k = 0; k < *nt; k++) {
+        double v = aa_weight(*xmin + (int64_t)k, c, p->scale);
+        float wk = total > 0 ? (float)(v / total) : (k == 0 ? 1.0f : 0.0f);
+        if (w)
+            w[k] = wk;
+        if (wk != 0) {
+            *lo = k < *lo ? k : *lo;
+            *hi = k;
+        }
+    }
+}
+
+void dmlcl__taps_aa_row(const dmlcl__taps_dim *p, uint64_t o, int64_t *first, uint64_t *count)
+{
+    int64_t xmin;
+    uint64_t nt, lo, hi;
+    aa_weights(p, o, &xmin, &nt, NULL, &lo, &hi);
+    *first = xmin + (int64_t)lo;
+    *count = hi - lo + 1;
+}
+
 static int add_antialiased(dmlcl__taps_table *t, dmlcl__taps_dim *p)
 {
     const uint64_t n_res = p->n_res, rows = t->n;
-    uint64_t taps = 0, nt;
+    uint64_t taps = 0, nt, most = 1;
     int64_t xmin;
     for (uint64_t o = 0; o < n_res; o++) {
         aa_range(p, o, &xmin, &nt);
         taps += nt;
+        most = nt > most ? nt : most;
     }
-    if (!reserve(t, 3 * n_res + 2 * taps))
+    float *w = most <= SIZE_MAX / sizeof *w ? dmlcl__malloc(most * sizeof *w) : NULL;
+    if (!w || !reserve(t, 3 * n_res + 2 * taps)) {
+        t->oom = 1;
+        dmlcl__free(w);
         return 0;
+    }
     uint32_t *r = t->words + rows, *e = r + 3 * n_res;
     for (uint64_t o = 0; o < n_res; o++) {
-        double c = aa_range(p, o, &xmin, &nt), total = 0;
-        for (uint64_t k = 0; k < nt; k++)
-            total += aa_weight(xmin + (int64_t)k, c, p->scale);
-        r[3 * o] = (uint32_t)xmin;
-        r[3 * o + 1] = (uint32_t)nt;
+        uint64_t lo, hi;
+        aa_weights(p, o, &xmin, &nt, w, &lo, &hi);
+        r[3 * o] = (uint32_t)(xmin + (int64_t)lo);
+        r[3 * o + 1] = (uint32_t)(hi - lo + 1);
         r[3 * o + 2] = (uint32_t)(e - t->words);
-        for (uint64_t k = 0; k < nt; k++, e += 2) {
-            /* All weights 0 (a sample outside the input): the edge tap gets weight 1. */
-            double v = aa_weight(xmin + (int64_t)k, c, p->scale);
-            float w = total > 0 ? (float)(v / total) : (k == 0 ? 1.0f : 0.0f);
-            memcpy(&e[0], &w, 4);
+        for (uint64_t k = lo; k <= hi; k++, e += 2) {
+            memcpy(&e[0], &w[k], 4);
             e[1] = 2;
         }
     }
+    dmlcl__free(w);
     t->n = (uint64_t)(e - t->words);
     finish(t, rows, n_res, p);
     return !t->oom;
@@ -278,4 +312,32 @@ int dmlcl__taps_add_forward(dmlcl__taps_table *t, int antialiased, dmlcl__taps_d
     if (antialiased && p->scale < 1)
         return add_antialiased(t, p);
     return add_linear(t, p);
+}
+
+int dmlcl__taps_slice(dmlcl__taps_table *t, const dmlcl__taps_table *whole, dmlcl__taps_dim *p,
+                      uint64_t res0, uint64_t n, uint64_t src0)
+{
+    if (p->row_word == UINT64_MAX) { /* affine: the tile's first row, shifted */
+        p->first = p->first + res0 * p->step - src0;
+        return 1;
+    }
+    const uint32_t *r = whole->words + p->row_word + 3 * res0;
+    uint64_t taps = 0;
+    for (uint64_t i = 0; i < n; i++)
+        taps += r[3 * i + 1];
+    if (!reserve(t, 3 * n + 2 * taps))
+        return 0;
+    const uint64_t rows = t->n;
+    uint32_t *dst = t->words + rows, *e = dst + 3 * n;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint32_t count = r[3 * i + 1];
+        dst[3 * i] = count ? (uint32_t)(r[3 * i] - src0) : 0; /* the halo check holds it */
+        dst[3 * i + 1] = count;
+        dst[3 * i + 2] = (uint32_t)(e - t->words);
+        memcpy(e, whole->words + r[3 * i + 2], (size_t)count * 8);
+        e += 2 * (uint64_t)count;
+    }
+    t->n = (uint64_t)(e - t->words);
+    p->row_word = rows;
+    return 1;
 }

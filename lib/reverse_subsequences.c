@@ -9,6 +9,7 @@
 typedef struct rs_impl {
     dmlcl__rs_plan plan;
     cl_kernel kernel;
+    uint64_t shift[2]; /* tiles: input and lengths elements before the output tile's box */
 } rs_impl;
 
 /* Host mirror of the kernel's rs_args. */
@@ -35,8 +36,44 @@ static dmlcl_status check_same_sizes(const char *field, const dmlcl__tensor *t,
     return DMLCL_SUCCESS;
 }
 
+/* Tiles: the lengths tile is the input tile's box with the axis collapsed; the logical
+ * tensors have one shape; the output tile spans the axis (a sequence's elements would
+ * otherwise come from other tiles) and the input tile holds the output tile's box. */
+static dmlcl_status place_tiles(dmlcl_operator *op, uint32_t axis)
+{
+    dmlcl__tensor *in = &op->in[0], *len = &op->in[1], *out = &op->out[0];
+    dmlcl_status st;
+    if ((st = dmlcl__tile_place(OP, "input_tile", "input_tensor", op->tile_in, in)) ||
+        (st = dmlcl__tile_place(OP, "output_tile", "output_tensor", op->tile_out, out)))
+        return st;
+    dmlcl__tile_whole(len);
+    if (!in->tiled && !out->tiled)
+        return DMLCL_SUCCESS;
+    for (uint32_t d = 0; d < in->rank; d++) {
+        if (out->whole[d] != in->whole[d])
+            return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                               OP ": output_tile logical_sizes[%u] must equal input_tile's "
+                               "(%llu), got %llu", d, (unsigned long long)in->whole[d],
+                               (unsigned long long)out->whole[d]);
+        len->origin[d] = d == axis ? 0 : in->origin[d];
+        len->whole[d] = d == axis ? 1 : in->whole[d];
+    }
+    len->tiled = 1;
+    if (out->origin[axis] != 0 || out->sizes[axis] != out->whole[axis])
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           OP ": output_tile must span the whole axis %u (start 0, size %llu), "
+                           "got start %llu and size %llu", axis,
+                           (unsigned long long)out->whole[axis],
+                           (unsigned long long)out->origin[axis],
+                           (unsigned long long)out->sizes[axis]);
+    dmlcl__box box;
+    dmlcl__tile_box(out, &box);
+    return dmlcl__tile_covers(OP, in, &box);
+}
+
 /* Every rule of operators.md, before any OpenCL call. Fills op->in / op->out. */
-static dmlcl_status validate(dmlcl_operator *op, const dmlcl_reverse_subsequences_desc *d)
+dmlcl_status dmlcl__reverse_subsequences_check(dmlcl_operator *op,
+                                               const dmlcl_reverse_subsequences_desc *d)
 {
     dmlcl__tensor *in = &op->in[0], *len = &op->in[1], *out = &op->out[0];
     dmlcl_status st;
@@ -60,7 +97,9 @@ static dmlcl_status validate(dmlcl_operator *op, const dmlcl_reverse_subsequence
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
                            OP ": sequence_lengths_tensor data_type must be UINT32 or UINT64, got %s",
                            dmlcl__type_name(len->type));
-    if ((st = check_same_sizes("output_tensor", out, in, -1)))
+    if ((st = place_tiles(op, d->axis)))
+        return st;
+    if (!in->tiled && !out->tiled && (st = check_same_sizes("output_tensor", out, in, -1)))
         return st;
     if (len->sizes[d->axis] != 1)
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
@@ -97,7 +136,7 @@ static dmlcl_status rs_enqueue(dmlcl_operator *op, const cl_mem *in, const uint6
     a.in_span = p->in_span;
     a.axis_size = p->sizes[p->axis];
     a.axis_in_str = p->in_str[p->axis];
-    cl_ulong offs[3] = {in_off[0], in_off[1], out_off[0]};
+    cl_ulong offs[3] = {in_off[0] + im->shift[0], in_off[1] + im->shift[1], out_off[0]};
     dmlcl_status st;
     if ((st = dmlcl__set_arg(im->kernel, 0, sizeof(cl_mem), &in[0])) ||
         (st = dmlcl__set_arg(im->kernel, 1, sizeof(cl_ulong), &offs[0])) ||
@@ -134,7 +173,7 @@ static const dmlcl__op_vtable rs_vtable = {OP, rs_enqueue, rs_destroy};
 dmlcl_status dmlcl__reverse_subsequences_create(dmlcl_operator *op,
                                                 const dmlcl_reverse_subsequences_desc *d)
 {
-    dmlcl_status st = validate(op, d);
+    dmlcl_status st = dmlcl__reverse_subsequences_check(op, d);
     if (st)
         return st;
     op->n_in = 2;
@@ -155,8 +194,19 @@ dmlcl_status dmlcl__reverse_subsequences_create(dmlcl_operator *op,
                            OP ": DMLCL_RS_PLAN must be key=value pairs (variant=generic|lines|"
                            "chunks, wg=N, waves=N) separated by commas, got \"%s\"",
                            force);
-    dmlcl__rs_plan_make_tuned(&op->in[0], &op->in[1], &op->out[0], d->axis, &lim, &tune,
-                              &im->plan);
+    /* A tile plans on the part of the input and lengths tiles under the output tile; the
+     * offsets of their first elements ride on the bindings' offsets. */
+    const dmlcl__tensor *out = &op->out[0];
+    uint64_t at[DMLCL_MAXDIM], lat[DMLCL_MAXDIM], lsz[DMLCL_MAXDIM];
+    for (uint32_t k = 0; k < out->rank; k++) {
+        at[k] = out->origin[k] - op->in[0].origin[k];
+        lat[k] = k == d->axis ? 0 : at[k];
+        lsz[k] = k == d->axis ? 1 : out->sizes[k];
+    }
+    dmlcl__tensor in, len;
+    im->shift[0] = dmlcl__tensor_view(&op->in[0], at, out->sizes, &in);
+    im->shift[1] = dmlcl__tensor_view(&op->in[1], lat, lsz, &len);
+    dmlcl__rs_plan_make_tuned(&in, &len, out, d->axis, &lim, &tune, &im->plan);
     const dmlcl__rs_plan *p = &im->plan;
     snprintf(op->plan_text, sizeof op->plan_text,
              "variant=%s vec=%u rank=%u axis=%u units=%llu segs=%llu global=%zu local=%zu "

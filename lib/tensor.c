@@ -86,6 +86,7 @@ dmlcl_status dmlcl__tensor_check(const char *op, const char *field, const dmlcl_
     }
     if ((st = compute_extent(op, field, t)))
         return st;
+    dmlcl__tile_whole(t);
     uint64_t need = (t->span_bytes + 3) & ~(uint64_t)3;
     if (d->total_tensor_size_in_bytes != 0 && d->total_tensor_size_in_bytes < need)
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
@@ -93,6 +94,23 @@ dmlcl_status dmlcl__tensor_check(const char *op, const char *field, const dmlcl_
                            field, (unsigned long long)need,
                            (unsigned long long)d->total_tensor_size_in_bytes);
     return DMLCL_SUCCESS;
+}
+
+uint64_t dmlcl__tensor_view(const dmlcl__tensor *t, const uint64_t *start, const uint64_t *sizes,
+                           dmlcl__tensor *v)
+{
+    *v = *t;
+    uint64_t shift = 0;
+    v->elements = 1;
+    v->span = 1;
+    for (uint32_t d = 0; d < t->rank; d++) {
+        shift += start[d] * t->strides[d];
+        v->sizes[d] = sizes[d];
+        v->elements *= sizes[d];
+        v->span += (sizes[d] - 1) * t->strides[d];
+    }
+    v->span_bytes = v->span * t->elem_size;
+    return shift;
 }
 
 uint64_t dmlcl_tensor_size_in_bytes(const dmlcl_tensor_desc *desc)

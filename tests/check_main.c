@@ -19,6 +19,7 @@ static const suite_fn suites[] = {
     threads_suite,
     alloc_failure_suite,
     conformance_suite,
+    tiles_suite,
 };
 
 int main(void)

@@ -194,7 +194,7 @@ START_TEST(linear_row_window)
     ck_assert_uint_eq(p.table_bytes, (p.table_rows + 20) * 8);
     ck_assert_ptr_nonnull(strstr(p.options, " -DPAIR_K=0"));
     uint32_t *table = calloc(p.table_bytes, 1);
-    dmlcl__resample1_fill(&p, &in, img_sc, half8, mhalf8, table);
+    dmlcl__resample1_fill(&p, table);
     ck_assert_uint_eq(p.pair_groups, 11);
     ck_assert_uint_eq(p.rdiv[0].mul, dmlcl__fastdiv_make(11, 32).mul);
     ck_assert_uint_eq(table[2 * p.gtab], 0); /* x = 0 (clamped) and 0.25: both row 0 */
@@ -453,7 +453,7 @@ START_TEST(fill_writes_the_rows)
     ck_assert_uint_eq(p.rtab[0], 0);
     ck_assert_uint_eq(p.rtab[1], 0);
     uint32_t t[20];
-    dmlcl__resample1_fill(&p, &in, sc, half8, mhalf8, t);
+    dmlcl__resample1_fill(&p, t);
     static const uint32_t idx[4] = {0, 0, 0, 1};
     static const float w[4] = {0, 0.25f, 0.75f, 0};
     for (int r = 0; r < 4; r++) {
@@ -463,7 +463,7 @@ START_TEST(fill_writes_the_rows)
         ck_assert_float_eq(got, w[r % 4]);
     }
     dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &gpu, 0, &p);
-    dmlcl__resample1_fill(&p, &in, sc, half8, mhalf8, t);
+    dmlcl__resample1_fill(&p, t);
     static const uint32_t near[4] = {0, 0, 1, 1};
     for (int r = 0; r < 4; r++)
         ck_assert_uint_eq(t[r], near[r % 4]);
@@ -474,7 +474,7 @@ START_TEST(fill_writes_the_rows)
     dmlcl__resample1_plan_make(&in, &out, 0, sc2, half8, mhalf8, &gpu, 0, &p);
     ck_assert_uint_eq(p.table_rows, 9);
     ck_assert_uint_eq(p.rtab[1], 4);
-    dmlcl__resample1_fill(&p, &in, sc2, half8, mhalf8, t);
+    dmlcl__resample1_fill(&p, t);
     static const uint32_t near5[5] = {0, 0, 1, 1, 1}; /* x = (o + 0.5) / 2.5 - 0.5 */
     for (int r = 0; r < 9; r++)
         ck_assert_uint_eq(t[r], r < 4 ? near[r] : near5[r - 4]);
@@ -566,7 +566,7 @@ START_TEST(resample2_nearest_rules)
                                     0, &p);
     ck_assert_uint_eq(p.nr, 1);
     uint32_t t[3];
-    dmlcl__resample1_fill(&p, &in, s15, half8, mhalf8, t);
+    dmlcl__resample1_fill(&p, t);
     ck_assert(t[0] == 0 && t[1] == 0 && t[2] == 1);
 }
 END_TEST

@@ -27,6 +27,8 @@ static inline dmlcl__tensor plan_tensor(uint32_t rank, const uint64_t *sizes,
         t.span += (t.sizes[d] - 1) * t.strides[d];
     }
     t.span_bytes = t.span * elem;
+    for (uint32_t d = 0; d < DMLCL_TENSOR_DIMENSION_COUNT_MAX; d++)
+        t.whole[d] = d < rank ? sizes[d] : 1; /* a whole tensor, not a tile */
     return t;
 }
 #endif

@@ -96,4 +96,5 @@ Suite *disk_cache_suite(void);
 Suite *threads_suite(void);
 Suite *alloc_failure_suite(void);
 Suite *conformance_suite(void);
+Suite *tiles_suite(void);
 #endif
