@@ -41,9 +41,9 @@
  *   mpiexec -np 4 ./mpi_resample --z 3 --grid slab --case nearest0.5x --verbose
  *   mpiexec -np 8 ./mpi_resample --bench --mb-per-rank 256 --case linear2x
  *
- * Environment: DMLCL_DEVICE (see above); DMLCL_MPI_EXAMPLE_CORRUPT=R: rank R changes one
- * element its exchange received from another rank, before computing (the test that a
- * broken halo is caught: every case must then FAIL). */
+ * Environment: DMLCL_DEVICE (see above); DMLCL_MPI_EXAMPLE_CORRUPT=R (a rank, or all):
+ * rank R changes every element its exchange received from other ranks, before computing
+ * (the test that a broken halo is caught: a case where R receives anything must FAIL). */
 #include <dmlcl.h>
 #include <mpi.h>
 
@@ -57,6 +57,7 @@
 #include "halo.h"
 
 #define DIMS 3
+#define CORRUPT_ALL (-2) /* DMLCL_MPI_EXAMPLE_CORRUPT=all */
 
 /* ------------------------------------------------------------------ errors */
 
@@ -384,23 +385,25 @@ static void job_free(tile_job *j)
     free(j->out_data);
 }
 
-/* The negative test: change one element that came from another rank (a broken halo), so
- * that the comparison must fail. */
+/* The negative test: change every element that came from another rank (a broken halo),
+ * so that any output reading one must differ from the reference. */
 static void corrupt_received(tile_job *j, MPI_Comm comm)
 {
-    int size;
+    int size, rank;
     MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
     for (int r = 0; r < size; r++) {
         halo_box theirs, part;
         halo_plan_boxes(j->plan, r, &theirs, NULL);
-        if (r == world_rank || !halo_box_intersect(&j->needed, &theirs, &part))
+        if (r == rank || !halo_box_intersect(&j->needed, &theirs, &part))
             continue;
-        uint64_t at = 0; /* the part's first element, in the needed box */
-        for (int d = 0; d < DIMS; d++)
-            at = at * j->needed.size[d] + (part.start[d] - j->needed.start[d]);
-        unsigned char *p = (unsigned char *)j->needed_data + at * j->elem;
-        p[j->elem - 1] ^= 0x40; /* an exponent bit: a change no rounding hides */
-        return;
+        uint64_t n = halo_box_count(&part);
+        unsigned char *tmp = xmalloc(n * j->elem);
+        halo_box_copy(tmp, &part, j->needed_data, &j->needed, &part, j->elem);
+        for (uint64_t i = 0; i < n; i++)
+            tmp[i * j->elem + j->elem - 1] ^= 0x40; /* the top exponent bit: no rounding hides it */
+        halo_box_copy(j->needed_data, &j->needed, tmp, &part, &part, j->elem);
+        free(tmp);
     }
 }
 
@@ -512,7 +515,7 @@ static int check_case(MPI_Comm comm, dmlcl_context *ctx, const case_spec *c,
     MPI_Barrier(comm); /* start together: the times are then comparable */
     double t0 = now_ms();
     check_halo(halo_plan_exchange(j.plan, j.owned_data, j.needed_data), "halo_plan_exchange");
-    if (corrupt == rank)
+    if (corrupt == rank || corrupt == CORRUPT_ALL)
         corrupt_received(&j, comm);
     if (j.op) {
         const void *ins[1] = {j.needed_data};
@@ -847,7 +850,9 @@ int main(int argc, char **argv)
         return parsed < 0 ? 2 : 0;
     }
     const char *corrupt_env = getenv("DMLCL_MPI_EXAMPLE_CORRUPT");
-    int corrupt = corrupt_env && *corrupt_env ? atoi(corrupt_env) : -1;
+    int corrupt = !corrupt_env || !*corrupt_env      ? -1
+                  : !strcmp(corrupt_env, "all") ? CORRUPT_ALL
+                                                : atoi(corrupt_env);
 
     char why[160];
     int local_rank = node_local_rank(&local_size, &nodes);

@@ -92,11 +92,13 @@ mpi "4 ranks, 3 rows: empty tiles, tiles thinner than the halo" 0 \
     "PASS: 0 failures|2 empty tiles|a tile thinner than the halo" 4 "$EXAMPLE" --z 3 \
     --y 4 --x 3 --grid slab,2x2x1
 
-# The test can fail: rank 1 breaks one element it received; every case must say FAIL
-# and the exit status must be 1.
-DMLCL_MPI_EXAMPLE_CORRUPT=1 mpi "a broken halo is reported" 1 \
-    "FAIL linear2x|FAIL antialias0.5x|FAIL linear2x-grad|FAIL: 5 failures" 2 \
-    "$EXAMPLE" --grid slab
+# The test can fail: with every rank's received halo broken, every case must say FAIL
+# and the exit status must be 1; with one rank's, the cases where it receives.
+mpi "broken halos are reported" 1 \
+    "FAIL linear2x |FAIL nearest0.5x |FAIL antialias0.5x |FAIL linear2x-grad |FAIL linear2x-fp16 |FAIL: 5 failures" \
+    2 env DMLCL_MPI_EXAMPLE_CORRUPT=all "$EXAMPLE" --grid slab
+mpi "one rank's broken halo is reported" 1 "FAIL linear2x |FAIL: 2 failures" 3 \
+    env DMLCL_MPI_EXAMPLE_CORRUPT=1 "$EXAMPLE" --grid slab,1x3x1 --case linear2x
 
 # Options that name nothing are errors, not silent passes.
 mpi "an unknown case is an error" 2 "names nothing" 1 "$EXAMPLE" --case nosuch
