@@ -45,6 +45,10 @@ const char *dmlcl_status_string(dmlcl_status status);
  * The text stays valid until the next failing dmlcl call on the same thread. */
 const char *dmlcl_last_error(void);
 
+/* The name of an OpenCL error code, e.g. "CL_INVALID_BUFFER_SIZE" for -61;
+ * "CL_UNKNOWN_ERROR" for a code OpenCL 1.2 does not name. Never NULL. */
+const char *dmlcl_opencl_error_name(cl_int err);
+
 /* Library version, "MAJOR.MINOR.PATCH" (equals DMLCL_VERSION_STRING of the build). */
 const char *dmlcl_version(void);
 

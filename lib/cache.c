@@ -68,7 +68,7 @@ static dmlcl_status build_failed(cl_program prog, cl_device_id dev, const char *
     log[sizeof log - 1] = 0;
     clReleaseProgram(prog);
     return dmlcl__fail(DMLCL_BUILD_ERROR, "clBuildProgram: %s building %s.cl; build log: %s",
-                       dmlcl__cl_error_name(err), kernel_file, log);
+                       dmlcl_opencl_error_name(err), kernel_file, log);
 }
 
 static dmlcl_status compile(dmlcl_context *c, const dmlcl__kernel_source *src[2],

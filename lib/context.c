@@ -156,7 +156,8 @@ static int matches(const char *sel, cl_platform_id plat, cl_device_id dev, unsig
 }
 
 /* First device matching sel; with sel NULL, the first GPU, else the first CPU. */
-static dmlcl_status find_device(const char *sel, cl_device_id *out)
+/* `source` names where sel came from in the message: DMLCL_DEVICE or the selector. */
+static dmlcl_status find_device(const char *sel, const char *source, cl_device_id *out)
 {
     cl_platform_id plats[16];
     cl_uint np = 0;
@@ -180,12 +181,13 @@ static dmlcl_status find_device(const char *sel, cl_device_id *out)
                 }
         }
     if (sel)
-        return dmlcl__fail(DMLCL_NO_DEVICE, "no OpenCL device matches DMLCL_DEVICE=\"%s\" "
-                                            "(use gpu, cpu, P:D or a name substring)", sel);
+        return dmlcl__fail(DMLCL_NO_DEVICE, "no OpenCL device matches %s=\"%s\" "
+                                            "(use gpu, cpu, P:D or a name substring)", source,
+                           sel);
     return dmlcl__fail(DMLCL_NO_DEVICE, "no OpenCL GPU or CPU device found");
 }
 
-dmlcl_status dmlcl_context_create_for(const char *selector, dmlcl_context **out)
+static dmlcl_status create_for(const char *selector, const char *source, dmlcl_context **out)
 {
     if (!out)
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_context_create_default: out is NULL");
@@ -193,7 +195,7 @@ dmlcl_status dmlcl_context_create_for(const char *selector, dmlcl_context **out)
     if (selector && !*selector)
         selector = NULL;
     cl_device_id dev = NULL;
-    dmlcl_status st = find_device(selector, &dev);
+    dmlcl_status st = find_device(selector, source, &dev);
     if (st)
         return st;
     cl_int err = CL_SUCCESS;
@@ -205,7 +207,12 @@ dmlcl_status dmlcl_context_create_for(const char *selector, dmlcl_context **out)
     return st;
 }
 
+dmlcl_status dmlcl_context_create_for(const char *selector, dmlcl_context **out)
+{
+    return create_for(selector, "selector", out);
+}
+
 dmlcl_status dmlcl_context_create_default(dmlcl_context **out)
 {
-    return dmlcl_context_create_for(getenv("DMLCL_DEVICE"), out);
+    return create_for(getenv("DMLCL_DEVICE"), "DMLCL_DEVICE", out);
 }

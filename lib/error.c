@@ -33,7 +33,7 @@ dmlcl_status dmlcl__fail(dmlcl_status status, const char *fmt, ...)
     return status;
 }
 
-const char *dmlcl__cl_error_name(cl_int err)
+const char *dmlcl_opencl_error_name(cl_int err)
 {
 #define E(x) case x: return #x
     switch (err) {
@@ -65,5 +65,5 @@ dmlcl_status dmlcl__cl_fail(const char *call, cl_int err)
     if (err == CL_OUT_OF_HOST_MEMORY || err == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
         err == CL_OUT_OF_RESOURCES)
         st = DMLCL_OUT_OF_MEMORY;
-    return dmlcl__fail(st, "%s: %s (%d)", call, dmlcl__cl_error_name(err), (int)err);
+    return dmlcl__fail(st, "%s: %s (%d)", call, dmlcl_opencl_error_name(err), (int)err);
 }

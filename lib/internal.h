@@ -22,7 +22,6 @@
 dmlcl_status dmlcl__fail(dmlcl_status status, const char *fmt, ...) DMLCL_PRINTF(2, 3);
 /* "clCall: CL_ERROR_NAME"; maps CL_OUT_OF_HOST_MEMORY and friends to OUT_OF_MEMORY. */
 dmlcl_status dmlcl__cl_fail(const char *call, cl_int err);
-const char *dmlcl__cl_error_name(cl_int err);
 
 /* ---- allocation (alloc.c) ----------------------------------------------------------
  * Every library allocation goes through these, so tests can inject failures. */

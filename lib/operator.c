@@ -103,7 +103,7 @@ static dmlcl_status check_binding(const dmlcl_operator *op, const char *kind, ui
         err = clGetMemObjectInfo(b->buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
     if (err)
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s[%u].buffer is not a valid cl_mem (%s)",
-                           name, kind, i, dmlcl__cl_error_name(err));
+                           name, kind, i, dmlcl_opencl_error_name(err));
     /* Some drivers (POCL) run a kernel on another context's buffer without complaint:
      * undefined behaviour, so it is a binding rule rather than an OpenCL error later. */
     if (owner != op->ctx->cl_ctx)
@@ -275,7 +275,7 @@ dmlcl_status dmlcl__set_arg(cl_kernel k, cl_uint idx, size_t size, const void *v
     cl_int err = clSetKernelArg(k, idx, size, value);
     if (err)
         return dmlcl__fail(err == CL_OUT_OF_HOST_MEMORY ? DMLCL_OUT_OF_MEMORY : DMLCL_OPENCL_ERROR,
-                           "clSetKernelArg(%u): %s", idx, dmlcl__cl_error_name(err));
+                           "clSetKernelArg(%u): %s", idx, dmlcl_opencl_error_name(err));
     return DMLCL_SUCCESS;
 }
 

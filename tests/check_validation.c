@@ -284,9 +284,12 @@ START_TEST(status_strings_and_contexts)
     ck_assert_str_eq(dmlcl_status_string(DMLCL_IO_ERROR), "DMLCL_IO_ERROR");
     ck_assert_str_eq(dmlcl_status_string((dmlcl_status)77), "DMLCL_UNKNOWN_STATUS");
     ck_assert_str_eq(dmlcl_version(), DMLCL_VERSION_STRING);
+    ck_assert_str_eq(dmlcl_opencl_error_name(CL_INVALID_BUFFER_SIZE), "CL_INVALID_BUFFER_SIZE");
+    ck_assert_str_eq(dmlcl_opencl_error_name(CL_SUCCESS), "CL_SUCCESS");
+    ck_assert_str_eq(dmlcl_opencl_error_name(-9999), "CL_UNKNOWN_ERROR");
     dmlcl_context *c = (dmlcl_context *)1;
     tu_assert_fails(dmlcl_context_create_for("no-such-device-xyz", &c), DMLCL_NO_DEVICE,
-                    "no OpenCL device matches DMLCL_DEVICE=\"no-such-device-xyz\"");
+                    "no OpenCL device matches selector=\"no-such-device-xyz\"");
     ck_assert_ptr_null(c);
     tu_assert_fails(dmlcl_context_create(NULL, NULL, NULL, &c), DMLCL_INVALID_ARGUMENT,
                     "dmlcl_context_create: ctx is NULL");

@@ -240,8 +240,11 @@ expect "resample1: bad --mode" 1 "--mode 'cubic': expected nearest or linear" \
     --output "$work/y.npy"
 expect "resample1: neither --scales nor --output-size" 1 "give --scales, --output-size or both" \
     "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --output "$work/y.npy"
-expect "resample1: --output-size 0" 1 "--output-size '2,0': expected comma-separated sizes" \
-    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --output-size 2,0 --output "$work/y.npy"
+expect "resample1: --output-size not whole numbers" 1 \
+    "--output-size '2,1.5': expected comma-separated sizes" \
+    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --output-size 2,1.5 --output "$work/y.npy"
+expect "resample1: an empty --scales item" 1 "--scales '1,,2': expected comma-separated numbers" \
+    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --scales 1,,2 --output "$work/y.npy"
 expect "resample has no offsets" 1 "unknown option '--input-offsets'" "$DMLCL" run resample \
     --input "$DATA/rz1_input.npy" --scales 1,1 --input-offsets 0,0 --output "$work/y.npy"
 expect "npy compare needs two files" 1 "give two .npy files" "$DMLCL" npy compare "$work/e8.npy"
@@ -262,6 +265,17 @@ expect "resample-grad1 --help documents the default output size" 0 \
 expect "resample3 --help documents --antialias" 0 "--antialias            the widened filter" \
     "$DMLCL" run resample3 -h
 expect "dmlcl --help lists run and npy" 0 "run    run an operator on .npy files" "$DMLCL" --help
+
+# The resample family's dtypes: --help, dmlcl(1) and the README say the same words.
+types="f4, f2, i1 and u1 on every device; f8 where the device has cl_khr_fp64"
+for cmd in resample1 resample resample2 resample-grad1 resample3; do
+    expect "run $cmd --help names the dtypes" 0 "Dtypes: $types" "$DMLCL" run $cmd --help
+    grep -q "where supported" "$work/out" && bad "run $cmd --help still says 'where supported'"
+done
+for doc in "$srcdir/doc/dmlcl.1" "$srcdir/README.md"; do
+    tr '\n' ' ' <"$doc" | grep -qF "$types" && ok "$(basename "$doc") names the same dtypes" ||
+        bad "$(basename "$doc") names the same dtypes"
+done
 
 # ---- input errors: exit 2 ---------------------------------------------------------------------
 expect "missing input file" 2 "$work/none.npy: cannot open: No such file or directory" \
@@ -285,45 +299,250 @@ expect "header length beyond the file" 2 "$work/cut.npy: header length 116 runs 
 npy "$work/r9.npy" 1 '<i4' False '(1, 1, 1, 1, 1, 1, 1, 1, 1)' 1
 expect "rank 9" 2 "shape has 9 dimensions: dmlcl tensors have 1 to 8" run_rs \
     --input "$work/r9.npy" --lengths "$work/l16.npy" --axis 1 --output "$work/y.npy"
-expect "lengths of the wrong shape (the operator's validation)" 2 \
-    "reverse_subsequences: sequence_lengths_tensor" run_rs --input "$DATA/rs1_input.npy" \
-    --lengths "$DATA/rs2_lengths.npy" --axis 3 --output "$work/y.npy"
-expect "float lengths (the operator's validation)" 2 "DMLCL_INVALID_ARGUMENT" run_rs \
-    --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_input.npy" --axis 3 --output "$work/y.npy"
-expect "axis beyond the rank (the operator's validation)" 2 "axis" run_rs \
-    --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_lengths.npy" --axis 5 --output "$work/y.npy"
+expect "lengths of the wrong shape" 2 \
+    "--lengths $DATA/rs2_lengths.npy has shape (1, 1, 1, 4); expected (1, 1, 3, 1): the input's shape (1, 1, 3, 4) with 1 on axis 3" \
+    run_rs --input "$DATA/rs1_input.npy" --lengths "$DATA/rs2_lengths.npy" --axis 3 \
+    --output "$work/y.npy"
+expect "float lengths" 2 "--lengths $DATA/rs1_input.npy holds FLOAT32: lengths are uint32 or uint64" \
+    run_rs --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_input.npy" --axis 3 \
+    --output "$work/y.npy"
+# One voice for the axis: past the end and before the start, the same message.
+for ax in 2 -3 9 99999999999999999999; do
+    expect "--axis $ax on a 2-D input" 2 \
+        "dmlcl run reverse-subsequences: --axis $ax: $work/x16.npy has 2 dimensions: give 0 to 1, or -2 to -1" \
+        run_rs --input "$work/x16.npy" --lengths "$work/l16.npy" --axis "$ax" --output "$work/y.npy"
+done
 expect "resample1: --scales count differs from the rank" 2 \
     "--scales has 3 values but $DATA/rz1_input.npy has 2 dimensions" "$DMLCL" run resample1 \
     --input "$DATA/rz1_input.npy" --scales 1,1,1 --output "$work/y.npy"
 expect "resample1: default output size floor(4 x 0.2) = 0" 2 \
     "output size of dimension 1 is floor(4 x 0.2) = 0" "$DMLCL" run resample1 \
     --input "$DATA/rz1_input.npy" --scales 1,0.2 --output "$work/y.npy"
-expect "[RESAMPLE1] resample1: negative scale (the operator's validation)" 2 \
-    "DMLCL_INVALID_ARGUMENT" "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" \
-    --scales 1,-2 --output-size 4,4 --output "$work/y.npy"
+expect "resample1: negative scale" 2 \
+    "--scales: -2 for dimension 1; scales must be finite and > 0" "$DMLCL" run resample1 \
+    --input "$DATA/rz1_input.npy" --scales 1,-2 --output-size 4,4 --output "$work/y.npy"
+expect "resample1: a zero --output-size" 2 \
+    "--output-size: 0 for dimension 1; sizes are 1 to 4294967295" "$DMLCL" run resample1 \
+    --input "$DATA/rz1_input.npy" --output-size 2,0 --output "$work/y.npy"
+expect "resample1: --output-offsets not finite" 2 \
+    "--output-offsets: inf for dimension 0; offsets must be finite" "$DMLCL" run resample1 \
+    --input "$DATA/rz1_input.npy" --scales 2,2 --output-offsets inf,0 --output "$work/y.npy"
 expect "resample-grad1: default output size floor(1 / 4) = 0" 2 \
     "output size of dimension 0 is floor(1 / 4) = 0" "$DMLCL" run resample-grad1 \
     --input "$work/g1.npy" --scales 4,1 --output "$work/y.npy"
 expect "resample-grad1: negative scale (the operator's validation)" 2 \
-    "resample_grad1: scales[1] must be finite and > 0, got -1.5" "$DMLCL" run resample-grad1 \
+    "--scales: -1.5 for dimension 1; scales must be finite and > 0" "$DMLCL" run resample-grad1 \
     --input "$work/g1.npy" --scales 0.5,-1.5 --output-size 2,2 --output "$work/y.npy"
 expect "resample-grad1: --input-offsets count differs from the rank" 2 \
-    "--input-offsets has 1 values but $work/g1.npy has 2 dimensions" "$DMLCL" run \
+    "--input-offsets has 1 value but $work/g1.npy has 2 dimensions (1, 3): give one per dimension" "$DMLCL" run \
     resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 --input-offsets 0 \
     --output "$work/y.npy"
 expect "resample3: i2 input (the operator's validation)" 2 \
-    "resample3: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or UINT8, got INT16" \
+    "rejected by the operator: resample3: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or UINT8, got INT16" \
     "$DMLCL" run resample3 --input "$work/x16.npy" --scales 1,1 --antialias --output "$work/y.npy"
 [ ! -e "$work/y.npy" ] && ok "no output file after input errors" || bad "an output file appeared"
 expect "output folder missing" 2 "$work/no/y.npy: cannot create" run_rs \
     --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_lengths.npy" --axis 3 \
     --output "$work/no/y.npy"
 
+# ---- a failed write keeps the old output: full file system, read-only folder, rename ---------
+# npy_save writes a temporary file beside the output, syncs it and renames it over the
+# output; on any failure the old file keeps its bytes and no temporary file is left.
+cp "$DATA/rs1_input.npy" "$work/keep.orig"
+notemp() { ! ls -A "$1" | grep -q '\.tmp-'; }
+cp "$work/keep.orig" "$work/keep.npy"
+"$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --scales 1,1 --output "$work/keep.npy" \
+    >"$work/out" 2>"$work/err" && "$DMLCL" npy compare "$work/keep.npy" "$DATA/rz1_input.npy" \
+    >>"$work/out" 2>>"$work/err" && notemp "$work" &&
+    ok "an existing output is replaced, no temporary file left" ||
+    bad "an existing output is replaced, no temporary file left"
+mkdir "$work/adir"
+expect "--output names a folder: the rename fails" 2 \
+    "$work/adir: cannot replace: Is a directory (the existing file is unchanged)" \
+    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --scales 1,1 --output "$work/adir"
+[ -d "$work/adir" ] && notemp "$work" && ok "--output folder: still a folder, no temporary file" ||
+    bad "--output folder: still a folder, no temporary file"
+if [ "$(id -u)" != 0 ]; then
+    mkdir "$work/ro" && cp "$work/keep.orig" "$work/ro/keep.npy" && chmod a-w "$work/ro"
+    expect "read-only folder (chmod): exit 2" 2 "$work/ro/keep.npy: cannot create: Permission denied (the existing file is unchanged)" \
+        "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --scales 1,1 --output "$work/ro/keep.npy"
+    cmp -s "$work/ro/keep.npy" "$work/keep.orig" && notemp "$work/ro" &&
+        ok "read-only folder (chmod): old file unchanged, no temporary file" ||
+        bad "read-only folder (chmod): old file unchanged, no temporary file"
+    chmod u+w "$work/ro"
+fi
+# A 64 KiB tmpfs in a mount namespace of our own (root: unshare -m; a user: unshare -rm,
+# where user namespaces are allowed), then the same tmpfs bound over itself read-only (a
+# plain remount,ro is refused in a user namespace). The script records each run's status,
+# whether keep.npy kept its bytes and the folder's listing.
+cat >"$work/fullfs.sh" <<'SCRIPT'
+mnt=$1 orig=$2 res=$3
+shift 3
+mount -t tmpfs -o size=64k dmlcl_test "$mnt" 2>"$res/mount.err" || exit 77
+cp "$orig" "$mnt/keep.npy"
+for what in full ro; do
+    if [ $what = ro ] && ! { mount --bind "$mnt" "$mnt" && mount -o remount,bind,ro "$mnt"; } \
+        2>"$res/ro.skip"; then
+        continue
+    fi
+    "$@" --output "$mnt/keep.npy" >"$res/$what.out" 2>"$res/$what.err"
+    echo $? >"$res/$what.rc"
+    cmp -s "$mnt/keep.npy" "$orig" && echo same >"$res/$what.cmp"
+    ls -A "$mnt" >"$res/$what.ls"
+done
+SCRIPT
+mkdir "$work/mnt" "$work/res"
+ns=
+if unshare -m true 2>/dev/null; then ns="unshare -m"
+elif unshare -rm true 2>/dev/null; then ns="unshare -rm"; fi
+if [ -z "$ns" ]; then
+    skipped "full file system and read-only tmpfs (no mount namespace here: unshare -m and unshare -rm both refused)"
+else
+    # 640 KB of output (4x4 f4 x 100 x 100) into 64 KiB.
+    $ns sh "$work/fullfs.sh" "$work/mnt" "$work/keep.orig" "$work/res" "$DMLCL" run resample1 \
+        --input "$DATA/rz1_input.npy" --scales 100,100
+    st=$?
+    if [ $st -eq 77 ]; then
+        skipped "full file system and read-only tmpfs ($ns cannot mount a tmpfs: $(head -c 200 "$work/res/mount.err"))"
+    else
+        for what in full ro; do
+            if [ ! -e "$work/res/$what.rc" ]; then
+                skipped "read-only folder ($ns cannot remount the tmpfs read-only: $(head -c 200 "$work/res/ro.skip"))"
+                continue
+            fi
+            if [ $what = full ]; then
+                label="full file system" want="write error: No space left on device (the existing file is unchanged)"
+            else
+                label="read-only folder" want="cannot create: Read-only file system (the existing file is unchanged)"
+            fi
+            cp "$work/res/$what.out" "$work/out"; cp "$work/res/$what.err" "$work/err"
+            if [ "$(cat "$work/res/$what.rc")" != 2 ]; then
+                bad "$label: exit status $(cat "$work/res/$what.rc"), expected 2"
+            elif [ ! -e "$work/res/$what.cmp" ]; then
+                bad "$label: keep.npy changed or is gone"
+            elif [ "$(cat "$work/res/$what.ls")" != keep.npy ]; then
+                bad "$label: left in the folder: $(tr '\n' ' ' <"$work/res/$what.ls")"
+            elif ! grep -qF "$work/mnt/keep.npy: $want" "$work/err"; then
+                bad "$label: the message lacks: $want"
+            else
+                ok "$label: exit 2, keep.npy keeps its bytes, no temporary file"
+            fi
+        done
+    fi
+fi
+
+# ---- every subcommand's exit statuses: 1 usage (unknown or missing option, a value that
+# does not parse), 2 a value out of range or a bad file, 3 the device, 4 results differ ------
+expect "dmlcl without a command" 1 "usage: dmlcl <command>" "$DMLCL"
+expect "dmlcl unknown command" 1 "unknown command 'frobnicate'" "$DMLCL" frobnicate
+expect "dmlcl --help documents exit status 4" 0 "4  the results differ" "$DMLCL" --help
+expect "npy without a subcommand" 1 "usage: dmlcl npy info" "$DMLCL" npy
+expect "npy unknown subcommand" 1 "unknown subcommand 'show'" "$DMLCL" npy show x.npy
+expect "npy info without files" 1 "give at least one .npy file" "$DMLCL" npy info
+expect "npy info: unknown option" 1 "unknown option '--all'" "$DMLCL" npy info --all x.npy
+expect "npy info: a bad file" 2 "$work/text.npy: not a .npy file" "$DMLCL" npy info "$work/text.npy"
+expect "npy compare: --atol not a number" 1 "--atol 'abc': expected a number" "$DMLCL" npy \
+    compare --atol abc "$work/e8.npy" "$work/e8.npy"
+expect "npy compare: --max-ulp out of range" 2 "--max-ulp -1: out of range" "$DMLCL" npy \
+    compare --max-ulp -1 "$work/e8.npy" "$work/e8.npy"
+expect "npy compare: equal files" 0 "" "$DMLCL" npy compare "$work/e8.npy" "$work/e8.npy"
+expect "info: unexpected argument" 1 "dmlcl info: unexpected argument 'all'" "$DMLCL" info all
+expect "info --help" 0 "exit status" "$DMLCL" info --help
+expect "info" 0 "default device (*)" "$DMLCL" info
+expect "info: DMLCL_DEVICE matches no device" 3 \
+    "default device: none (DMLCL_NO_DEVICE: no OpenCL device matches DMLCL_DEVICE=\"nope\"" \
+    env DMLCL_DEVICE=nope "$DMLCL" info
+expect "cache: unknown subcommand" 1 "dmlcl cache: unknown subcommand 'purge'" "$DMLCL" cache purge
+expect "cache --help" 0 "exit status" "$DMLCL" cache --help
+expect "cache" 0 "program cache folder: $DMLCL_CACHE_DIR" "$DMLCL" cache
+expect "demo: unknown option" 1 "dmlcl demo: unknown option '--fast'" "$DMLCL" demo --fast
+expect "demo --help" 0 "exit status" "$DMLCL" demo --help
+expect "demo: no such device" 3 "dmlcl demo: --device 'nope': no OpenCL device matches" \
+    "$DMLCL" demo --device nope
+# demo: plain words, input, lengths and output; the plan only with --verbose.
+expect "demo" 0 "lengths 1 and 0 leave columns 3 and 4 as they were" "$DMLCL" demo
+if grep -qE "variant=|options=|plan:" "$work/out" "$work/err"; then
+    bad "demo prints no plan without --verbose"
+else
+    ok "demo prints no plan without --verbose"
+fi
+for what in "   [  1,   2,   3,   4]  2        [  2,   1,   3,   4]" \
+    "   [  9,  10,  11,  12]  [  9,   2,  11,  12]" "   lengths: 2 3 1 0 (one per column)" \
+    "   [3, 4]  [ 1.5, 1.75, 2.25,  2.5]" "           [   3, 3.25, 3.75,    4]"; do
+    grep -qxF -- "$what" "$work/out" && ok "demo prints '$what'" || bad "demo prints '$what'"
+done
+awk 'length > 100 { exit 1 }' "$work/out" && ok "demo fits 100 columns" ||
+    bad "demo fits 100 columns"
+expect "demo --verbose prints the plans" 0 "   plan: variant=linear" "$DMLCL" demo --verbose
+expect "bench: --mb not a number" 1 "dmlcl bench: --mb 'abc': expected a whole number" \
+    "$DMLCL" bench --mb abc
+expect "bench: --mb 0" 2 "dmlcl bench: --mb 0: out of range, give 1 to 1048576" \
+    "$DMLCL" bench --mb 0
+expect "bench: --runs 0" 2 "dmlcl bench: --runs 0: out of range, give 1 to 100000" \
+    "$DMLCL" bench --runs 0
+expect "bench: --threads 300" 2 "--threads 300: out of range, give 0 to 256" \
+    "$DMLCL" bench --threads 300
+expect "bench: unknown option" 1 "dmlcl bench: unknown option '--fast'" "$DMLCL" bench --fast
+expect "bench: option without its value" 1 "option '--case' needs a value" "$DMLCL" bench --case
+[ "$(wc -l <"$work/err")" -eq 1 ] && ok "bench: a usage error is one line, not the whole help" ||
+    bad "bench: a usage error is one line, not the whole help"
+expect "bench: --case matching nothing, before any device work" 1 \
+    "dmlcl bench: --case 'nosuch' matches no case (dmlcl bench --list names them)" \
+    "$DMLCL" bench --case nosuch
+[ ! -s "$work/out" ] && ok "bench --case nosuch prints no header or table" ||
+    bad "bench --case nosuch prints no header or table"
+expect "bench --help" 0 "exit status" "$DMLCL" bench --help
+for what in "--warmup N" "--list " "--mb N" "--json" "4  a case's output differs"; do
+    grep -qF -- "$what" "$work/out" && ok "bench --help describes '$what'" ||
+        bad "bench --help describes '$what'"
+done
+expect "bench --list" 0 "trilinear2x          8 x 8 x 64^3 -> 128^3 fp32" "$DMLCL" bench --list
+
+# ---- bench output: a table within 100 columns with units, plans only with --verbose, a
+# verdict for the creation target, cases sized to the largest buffer allowed. Tiny sizes:
+# these check the format, never the speed. -----------------------------------------------
+tiny="--mb 1 --runs 1 --warmup 0 --samples 16"
+expect "bench: one tiny case" 0 "reverse-inner" "$DMLCL" bench --case reverse-inner $tiny
+grep -q '^case                in MiB | op GB/s   best | copy GB/s ratio |' "$work/out" &&
+    ok "bench: the table header names the units" || bad "bench: the table header names the units"
+awk 'length > 100 { print "line " NR " has " length " columns"; exit 1 }' "$work/out" >"$work/err" &&
+    ok "bench: every line fits 100 columns" || bad "bench: every line fits 100 columns"
+grep -q "plan" "$work/out" && bad "bench: no plan without --verbose" ||
+    ok "bench: no plan without --verbose"
+grep -qE '^create \(memory-cache hit\): worst median [0-9.]+ us \(reverse-inner\), target <= 20 us: (pass|short)$' \
+    "$work/out" && ok "bench: the creation target has a verdict" ||
+    bad "bench: the creation target has a verdict"
+expect "bench --verbose prints the plan under the case" 0 "    plan: variant=" "$DMLCL" bench \
+    --case reverse-inner $tiny --verbose
+expect "bench: a case larger than the buffer limit is made smaller and says so" 0 \
+    "sized to --mb 1: at --mb 4 a buffer would be 32.0 MiB, over the 8.0 MiB limit per buffer" \
+    "$DMLCL" bench --case trilinear2x --mb 4 --runs 1 --warmup 0 --samples 16 --max-buffer-mb 8
+grep -q "^trilinear2x            1.0 |" "$work/out" && ok "bench: the sized case ran at 1 MiB" ||
+    bad "bench: the sized case ran at 1 MiB"
+expect "bench: a big-* case over the limit is skipped, not failed" 0 \
+    "big-reverse        skipped: needs a buffer of 8.00 GiB, over the 8.0 MiB limit per buffer" \
+    "$DMLCL" bench --case big-reverse --max-buffer-mb 8
+
 # ---- device errors: exit 3 ----------------------------------------------------------------------
-expect "no such device" 3 "DMLCL_NO_DEVICE" run_rs --input "$DATA/rs1_input.npy" \
+expect "no such device names --device" 3 \
+    "--device 'no-such-device-xyz': no OpenCL device matches (give gpu, cpu, P:D" run_rs --input "$DATA/rs1_input.npy" \
     --lengths "$DATA/rs1_lengths.npy" --axis 3 --output "$work/y.npy" --device no-such-device-xyz
-expect "resample-grad1: no such device" 3 "DMLCL_NO_DEVICE" "$DMLCL" run resample-grad1 \
-    --input "$work/g1.npy" --scales 0.5,1.5 --output "$work/y.npy" --device no-such-device-xyz
+expect "resample-grad1: no such device" 3 "--device 'no-such-device-xyz': no OpenCL device" \
+    "$DMLCL" run resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 --output "$work/y.npy" \
+    --device no-such-device-xyz
+expect "bench: no such device names --device" 3 "dmlcl bench: --device 'nope': no OpenCL device matches" \
+    "$DMLCL" bench --device nope --case reverse-inner --mb 1 --runs 1
+# 160 GB of output: over every device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, found before any
+# allocation (host or device).
+expect "an output over the device's largest buffer: the limit, the error's name, what to do" 3 \
+    "needs a buffer of 149.01 GiB, over this device's limit of" "$DMLCL" run resample1 \
+    --input "$DATA/rz1_input.npy" --output-size 200000,200000 --output "$work/y.npy"
+for what in "(CL_DEVICE_MAX_MEM_ALLOC_SIZE; clCreateBuffer would fail with CL_INVALID_BUFFER_SIZE)" \
+    "use smaller --scales or --output-size, or split the work in tiles"; do
+    grep -qF "$what" "$work/err" && ok "the too-large output's message says: $what" ||
+        bad "the too-large output's message lacks: $what"
+done
+[ ! -e "$work/y.npy" ] && ok "no output file after device errors" || bad "an output file appeared"
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -3,6 +3,10 @@
 #ifndef DMLCL_CLI_H
 #define DMLCL_CLI_H
 
+#include <dmlcl.h>
+#include <stddef.h>
+#include <stdint.h>
+
 /* tools/bench.c: `dmlcl bench`, operator timings against clEnqueueCopyBuffer. */
 int dmlcl_cmd_bench(int argc, char **argv);
 
@@ -37,5 +41,20 @@ void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(prin
 int cli_exit_for(int dmlcl_status_value);
 /* "FLOAT32", ... for a dmlcl_tensor_data_type value. */
 const char *cli_type_name(int type);
+
+/* "176 bytes", "512.0 MiB", "5.96 GiB". */
+const char *cli_bytes_text(uint64_t bytes, char buf[32]);
+/* The device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (0 when the query fails). */
+uint64_t cli_max_alloc(cl_device_id dev);
+/* Writes "CL_NAME (-N)" and, for the errors of an allocation of `bytes` (bytes > 0), what
+ * the device allows and what to do. */
+void cli_cl_describe(char *buf, size_t cap, cl_device_id dev, cl_int err, uint64_t bytes);
+/* The context for --device SEL (NULL: $DMLCL_DEVICE, else the first GPU, else CPU).
+ * Returns DMLCL_EXIT_OK, else prints why (naming --device when it was given) and
+ * returns DMLCL_EXIT_DEVICE. */
+int cli_open_context(const char *cmd, const char *device, dmlcl_context **c);
+/* Prints a failed library call's message in the tool's voice and returns its exit status:
+ * validation (INVALID_ARGUMENT) and IO errors 2, the rest 3. */
+int cli_lib_fail(const char *cmd, dmlcl_status st);
 
 #endif

@@ -19,8 +19,10 @@ static const char NPY_HELP[] =
     "         equal; floats may differ by up to N units in the last place of B plus X\n"
     "         (default 0 and 0: equal values; NaN equals NaN). --bits: compare the bit\n"
     "         patterns instead (NaN payloads and signed zeros count).\n"
-    "exit status: 0 success (compare: equal within the tolerance), 1 usage, 2 a file\n"
-    "cannot be read or is malformed (info: any of them), 4 compare: the arrays differ\n";
+    "exit status: 0 success (compare: equal within the tolerance), 1 usage (unknown\n"
+    "option, missing file, a value that is not a number), 2 a file cannot be read or is\n"
+    "malformed (info: any of them), or a value out of range (--atol -1), 4 compare: the\n"
+    "arrays differ\n";
 
 static int cmd_info(int argc, char **argv)
 {
@@ -166,9 +168,13 @@ static int parse_number(const char *opt, const char *text, double *out)
 {
     char *end = NULL;
     *out = text ? strtod(text, &end) : 0;
-    if (text && (end == text || *end || !(*out >= 0) || isinf(*out))) {
-        cli_error("npy compare", "%s '%s': expected a number >= 0", opt, text);
+    if (text && (end == text || *end)) {
+        cli_error("npy compare", "%s '%s': expected a number", opt, text);
         return DMLCL_EXIT_USAGE;
+    }
+    if (text && (!(*out >= 0) || isinf(*out))) {
+        cli_error("npy compare", "%s %s: out of range, give a finite number >= 0", opt, text);
+        return DMLCL_EXIT_INPUT;
     }
     return DMLCL_EXIT_OK;
 }

@@ -18,11 +18,17 @@
 #define EXIT_STATUS_HELP                                                                     \
     "exit status:\n"                                                                         \
     "  0  success\n"                                                                         \
-    "  1  usage: unknown option, missing or malformed value\n"                               \
-    "  2  input error: a .npy file cannot be read, is malformed or cannot be written, or\n"  \
-    "     the operator rejects the tensors or arguments (the message names the rule)\n"      \
-    "  3  device error: no such device, OpenCL or kernel build failure, or not supported\n"  \
-    "     on this device\n"
+    "  1  usage: unknown option, missing option or value, a value that does not parse\n"     \
+    "     (not a number, not one of the listed words, an empty list item)\n"                 \
+    "  2  input error: a .npy file cannot be read, is malformed or cannot be written; a\n"   \
+    "     value out of range or that does not fit the input (a negative scale, a zero\n"    \
+    "     size, three scales for a 4-D input, an axis past the rank); or the operator\n"    \
+    "     rejects the tensors (the message names the rule)\n"                               \
+    "  3  device error: no such device, a buffer over the device's limit, an OpenCL call\n" \
+    "     or kernel build failure, or not supported on this device\n"
+
+/* The resample family's types: README and dmlcl(1) say the same, word for word. */
+#define RESAMPLE_TYPES "Dtypes: f4, f2, i1 and u1 on every device; f8 where the device has cl_khr_fp64"
 
 #define COMMON_HELP                                                                          \
     "  --device SEL           OpenCL device: gpu, cpu, P:D or a name substring\n"         \
@@ -62,7 +68,9 @@ static const char RESAMPLE1_HELP[] =
     "                 [--scales S,...] [--output-size N,...] [--input-offsets O,...]\n"
     "                 [--output-offsets O,...] [--device SEL] [--verbose]\n"
     "RESAMPLE1: output element o reads the input at, per dimension,\n"
-    "x = (o - output_offset) / scale - input_offset. f2 and f4 (f8, i1, u1 where supported).\n"
+    "x = (o - output_offset) / scale - input_offset.\n"
+    RESAMPLE_TYPES ".\n"
+    "(i1 and u1 linear: computed in float, rounded half to even, saturated.)\n"
     "  --input X.npy          the input tensor, 1 to 8 dimensions\n"
     "  --output Y.npy         written with the input's dtype\n"
     "  --mode M               nearest (default) or linear\n"
@@ -76,7 +84,8 @@ static const char RESAMPLE1_HELP[] =
 static const char RESAMPLE2_HELP[] =
     "usage: dmlcl run resample2 [resample1's options] [--rounding increasing|decreasing]\n"
     "RESAMPLE2: resample1, but nearest picks ceil(x) (increasing, the default) or floor(x)\n"
-    "(decreasing); linear ignores it. Options as 'dmlcl run resample1 --help'.\n" COMMON_HELP
+    "(decreasing); linear ignores it. Options as 'dmlcl run resample1 --help'.\n"
+    RESAMPLE_TYPES ".\n" COMMON_HELP
     EXIT_STATUS_HELP;
 
 static const char RESAMPLE_HELP[] =
@@ -84,6 +93,7 @@ static const char RESAMPLE_HELP[] =
     "                 [--scales S,...] [--output-size N,...] [--device SEL] [--verbose]\n"
     "RESAMPLE (DirectML's first version): resample1 with input offsets 0.5 and output\n"
     "offsets -0.5 (pixel-centre sampling).\n"
+    RESAMPLE_TYPES ".\n"
     "  --input X.npy          the input tensor, 1 to 8 dimensions\n"
     "  --output Y.npy         written with the input's dtype\n"
     "  --mode M               nearest (default) or linear\n"
@@ -99,8 +109,9 @@ static const char RESAMPLE_GRAD1_HELP[] =
     "                 [--device SEL] [--verbose]\n"
     "RESAMPLE_GRAD1: the backward pass of resample2. Give the forward pass's mode, rounding,\n"
     "scales and offsets; each gradient element is added to the forward-input elements the\n"
-    "forward pass read, times the weights it used; elements nothing read get 0. f2 and f4\n"
-    "(f8 where supported), i1 and u1 (summed in float, rounded half to even, saturated).\n"
+    "forward pass read, times the weights it used; elements nothing read get 0.\n"
+    RESAMPLE_TYPES "\n"
+    "(i1 and u1: summed in float, rounded half to even, saturated once).\n"
     "  --input G.npy          the incoming gradient, shaped like the forward output\n"
     "  --output DX.npy        the forward input's gradient, written with G's dtype\n"
     "  --mode M               nearest (default) or linear\n"
@@ -122,6 +133,7 @@ static const char RESAMPLE3_HELP[] =
     "scale < 1 (downsampling) uses a triangle filter widened to 1 / scale and normalized\n"
     "(PyTorch's antialias=True). No effect on nearest or on scales >= 1. Options as\n"
     "'dmlcl run resample2 --help'.\n"
+    RESAMPLE_TYPES ".\n"
     "  --antialias            the widened filter (without it: resample2, bit for bit)\n"
     COMMON_HELP EXIT_STATUS_HELP;
 
@@ -168,7 +180,8 @@ static void describe(const tensor_file *t)
             t->arr.version);
 }
 
-/* An output array of the given type and shape, C order, with zeroed data. */
+/* An output array of the given type and shape, C order; its data is allocated by
+ * dispatch(), once the device is known to hold it. */
 static int new_output(const char *cmd, dmlcl_tensor_data_type type, uint32_t rank,
                       const uint32_t *sizes, npy_array *out)
 {
@@ -186,11 +199,6 @@ static int new_output(const char *cmd, dmlcl_tensor_data_type type, uint32_t ran
     }
     out->elements = bytes / npy_type_size(type);
     out->data_bytes = bytes;
-    out->data = bytes <= SIZE_MAX ? calloc(1, (size_t)bytes) : NULL;
-    if (!out->data) {
-        cli_error(cmd, "out of host memory for the %llu-byte output", (unsigned long long)bytes);
-        return DMLCL_EXIT_INPUT;
-    }
     return DMLCL_EXIT_OK;
 }
 
@@ -211,15 +219,29 @@ static int save_output(const char *cmd, const char *path, npy_array *out, int ve
 
 /* ---- the device run ------------------------------------------------------------------------ */
 
-static int lib_fail(const char *cmd, const char *what, dmlcl_status st)
+static int cl_fail(const char *cmd, cl_device_id dev, const char *call, cl_int err,
+                   uint64_t bytes)
 {
-    cli_error(cmd, "%s: %s: %s", what, dmlcl_status_string(st), dmlcl_last_error());
-    return cli_exit_for(st);
+    char what[512];
+    cli_cl_describe(what, sizeof what, dev, err, bytes);
+    cli_error(cmd, "%s failed: %s", call, what);
+    return DMLCL_EXIT_DEVICE;
 }
 
-static int cl_fail(const char *cmd, const char *call, cl_int err)
+/* Every buffer within CL_DEVICE_MAX_MEM_ALLOC_SIZE, checked before anything is compiled
+ * or allocated: clCreateBuffer would answer CL_INVALID_BUFFER_SIZE. */
+static int fits_device(const char *cmd, cl_device_id dev, const char *what, const npy_array *a,
+                       const char *advice)
 {
-    cli_error(cmd, "%s failed with OpenCL error %d", call, (int)err);
+    uint64_t max = cli_max_alloc(dev);
+    if (!max || a->data_bytes <= max)
+        return DMLCL_EXIT_OK;
+    char shape[160], need[32], have[32];
+    cli_error(cmd, "%s (shape %s, %s) needs a buffer of %s, over this device's limit of %s "
+              "per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE; clCreateBuffer would fail with "
+              "CL_INVALID_BUFFER_SIZE); %s, or split the work in tiles", what,
+              npy_shape_text(a, shape, sizeof shape), cli_type_name(a->type),
+              cli_bytes_text(a->data_bytes, need), cli_bytes_text(max, have), advice);
     return DMLCL_EXIT_DEVICE;
 }
 
@@ -261,6 +283,7 @@ static void print_kernel_time(cl_event ev)
 typedef struct run_opts {
     const char *device;
     int verbose;
+    const char *output_advice; /* what to change when the output is too large */
 } run_opts;
 
 /* Device buffers for the inputs and the output, the enqueue, and the read-back. */
@@ -268,6 +291,7 @@ static int dispatch(const char *cmd, dmlcl_context *c, dmlcl_operator *op, tenso
                     uint32_t n_in, npy_array *out, int verbose)
 {
     cl_context ctx = dmlcl_context_cl_context(c);
+    cl_device_id dev = dmlcl_context_device(c);
     cl_mem bufs[DMLCL_TENSOR_DIMENSION_COUNT_MAX] = {NULL};
     dmlcl_buffer_binding in_b[4], out_b;
     cl_event ev = NULL;
@@ -276,22 +300,28 @@ static int dispatch(const char *cmd, dmlcl_context *c, dmlcl_operator *op, tenso
     for (uint32_t i = 0; i < n_in && !rc; i++) {
         bufs[i] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                  (size_t)ins[i]->arr.data_bytes, ins[i]->arr.data, &err);
-        rc = err ? cl_fail(cmd, "clCreateBuffer (input)", err) : 0;
+        rc = err ? cl_fail(cmd, dev, "clCreateBuffer (input)", err, ins[i]->arr.data_bytes) : 0;
         in_b[i] = (dmlcl_buffer_binding){bufs[i], 0, 0};
     }
     if (!rc) {
         bufs[n_in] = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, (size_t)out->data_bytes, NULL, &err);
-        rc = err ? cl_fail(cmd, "clCreateBuffer (output)", err) : 0;
+        rc = err ? cl_fail(cmd, dev, "clCreateBuffer (output)", err, out->data_bytes) : 0;
         out_b = (dmlcl_buffer_binding){bufs[n_in], 0, 0};
     }
     if (!rc) {
         dmlcl_status st = dmlcl_operator_enqueue(op, in_b, n_in, &out_b, 1, 0, NULL, &ev);
-        rc = st ? lib_fail(cmd, "dmlcl_operator_enqueue", st) : 0;
+        rc = st ? cli_lib_fail(cmd, st) : 0;
+    }
+    if (!rc && !(out->data = out->data_bytes <= SIZE_MAX ? malloc((size_t)out->data_bytes) : NULL)) {
+        char need[32];
+        cli_error(cmd, "out of host memory for the %s output",
+                  cli_bytes_text(out->data_bytes, need));
+        rc = DMLCL_EXIT_INPUT;
     }
     if (!rc) {
         err = clEnqueueReadBuffer(dmlcl_context_queue(c), bufs[n_in], CL_TRUE, 0,
                                   (size_t)out->data_bytes, out->data, 1, &ev, NULL);
-        rc = err ? cl_fail(cmd, "clEnqueueReadBuffer", err) : 0;
+        rc = err ? cl_fail(cmd, dev, "clEnqueueReadBuffer", err, 0) : 0;
     }
     if (!rc && verbose)
         print_kernel_time(ev);
@@ -307,20 +337,25 @@ static int run_operator(const char *cmd, const run_opts *o, const dmlcl_operator
                         tensor_file **ins, uint32_t n_in, npy_array *out)
 {
     dmlcl_context *c = NULL;
-    dmlcl_status st = o->device ? dmlcl_context_create_for(o->device, &c)
-                                : dmlcl_context_create_default(&c);
-    if (st) {
-        char what[300];
-        snprintf(what, sizeof what, "--device '%.256s'", o->device ? o->device : "");
-        return lib_fail(cmd, o->device ? what : "default device", st);
-    }
+    int rc = cli_open_context(cmd, o->device, &c);
+    if (rc)
+        return rc;
     if (o->verbose)
         print_device(c);
+    cl_device_id dev = dmlcl_context_device(c);
+    for (uint32_t i = 0; i < n_in && !rc; i++) {
+        char what[300];
+        snprintf(what, sizeof what, "the %s %.256s", ins[i]->role, ins[i]->path);
+        rc = fits_device(cmd, dev, what, &ins[i]->arr, "use a smaller input");
+    }
+    if (!rc)
+        rc = fits_device(cmd, dev, "the output", out, o->output_advice);
     dmlcl_cache_stats before, after;
     dmlcl_cache_get_stats(&before);
     dmlcl_operator *op = NULL;
-    st = dmlcl_operator_create(c, od, &op);
-    int rc = st ? lib_fail(cmd, "dmlcl_operator_create", st) : 0;
+    dmlcl_status st = rc ? DMLCL_SUCCESS : dmlcl_operator_create(c, od, &op);
+    if (st)
+        rc = cli_lib_fail(cmd, st);
     if (!rc && o->verbose) {
         dmlcl_cache_get_stats(&after);
         fprintf(stderr, "dmlcl: plan: %s\n", dmlcl_operator_plan(op));
@@ -335,45 +370,29 @@ static int run_operator(const char *cmd, const run_opts *o, const dmlcl_operator
 
 /* ---- argument values ---------------------------------------------------------------------- */
 
-/* "1,1,2,2" -> floats. Returns the count, or -1 after printing why. */
-static int parse_floats(const char *cmd, const char *opt, const char *text, float *v, int cap)
+/* "1,1,2,2" -> numbers, each as strtod reads it (sizes: digits only). Returns the count,
+ * or -1 after printing why the text is not such a list: a usage error. */
+static int parse_list(const char *cmd, const char *opt, const char *text, int sizes, double *v)
 {
     int n = 0;
-    const char *p = text;
-    for (;;) {
+    for (const char *p = text;; n++) {
         char *end = NULL;
-        errno = 0;
-        float f = strtof(p, &end);
-        if (end == p || (*end && *end != ',') || n >= cap) {
-            cli_error(cmd, n >= cap ? "%s '%s': more than %d values"
-                                    : "%s '%s': expected comma-separated numbers", opt, text, cap);
+        if (n == DMLCL_TENSOR_DIMENSION_COUNT_MAX) {
+            cli_error(cmd, "%s '%s': more than %d values", opt, text,
+                      DMLCL_TENSOR_DIMENSION_COUNT_MAX);
             return -1;
         }
-        v[n++] = f;
-        if (!*end)
-            return n;
-        p = end + 1;
-    }
-}
-
-static int parse_sizes(const char *cmd, const char *opt, const char *text, uint32_t *v, int cap)
-{
-    int n = 0;
-    const char *p = text;
-    for (;;) {
-        char *end = NULL;
-        errno = 0;
-        unsigned long long x = (*p >= '0' && *p <= '9') ? strtoull(p, &end, 10) : 0;
-        if (!end || end == p || (*end && *end != ',') || errno || x < 1 || x > UINT32_MAX ||
-            n >= cap) {
-            cli_error(cmd, n >= cap ? "%s '%s': more than %d values"
-                                    : "%s '%s': expected comma-separated sizes from 1 to "
-                                      "4294967295", opt, text, cap);
+        if (!sizes)
+            v[n] = strtod(p, &end);
+        else if (*p >= '0' && *p <= '9')
+            v[n] = (double)strtoull(p, &end, 10); /* above 2^64: ULLONG_MAX, out of range */
+        if (!end || end == p || (*end && *end != ',')) {
+            cli_error(cmd, "%s '%s': expected comma-separated %s", opt, text,
+                      sizes ? "sizes (whole numbers)" : "numbers");
             return -1;
         }
-        v[n++] = (uint32_t)x;
         if (!*end)
-            return n;
+            return n + 1;
         p = end + 1;
     }
 }
@@ -401,14 +420,49 @@ static int need(const char *cmd, const char *opt, const char *value)
 
 /* ---- reverse-subsequences ------------------------------------------------------------------- */
 
+/* Only the form: whether the axis fits the input is known once the input is loaded. */
 static int parse_axis(const char *cmd, const char *text, long *axis)
 {
     char *end = NULL;
     errno = 0;
     *axis = strtol(text, &end, 10);
-    if (end == text || *end || errno || *axis < -8 || *axis > 7) {
-        cli_error(cmd, "--axis '%s': expected an integer from -8 to 7", text);
+    if (end == text || *end) {
+        cli_error(cmd, "--axis '%s': expected an integer", text);
         return DMLCL_EXIT_USAGE;
+    }
+    return DMLCL_EXIT_OK;
+}
+
+/* The axis against the input's rank, and the lengths' type and shape (the input's with
+ * 1 on the axis), in the tool's words; the operator checks the same again. */
+static int check_reverse(const char *cmd, const char *axis_text, long axis, const tensor_file *in,
+                         const tensor_file *len, uint32_t *ax)
+{
+    long rank = (long)in->arr.rank;
+    if (axis < -rank || axis >= rank) {
+        cli_error(cmd, "--axis %s: %s has %ld dimension%s: give 0 to %ld, or -%ld to -1", axis_text,
+                  in->path, rank, rank == 1 ? "" : "s", rank - 1, rank);
+        return DMLCL_EXIT_INPUT;
+    }
+    *ax = (uint32_t)(axis < 0 ? axis + rank : axis);
+    dmlcl_tensor_data_type t = len->arr.type;
+    if (t != DMLCL_TENSOR_DATA_TYPE_UINT32 && t != DMLCL_TENSOR_DATA_TYPE_UINT64) {
+        cli_error(cmd, "--lengths %s holds %s: lengths are uint32 or uint64", len->path,
+                  cli_type_name(t));
+        return DMLCL_EXIT_INPUT;
+    }
+    npy_array want = in->arr;
+    want.sizes[*ax] = 1;
+    int same = len->arr.rank == want.rank;
+    for (uint32_t d = 0; same && d < want.rank; d++)
+        same = len->arr.sizes[d] == want.sizes[d];
+    if (!same) {
+        char got[160], need[160], shape[160];
+        cli_error(cmd, "--lengths %s has shape %s; expected %s: the input's shape %s with 1 on "
+                  "axis %u", len->path, npy_shape_text(&len->arr, got, sizeof got),
+                  npy_shape_text(&want, need, sizeof need),
+                  npy_shape_text(&in->arr, shape, sizeof shape), (unsigned)*ax);
+        return DMLCL_EXIT_INPUT;
     }
     return DMLCL_EXIT_OK;
 }
@@ -417,7 +471,7 @@ static int cmd_reverse(int argc, char **argv)
 {
     const char *cmd = "run reverse-subsequences";
     const char *input = NULL, *lengths = NULL, *axis_text = NULL, *output = NULL;
-    run_opts o = {NULL, 0};
+    run_opts o = {NULL, 0, "use a smaller input"};
     const cli_opt opts[] = {{"--input", &input, NULL},     {"--lengths", &lengths, NULL},
                             {"--axis", &axis_text, NULL},  {"--output", &output, NULL},
                             {"--device", &o.device, NULL}, {"--verbose", NULL, &o.verbose},
@@ -436,16 +490,12 @@ static int cmd_reverse(int argc, char **argv)
     rc = load_tensor(cmd, "input", input, &in);
     if (!rc)
         rc = load_tensor(cmd, "lengths", lengths, &len);
-    if (!rc && axis < 0 && axis + (long)in.arr.rank < 0) {
-        cli_error(cmd, "--axis %ld: %s has only %u dimensions", axis, input,
-                  (unsigned)in.arr.rank);
-        rc = DMLCL_EXIT_INPUT;
-    }
+    uint32_t ax = 0;
+    if (!rc)
+        rc = check_reverse(cmd, axis_text, axis, &in, &len, &ax);
     if (!rc) {
-        uint32_t ax = (uint32_t)(axis < 0 ? axis + (long)in.arr.rank : axis);
         if (o.verbose)
             describe(&in), describe(&len);
-        /* The operator checks the axis against the rank and the lengths' shape. */
         rc = new_output(cmd, in.arr.type, in.arr.rank, in.arr.sizes, &out);
         dmlcl_tensor_desc out_desc = {out.type, out.rank, out.sizes, NULL, 0};
         dmlcl_reverse_subsequences_desc rd = {&in.desc, &len.desc, &out_desc, ax};
@@ -482,17 +532,33 @@ typedef struct resample_values {
     uint32_t sizes[8];
 } resample_values;
 
-/* A per-dimension list option: parsed and checked against the input's rank. */
-static int float_list(const char *cmd, const char *opt, const char *text, uint32_t rank,
-                      const char *input, float *v)
+/* A per-dimension list option, one value per dimension of the input. A list that does
+ * not parse is a usage error (1); a count or a value that does not fit, an input error (2).
+ * what: "scale" (finite, > 0), "offset" (finite) or "size" (1 to 2^32-1). */
+static int dim_list(const char *cmd, const char *opt, const char *text, const char *what,
+                    const npy_array *in, const char *input, double *v)
 {
-    int n = parse_floats(cmd, opt, text, v, DMLCL_TENSOR_DIMENSION_COUNT_MAX);
+    int n = parse_list(cmd, opt, text, !strcmp(what, "size"), v);
     if (n < 0)
         return DMLCL_EXIT_USAGE;
-    if ((uint32_t)n != rank) {
-        cli_error(cmd, "%s has %d values but %s has %u dimensions", opt, n, input,
-                  (unsigned)rank);
+    if ((uint32_t)n != in->rank) {
+        char shape[160];
+        cli_error(cmd, "%s has %d value%s but %s has %u dimension%s %s: give one per dimension",
+                  opt, n, n == 1 ? "" : "s", input, (unsigned)in->rank, in->rank == 1 ? "" : "s",
+                  npy_shape_text(in, shape, sizeof shape));
         return DMLCL_EXIT_INPUT;
+    }
+    for (int d = 0; d < n; d++) {
+        int ok = !strcmp(what, "scale")  ? isfinite((float)v[d]) && (float)v[d] > 0
+                 : !strcmp(what, "size") ? v[d] >= 1 && v[d] <= UINT32_MAX
+                                         : isfinite((float)v[d]);
+        if (!ok) {
+            cli_error(cmd, "%s: %g for dimension %d; %s", opt, v[d], d,
+                      !strcmp(what, "scale")  ? "scales must be finite and > 0"
+                      : !strcmp(what, "size") ? "sizes are 1 to 4294967295"
+                                              : "offsets must be finite");
+            return DMLCL_EXIT_INPUT;
+        }
     }
     return DMLCL_EXIT_OK;
 }
@@ -504,18 +570,19 @@ static int resample_shape(const char *cmd, const resample_args *a, int grad, con
                           float *scales, uint32_t *sizes)
 {
     uint32_t rank = in->rank;
+    double v[DMLCL_TENSOR_DIMENSION_COUNT_MAX];
     int rc = 0;
-    if (a->scales && (rc = float_list(cmd, "--scales", a->scales, rank, a->input, scales)))
-        return rc;
+    if (a->scales) {
+        if ((rc = dim_list(cmd, "--scales", a->scales, "scale", in, a->input, v)))
+            return rc;
+        for (uint32_t d = 0; d < rank; d++)
+            scales[d] = (float)v[d];
+    }
     if (a->sizes) {
-        int n = parse_sizes(cmd, "--output-size", a->sizes, sizes, DMLCL_TENSOR_DIMENSION_COUNT_MAX);
-        if (n < 0)
-            return DMLCL_EXIT_USAGE;
-        if ((uint32_t)n != rank) {
-            cli_error(cmd, "--output-size has %d values but %s has %u dimensions", n, a->input,
-                      (unsigned)rank);
-            return DMLCL_EXIT_INPUT;
-        }
+        if ((rc = dim_list(cmd, "--output-size", a->sizes, "size", in, a->input, v)))
+            return rc;
+        for (uint32_t d = 0; d < rank; d++)
+            sizes[d] = (uint32_t)v[d];
     }
     for (uint32_t d = 0; d < rank; d++) {
         float n_in = (float)in->sizes[d];
@@ -525,11 +592,6 @@ static int resample_shape(const char *cmd, const resample_args *a, int grad, con
         }
         if (a->sizes)
             continue;
-        if (!isfinite(scales[d]) || scales[d] <= 0) {
-            cli_error(cmd, "--scales: scales[%u] = %g must be finite and > 0", (unsigned)d,
-                      (double)scales[d]);
-            return DMLCL_EXIT_INPUT;
-        }
         /* float32, as ONNX Runtime computes it: 10 x 0.7f gives 7, not 6. */
         double size = floor((double)(grad ? n_in / scales[d] : n_in * scales[d]));
         if (size < 1 || size > UINT32_MAX) {
@@ -561,12 +623,15 @@ static int resample_values_get(const char *cmd, const resample_args *a, rs_kind 
                                const npy_array *in, resample_values *v)
 {
     int rc = resample_shape(cmd, a, kind == RS_GRAD1, in, v->scales, v->sizes);
-    for (uint32_t d = 0; d < 8; d++)
-        v->in_off[d] = 0.5f, v->out_off[d] = -0.5f;
+    double in_off[DMLCL_TENSOR_DIMENSION_COUNT_MAX], out_off[DMLCL_TENSOR_DIMENSION_COUNT_MAX];
+    for (uint32_t d = 0; d < DMLCL_TENSOR_DIMENSION_COUNT_MAX; d++)
+        in_off[d] = 0.5, out_off[d] = -0.5;
     if (!rc && a->in_off)
-        rc = float_list(cmd, "--input-offsets", a->in_off, in->rank, a->input, v->in_off);
+        rc = dim_list(cmd, "--input-offsets", a->in_off, "offset", in, a->input, in_off);
     if (!rc && a->out_off)
-        rc = float_list(cmd, "--output-offsets", a->out_off, in->rank, a->input, v->out_off);
+        rc = dim_list(cmd, "--output-offsets", a->out_off, "offset", in, a->input, out_off);
+    for (uint32_t d = 0; d < DMLCL_TENSOR_DIMENSION_COUNT_MAX; d++)
+        v->in_off[d] = (float)in_off[d], v->out_off[d] = (float)out_off[d];
     return rc;
 }
 
@@ -609,6 +674,8 @@ static int resample_common(const char *cmd, const char *help, rs_kind kind, int 
                             {"--verbose", NULL, &a.o.verbose},
                             {"-v", NULL, &a.o.verbose},
                             {NULL, NULL, NULL}};
+    a.o.output_advice = kind == RS_GRAD1 ? "use a smaller --output-size"
+                                         : "use smaller --scales or --output-size";
     int npos = 0;
     int rc = cli_parse(cmd, help, argc, argv, opts, NULL, 0, &npos);
     if (rc >= 0)

@@ -1,5 +1,6 @@
 /* .npy reader and writer (see npy.h for the format and what is accepted). */
-#define _POSIX_C_SOURCE 200809L /* fileno */
+#define _POSIX_C_SOURCE 200809L /* fileno, fchmod, fsync, lstat, realpath */
+#define _XOPEN_SOURCE 700         /* realpath */
 #include "config.h"
 #include "npy.h"
 #include <errno.h>
@@ -7,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const unsigned char MAGIC[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 #define PREAMBLE_MAX 12 /* magic 6 + version 2 + header length 4 */
@@ -577,6 +580,104 @@ static int write_data(FILE *f, const npy_array *a)
     return 0;
 }
 
+/* Creates a temporary file beside final ("<final>.tmp-<pid>-<n>", so in the same folder
+ * and file system), mode 0666 less the umask, or the existing file's mode. */
+static int open_temp(const char *final, char *tmp, size_t cap)
+{
+    struct stat old;
+    int have_old = !stat(final, &old) && S_ISREG(old.st_mode);
+    for (unsigned n = 0; n < 100; n++) {
+        if (snprintf(tmp, cap, "%s.tmp-%ld-%u", final, (long)getpid(), n) >= (int)cap) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            if (have_old)
+                (void)fchmod(fd, old.st_mode & 07777);
+            return fd;
+        }
+        if (errno != EEXIST)
+            return -1;
+    }
+    return -1;
+}
+
+/* The folder of path, synced so that the rename survives a crash (best effort). */
+static void sync_folder(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    int n = !slash ? snprintf(dir, sizeof dir, ".")
+          : slash == path ? snprintf(dir, sizeof dir, "/")
+                          : snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    int fd = n > 0 && (size_t)n < sizeof dir ? open(dir, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
+/* A device or pipe (/dev/stdout, a FIFO) is written directly: it cannot be replaced. */
+static npy_status write_special(const char *path, const unsigned char *pre, size_t npre,
+                                const char *header, size_t hlen, const npy_array *h, char *err)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return fail(err, NPY_EIO, path, "cannot open: %s", strerror(errno));
+    int bad = fwrite(pre, 1, npre, f) != npre || fwrite(header, 1, hlen, f) != hlen ||
+              write_data(f, h);
+    int saved = errno;
+    if (fclose(f) && !bad)
+        bad = 1, saved = errno;
+    return bad ? fail(err, NPY_EIO, path, "write error: %s", strerror(saved)) : NPY_OK;
+}
+
+/* Writes the preamble, header and data to a temporary file in path's folder, syncs it and
+ * renames it over path. On any failure the temporary file is removed and whatever was at
+ * path (an older file, or nothing) is left exactly as it was. A symbolic link at path is
+ * followed: the file it names is replaced, the link stays. */
+static npy_status write_replacing(const char *path, const unsigned char *pre, size_t npre,
+                                  const char *header, size_t hlen, const npy_array *h, char *err)
+{
+    char target[4096], tmp[4096 + 32];
+    struct stat lst, st;
+    int existed = !lstat(path, &lst);
+    if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return write_special(path, pre, npre, header, hlen, h, err);
+    if (existed && S_ISLNK(lst.st_mode) && realpath(path, target))
+        ; /* write beside the link's target */
+    else if (snprintf(target, sizeof target, "%s", path) >= (int)sizeof target)
+        return fail(err, NPY_EIO, path, "cannot create: %s", strerror(ENAMETOOLONG));
+    const char *what = "cannot create";
+    int saved = 0, bad = 0, fd = open_temp(target, tmp, sizeof tmp);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
+    if (!f) {
+        saved = errno;
+        if (fd >= 0)
+            close(fd), unlink(tmp);
+        return fail(err, NPY_EIO, path, "%s: %s%s", what, strerror(saved),
+                    existed ? " (the existing file is unchanged)" : "");
+    }
+    what = "write error";
+    bad = fwrite(pre, 1, npre, f) != npre || fwrite(header, 1, hlen, f) != hlen ||
+          write_data(f, h) || fflush(f);
+    saved = errno;
+    if (!bad && fsync(fileno(f)))
+        bad = 1, saved = errno;
+    if (fclose(f) && !bad)
+        bad = 1, saved = errno;
+    if (!bad && rename(tmp, target))
+        bad = 1, saved = errno, what = "cannot replace";
+    if (bad) {
+        unlink(tmp);
+        return fail(err, NPY_EIO, path, "%s: %s (%s)", what, strerror(saved),
+                    existed ? "the existing file is unchanged" : "no file was left");
+    }
+    sync_folder(target);
+    return NPY_OK;
+}
+
 npy_status npy_save(const char *path, const npy_array *a, char err[NPY_ERR_MAX])
 {
     if (!npy_type_size(a->type))
@@ -602,17 +703,5 @@ npy_status npy_save(const char *path, const npy_array *a, char err[NPY_ERR_MAX])
     pre[7] = 0;
     for (int i = 0; i < 4; i++)
         pre[8 + i] = (unsigned char)(hlen >> (8 * i));
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return fail(err, NPY_EIO, path, "cannot create: %s", strerror(errno));
-    int bad = fwrite(pre, 1, version == 1 ? 10 : 12, f) != (version == 1 ? 10u : 12u) ||
-              fwrite(header, 1, hlen, f) != hlen || write_data(f, &h);
-    int saved = errno;
-    if (fclose(f))
-        bad = 1, saved = errno;
-    if (bad) {
-        remove(path);
-        return fail(err, NPY_EIO, path, "write error: %s", strerror(saved));
-    }
-    return NPY_OK;
+    return write_replacing(path, pre, version == 1 ? 10 : 12, header, hlen, &h, err);
 }

@@ -50,8 +50,10 @@ npy_status npy_load_mem(const char *name, const void *buf, size_t len, npy_array
 
 /* Writes a: type, rank, sizes, fortran_order, big_endian (byte order to write), version
  * (0 = the lowest that fits, else 1, 2 or 3) and data (host order, laid out in the order
- * fortran_order names, elements * element size bytes). strides are ignored. A partly
- * written file is removed. */
+ * fortran_order names, elements * element size bytes). strides are ignored. The file is
+ * written to a temporary file in path's folder, synced and renamed over path: on any
+ * failure (a full disk, a read-only folder) the temporary file is removed and an existing
+ * file at path keeps its bytes. */
 npy_status npy_save(const char *path, const npy_array *a, char err[NPY_ERR_MAX]);
 
 void npy_free(npy_array *a);
