@@ -89,7 +89,8 @@ static void check_cl(cl_int err, const char *what)
 {
     if (err == CL_SUCCESS)
         return;
-    fprintf(stderr, "rank %d: %s failed: OpenCL error %d\n", world_rank, what, (int)err);
+    fprintf(stderr, "rank %d: %s failed: %s (%d)\n", world_rank, what,
+            dmlcl_opencl_error_name(err), (int)err);
     MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
