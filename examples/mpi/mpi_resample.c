@@ -29,7 +29,7 @@
  *
  * --bench: weak scaling (--mb-per-rank N: the same input bytes per rank, the field grows
  * with the grid) or strong scaling (--mb-total N: one field, cut finer). Per rank: the
- * exchange time (halo exchange + upload of the input tile) and the kernel time (the
+ * exchange time (the halo exchange), the upload of the input tile and the kernel time (the
  * operator on device buffers, to clFinish), medians of --iters runs after a warm-up;
  * rank 0 prints one table row with the slowest rank's times. The reference is measured
  * in the same job, first: rank 0 alone (the others wait without spinning) runs one
@@ -591,80 +591,116 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* One step's parts, in ms: the halo exchange (MPI, packing and the rank's own part), the
+ * upload of the input tile to the device, the operator up to clFinish, and their sum. */
+enum { EXCHANGE, UPLOAD, KERNEL, TOTAL, PARTS };
 typedef struct timing {
-    double exchange_ms, kernel_ms, total_ms; /* medians on this rank */
+    double ms[PARTS];
 } timing;
 
-/* Times `iters` steps after one warm-up: exchange (halo + upload of the input tile), then
- * the operator on device buffers up to clFinish. The output stays on the device, as a
- * time-stepping code would keep it; `check` reads it back and compares on root. */
+/* The device buffers of a job's tiles (none where its output box is empty). */
+typedef struct tile_buffers {
+    cl_mem in, out;
+    uint64_t in_bytes, out_bytes;
+} tile_buffers;
+
+static tile_buffers buffers_create(dmlcl_context *ctx, const tile_job *j)
+{
+    tile_buffers b = {NULL, NULL, halo_box_count(&j->needed) * j->elem,
+                      halo_box_count(&j->out) * j->elem};
+    cl_int err = CL_SUCCESS;
+    if (!j->op)
+        return b;
+    b.in = clCreateBuffer(dmlcl_context_cl_context(ctx), CL_MEM_READ_ONLY, b.in_bytes, NULL, &err);
+    check_cl(err, "clCreateBuffer (input tile)");
+    b.out = clCreateBuffer(dmlcl_context_cl_context(ctx), CL_MEM_READ_WRITE, b.out_bytes, NULL,
+                           &err);
+    check_cl(err, "clCreateBuffer (output tile)");
+    return b;
+}
+
+static void buffers_release(tile_buffers *b)
+{
+    if (b->in)
+        clReleaseMemObject(b->in);
+    if (b->out)
+        clReleaseMemObject(b->out);
+}
+
+/* One step, every rank starting together. The whole input tile is uploaded: a code that
+ * keeps its field on the device would upload only the received halo, so the upload
+ * column bounds that cost. The output stays on the device. */
+static timing one_step(tile_job *j, MPI_Comm comm, cl_command_queue q, const tile_buffers *b)
+{
+    timing t;
+    MPI_Barrier(comm);
+    double t0 = now_ms();
+    check_halo(halo_plan_exchange(j->plan, j->owned_data, j->needed_data), "halo_plan_exchange");
+    double t1 = now_ms();
+    if (j->op)
+        check_cl(clEnqueueWriteBuffer(q, b->in, CL_TRUE, 0, b->in_bytes, j->needed_data, 0, NULL,
+                                      NULL),
+                 "clEnqueueWriteBuffer");
+    double t2 = now_ms();
+    if (j->op) {
+        dmlcl_buffer_binding in = {b->in, 0, 0}, out = {b->out, 0, 0};
+        check(dmlcl_operator_enqueue(j->op, &in, 1, &out, 1, 0, NULL, NULL),
+              "dmlcl_operator_enqueue");
+        check_cl(clFinish(q), "clFinish");
+    }
+    double t3 = now_ms();
+    t.ms[EXCHANGE] = t1 - t0, t.ms[UPLOAD] = t2 - t1, t.ms[KERNEL] = t3 - t2, t.ms[TOTAL] = t3 - t0;
+    return t;
+}
+
+/* --check: reads the tiles back, gathers them and compares on root. */
+static void check_device_output(tile_job *j, MPI_Comm comm, dmlcl_context *ctx,
+                                const tile_buffers *b, const uint32_t *grid)
+{
+    int ranks, rank;
+    MPI_Comm_size(comm, &ranks);
+    MPI_Comm_rank(comm, &rank);
+    if (j->op)
+        check_cl(clEnqueueReadBuffer(dmlcl_context_queue(ctx), b->out, CL_TRUE, 0, b->out_bytes,
+                                     j->out_data, 0, NULL, NULL),
+                 "clEnqueueReadBuffer");
+    halo_box all;
+    box_of_sizes(j->whole.out_sizes, &all);
+    void *got = rank == 0 ? xmalloc(halo_box_count(&all) * j->elem) : NULL;
+    check_halo(halo_gather(comm, 0, j->elem, &j->out, j->out_data, &all, got), "halo_gather");
+    if (rank == 0) {
+        double ms;
+        void *want = run_whole(ctx, j, &ms);
+        printf("# check (%d rank%s): %s\n", ranks, ranks == 1 ? "" : "s",
+               compare(j, got, want, ranks, grid) ? "PASS" : "FAIL");
+        free(want);
+    }
+    free(got);
+}
+
+/* Medians of `iters` steps after one warm-up, on this rank. */
 static timing time_job(MPI_Comm comm, dmlcl_context *ctx, const case_spec *c,
                        const uint32_t *field, const uint32_t *grid, int iters, int check_out)
 {
     tile_job j;
     job_setup(&j, comm, ctx, c, field, grid);
-    cl_context cl = dmlcl_context_cl_context(ctx);
-    cl_command_queue q = dmlcl_context_queue(ctx);
-    uint64_t in_bytes = halo_box_count(&j.needed) * j.elem;
-    uint64_t out_bytes = halo_box_count(&j.out) * j.elem;
-    cl_mem in = NULL, out = NULL;
-    cl_int err = CL_SUCCESS;
-    if (j.op) {
-        in = clCreateBuffer(cl, CL_MEM_READ_ONLY, in_bytes, NULL, &err);
-        check_cl(err, "clCreateBuffer (input tile)");
-        out = clCreateBuffer(cl, CL_MEM_READ_WRITE, out_bytes, NULL, &err);
-        check_cl(err, "clCreateBuffer (output tile)");
+    tile_buffers b = buffers_create(ctx, &j);
+    double *samples = xmalloc(sizeof *samples * PARTS * (size_t)iters);
+    one_step(&j, comm, dmlcl_context_queue(ctx), &b); /* warm-up: first touches, first run */
+    for (int i = 0; i < iters; i++) {
+        timing t = one_step(&j, comm, dmlcl_context_queue(ctx), &b);
+        for (int p = 0; p < PARTS; p++)
+            samples[p * iters + i] = t.ms[p];
     }
-    double *ex = xmalloc(sizeof(double) * (size_t)(iters + 1));
-    double *ke = xmalloc(sizeof(double) * (size_t)(iters + 1));
-    double *to = xmalloc(sizeof(double) * (size_t)(iters + 1));
-    for (int i = 0; i <= iters; i++) {
-        MPI_Barrier(comm);
-        double t0 = now_ms();
-        check_halo(halo_plan_exchange(j.plan, j.owned_data, j.needed_data), "halo_plan_exchange");
-        if (j.op)
-            check_cl(clEnqueueWriteBuffer(q, in, CL_TRUE, 0, in_bytes, j.needed_data, 0, NULL, NULL),
-                     "clEnqueueWriteBuffer");
-        double t1 = now_ms();
-        if (j.op) {
-            dmlcl_buffer_binding bi = {in, 0, 0}, bo = {out, 0, 0};
-            check(dmlcl_operator_enqueue(j.op, &bi, 1, &bo, 1, 0, NULL, NULL),
-                  "dmlcl_operator_enqueue");
-            check_cl(clFinish(q), "clFinish");
-        }
-        double t2 = now_ms();
-        ex[i] = t1 - t0, ke[i] = t2 - t1, to[i] = t2 - t0; /* [0]: the warm-up */
-    }
-    timing t = {median(ex + 1, iters), median(ke + 1, iters), median(to + 1, iters)};
-    if (check_out) {
-        if (j.op)
-            check_cl(clEnqueueReadBuffer(q, out, CL_TRUE, 0, out_bytes, j.out_data, 0, NULL, NULL),
-                     "clEnqueueReadBuffer");
-        int ranks, rank;
-        MPI_Comm_size(comm, &ranks);
-        MPI_Comm_rank(comm, &rank);
-        halo_box all;
-        box_of_sizes(j.whole.out_sizes, &all);
-        void *got = rank == 0 ? xmalloc(halo_box_count(&all) * j.elem) : NULL;
-        check_halo(halo_gather(comm, 0, j.elem, &j.out, j.out_data, &all, got), "halo_gather");
-        if (rank == 0) {
-            double ms;
-            void *want = run_whole(ctx, &j, &ms);
-            printf("# check (%d rank%s): %s\n", ranks, ranks == 1 ? "" : "s",
-                   compare(&j, got, want, ranks, grid) ? "PASS" : "FAIL");
-            free(want);
-        }
-        free(got);
-    }
-    if (in)
-        clReleaseMemObject(in);
-    if (out)
-        clReleaseMemObject(out);
-    free(ex);
-    free(ke);
-    free(to);
+    timing med;
+    for (int p = 0; p < PARTS; p++)
+        med.ms[p] = median(samples + p * iters, iters);
+    if (check_out)
+        check_device_output(&j, comm, ctx, &b, grid);
+    free(samples);
+    buffers_release(&b);
     job_free(&j);
-    return t;
+    return med;
 }
 
 /* A field of about `bytes` of data input: Z planes of 512 x 512 (GRAD1: its output, half
@@ -678,6 +714,29 @@ static void field_of_bytes(const case_spec *c, uint64_t bytes, uint32_t *field)
     } else {
         field[0] = (uint32_t)planes, field[1] = field[2] = 512;
     }
+}
+
+/* Root: one table row (each column the slowest rank's), then every rank's total. */
+static void print_row(const case_spec *c, const uint32_t *grid, int weak, const uint32_t *in_sizes,
+                      double mib_per_rank, const timing *worst, double ref_ms,
+                      const double *totals, int header)
+{
+    int ranks;
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    double eff = weak ? ref_ms / worst->ms[TOTAL] : ref_ms / (ranks * worst->ms[TOTAL]);
+    if (header)
+        printf("| scaling | case | ranks | grid | field (input) | MiB per rank | kernel ms | "
+               "exchange ms | upload ms | total ms | 1-rank ms | efficiency |\n"
+               "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("| %s | %s | %d | %ux%ux%u | %ux%ux%u | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n",
+           weak ? "weak" : "strong", c->name, ranks, grid[0], grid[1], grid[2], in_sizes[0],
+           in_sizes[1], in_sizes[2], mib_per_rank, worst->ms[KERNEL], worst->ms[EXCHANGE],
+           worst->ms[UPLOAD], worst->ms[TOTAL], ref_ms, eff);
+    printf("# total ms per rank:");
+    for (int r = 0; r < ranks; r++)
+        printf(" %.1f", totals[r]);
+    printf("\n");
+    fflush(stdout);
 }
 
 /* One table row: the reference on rank 0 alone, then the parallel run. */
@@ -700,24 +759,18 @@ static void bench(const case_spec *c, const uint32_t *grid, int weak, uint64_t m
         uint32_t ref_field[DIMS];
         for (int d = 0; d < DIMS; d++)
             ref_field[d] = weak ? base[d] : field[d];
-        ref_ms = time_job(MPI_COMM_SELF, ctx, c, ref_field, one, iters, 0).total_ms;
+        ref_ms = time_job(MPI_COMM_SELF, ctx, c, ref_field, one, iters, 0).ms[TOTAL];
     }
     quiet_barrier(MPI_COMM_WORLD);
 
     timing t = time_job(MPI_COMM_WORLD, ctx, c, field, grid, iters, check_out), worst;
-    MPI_Reduce(&t, &worst, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    if (world_rank != 0)
-        return;
-    double eff = weak ? ref_ms / worst.total_ms : ref_ms / (ranks * worst.total_ms);
-    if (header)
-        printf("| scaling | case | ranks | grid | field (input) | MB per rank | kernel ms | "
-               "exchange ms | total ms | 1-rank ms | efficiency |\n"
-               "|---|---|---|---|---|---|---|---|---|---|---|\n");
-    printf("| %s | %s | %d | %ux%ux%u | %ux%ux%u | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n",
-           weak ? "weak" : "strong", c->name, ranks, grid[0], grid[1], grid[2], in_sizes[0],
-           in_sizes[1], in_sizes[2], (double)in_total / ranks / (1 << 20), worst.kernel_ms,
-           worst.exchange_ms, worst.total_ms, ref_ms, eff);
-    fflush(stdout);
+    double *totals = world_rank == 0 ? xmalloc(sizeof *totals * (size_t)ranks) : NULL;
+    MPI_Reduce(t.ms, worst.ms, PARTS, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Gather(&t.ms[TOTAL], 1, MPI_DOUBLE, totals, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (world_rank == 0)
+        print_row(c, grid, weak, in_sizes, (double)in_total / ranks / (1 << 20), &worst, ref_ms,
+                  totals, header);
+    free(totals);
 }
 
 /* ------------------------------------------------------------------ options and main */
