@@ -31,6 +31,10 @@ export ASAN_OPTIONS
 OMPI_ALLOW_RUN_AS_ROOT=1
 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+# Containers often forbid the cross-process reads Open MPI's shared-memory transport uses
+# for large messages (it then prints "Read -1, expected ..." and fails): copy instead.
+OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+export OMPI_MCA_btl_vader_single_copy_mechanism
 # Open MPI refuses more ranks than cores unless told; MPICH's Hydra does not ask.
 case $("$MPIEXEC" --version 2>&1) in
 *"Open MPI"* | *OpenRTE*) launch_flags="--oversubscribe" ;;
