@@ -1,0 +1,119 @@
+#!/bin/sh
+# The MPI example (examples/mpi) really run in parallel: `$MPIEXEC -np N` for N = 1, 2, 3
+# and 4, slab and 2-D grids, on POCL's CPU device (DMLCL_DEVICE=cpu unless the harness says
+# otherwise). Every case of every run compares the gathered tiles with one process's
+# whole-tensor run, byte for byte. Also: uneven cuts (5 rows over 3 ranks), empty tiles
+# and tiles thinner than the halo (3 rows over 4 ranks; the script checks that the
+# example reports both), the halo helper alone on random boxes (tests/mpi/halo_test), a
+# broken halo that must be reported as FAIL (DMLCL_MPI_EXAMPLE_CORRUPT), and --bench
+# running (its figures are not checked: no timed tests). Run by `make check` from the
+# build folder when configure found MPI; prints "N passed, N failed".
+set -u
+MPIEXEC=${MPIEXEC:-mpiexec}
+EXAMPLE=${EXAMPLE:-./examples/mpi/mpi_resample}
+HALO_TEST=${HALO_TEST:-./tests/mpi/halo_test}
+work=$(mktemp -d "${TMPDIR:-/tmp}/dmlcl_mpi.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM
+
+# Small fields and one POCL thread per rank: up to 4 ranks share the 2 cores of CI.
+DMLCL_DEVICE=${DMLCL_DEVICE:-cpu}
+DMLCL_CACHE_DIR=off
+POCL_MAX_PTHREAD_COUNT=${POCL_MAX_PTHREAD_COUNT:-1}
+export DMLCL_DEVICE DMLCL_CACHE_DIR POCL_MAX_PTHREAD_COUNT
+unset DMLCL_MPI_EXAMPLE_CORRUPT
+# Under --enable-sanitizers: ASan and UBSan stay on, leak checking goes off. Open MPI
+# dlcloses its components at MPI_Finalize, so what they keep on purpose is reported as
+# leaked from "<unknown module>", which no suppression can name.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+export ASAN_OPTIONS
+# CI and containers run as root, which Open MPI's launcher refuses unless told.
+OMPI_ALLOW_RUN_AS_ROOT=1
+OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+# Containers often forbid the cross-process reads Open MPI's shared-memory transport uses
+# for large messages (it then prints "Read -1, expected ..." and fails): copy instead.
+OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+export OMPI_MCA_btl_vader_single_copy_mechanism
+# Open MPI refuses more ranks than cores unless told; MPICH's Hydra does not ask.
+case $("$MPIEXEC" --version 2>&1) in
+*"Open MPI"* | *OpenRTE*) launch_flags="--oversubscribe" ;;
+*) launch_flags="" ;;
+esac
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "PASS: $1"; }
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $1"
+    sed 's/^/    | /' "$work/out"
+}
+
+# mpi NAME STATUS NEEDLES NP PROGRAM ARGS...: the run exits with STATUS and its output
+# holds every |-separated NEEDLE.
+mpi() {
+    name=$1 want=$2 needles=$3 np=$4
+    shift 4
+    # shellcheck disable=SC2086
+    "$MPIEXEC" $launch_flags -np "$np" "$@" >"$work/out" 2>&1
+    rc=$?
+    if [ $rc -ne "$want" ]; then
+        bad "$name (exit status $rc, expected $want)"
+        return
+    fi
+    old_ifs=$IFS
+    IFS='|'
+    for needle in $needles; do
+        if ! grep -qF -- "$needle" "$work/out"; then
+            IFS=$old_ifs
+            bad "$name (the output lacks: $needle)"
+            return
+        fi
+    done
+    IFS=$old_ifs
+    ok "$name"
+    [ -n "${VERBOSE:-}" ] && cat "$work/out"
+    return 0
+}
+
+# The exchange alone, on plain arrays (no OpenCL): cheap, so many configurations.
+for np in 1 2 3 4; do
+    mpi "halo exchange and gather, $np ranks" 0 "PASS" "$np" "$HALO_TEST" 150
+done
+
+# Every case, slab and 2-D grids. 6 x 5 x 7: uneven over 4 and 5 (and 3 over 2).
+mpi "1 rank, every case" 0 "PASS: 0 failures" 1 "$EXAMPLE" --grid slab
+mpi "2 ranks, slab and 2-D" 0 "PASS: 0 failures|grid 2x1x1|grid 1x2x1" 2 "$EXAMPLE" \
+    --grid slab,1x2x1
+mpi "3 ranks, slab, 2-D and X cut, uneven" 0 "PASS: 0 failures|grid 3x1x1|grid 1x3x1" 3 \
+    "$EXAMPLE" --z 5 --grid slab,1x3x1,1x1x3
+mpi "4 ranks, slab and 2x2" 0 "PASS: 0 failures|grid 4x1x1|grid 2x2x1" 4 "$EXAMPLE" \
+    --grid slab,2d
+
+# 3 rows over 4 ranks: nearest 0.5x has 2 output rows, so 2 ranks compute nothing; every
+# rank owns at most one input row, thinner than the antialiased filter's halo.
+mpi "4 ranks, 3 rows: empty tiles, tiles thinner than the halo" 0 \
+    "PASS: 0 failures|2 empty tiles|a tile thinner than the halo" 4 "$EXAMPLE" --z 3 \
+    --y 4 --x 3 --grid slab,2x2x1
+
+# The test can fail: with every rank's received halo broken, every case must say FAIL
+# and the exit status must be 1; with one rank's, the cases where it receives.
+mpi "broken halos are reported" 1 \
+    "FAIL linear2x |FAIL nearest0.5x |FAIL antialias0.5x |FAIL linear2x-grad |FAIL linear2x-fp16 |FAIL: 5 failures" \
+    2 env DMLCL_MPI_EXAMPLE_CORRUPT=all "$EXAMPLE" --grid slab
+mpi "one rank's broken halo is reported" 1 "FAIL linear2x |FAIL: 2 failures" 3 \
+    env DMLCL_MPI_EXAMPLE_CORRUPT=1 "$EXAMPLE" --grid slab,1x3x1 --case linear2x
+
+# Options that name nothing are errors, not silent passes.
+mpi "an unknown case is an error" 2 "names nothing" 1 "$EXAMPLE" --case nosuch
+mpi "a grid that does not fit the ranks is an error" 2 "names nothing" 2 "$EXAMPLE" \
+    --grid 3x1x1
+
+# The benchmark mode runs and prints its table (the figures are not judged here).
+mpi "--bench, weak and strong" 0 "| weak | linear2x | 2 |" 2 "$EXAMPLE" --bench \
+    --mb-per-rank 1 --iters 1 --case linear2x --check
+mpi "--bench, strong, with a check" 0 "| strong | linear2x-grad | 2 |" 2 "$EXAMPLE" \
+    --bench --mb-total 2 --iters 1 --case linear2x-grad --check
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
