@@ -63,20 +63,16 @@ static void taps_destroy(dmlcl_operator *op)
 const dmlcl__op_vtable dmlcl__taps_vtable_grad1 = {"resample_grad1", taps_enqueue, taps_destroy};
 const dmlcl__op_vtable dmlcl__taps_vtable_resample3 = {"resample3", taps_enqueue, taps_destroy};
 
-/* Where a dimension's tile lies: result tile start and size, source tile start. */
-typedef struct { uint64_t res0, n, src0; } tile_at;
-
 /* If an earlier dimension maps the same sizes with the same scale and offsets (an image's
  * H and W, usually), and its tiles lie alike, copies its outcome (its rows, or its affine
  * map) into *p: the table and the time to build it halve in the common case. */
-static int same_map(const dmlcl__taps_dim *dims, const tile_at *at, uint32_t n,
-                    dmlcl__taps_dim *p, const tile_at *here)
+static int same_map(const dmlcl__taps_dim *dims, uint32_t n, dmlcl__taps_dim *p)
 {
     for (uint32_t e = 0; e < n; e++)
         if (dims[e].n_res == p->n_res && dims[e].n_src == p->n_src &&
             dims[e].scale == p->scale && dims[e].in_offset == p->in_offset &&
-            dims[e].out_offset == p->out_offset && at[e].res0 == here->res0 &&
-            at[e].n == here->n && at[e].src0 == here->src0) {
+            dims[e].out_offset == p->out_offset && dims[e].res0 == p->res0 &&
+            dims[e].n == p->n && dims[e].src0 == p->src0 && dims[e].src_n == p->src_n) {
             *p = dims[e];
             return 1;
         }
@@ -89,8 +85,8 @@ static int same_map(const dmlcl__taps_dim *dims, const tile_at *at, uint32_t n,
 static dmlcl_status table_floor(const dmlcl_operator *op, int grad, const dmlcl__taps_dim *p,
                                 uint64_t *words)
 {
-    const uint64_t limit = op->ctx->info.max_mem_alloc / 4, n = p->n_res;
-    const uint64_t add = 3 * n + 2 * (grad ? p->n_src : n); /* sizes are < 2^32 */
+    const uint64_t limit = op->ctx->info.max_mem_alloc / 4, n = p->n;
+    const uint64_t add = 3 * n + 2 * (grad ? p->src_n : n); /* sizes are < 2^32 */
     *words = *words > UINT64_MAX - add ? UINT64_MAX : *words + add;
     if (*words <= limit && *words <= UINT32_MAX)
         return DMLCL_SUCCESS;
@@ -101,26 +97,18 @@ static dmlcl_status table_floor(const dmlcl_operator *op, int grad, const dmlcl_
                        (unsigned long long)op->ctx->info.max_mem_alloc);
 }
 
-/* Dimension p's rows into t, or its affine map: those of the whole dimension, computed
- * from global indices, and for a tile the tile's part of them (so that the tile computes
- * exactly what the whole does). */
+/* Dimension p's rows into t, or its affine map. */
 static dmlcl_status add_dim(dmlcl_operator *op, dmlcl__taps_table *t, int grad, int linear,
                             dmlcl__nearest_rule rule, int antialiased, dmlcl__taps_dim *p,
-                            const tile_at *at, uint64_t *floor_words)
+                            uint64_t *floor_words)
 {
-    const int part = at->res0 != 0 || at->n != p->n_res || at->src0 != 0;
-    dmlcl__taps_table whole = {0}, *dst = part ? &whole : t;
-    int ok = dmlcl__taps_affine(grad, linear, rule, antialiased, p);
-    if (!ok) {
-        dmlcl_status st = table_floor(op, grad, p, floor_words);
-        if (st)
-            return st;
-        ok = grad ? dmlcl__taps_add_grad(dst, linear, rule, p)
-                  : dmlcl__taps_add_forward(dst, antialiased, p);
-    }
-    if (ok && part)
-        ok = dmlcl__taps_slice(t, &whole, p, at->res0, at->n, at->src0);
-    dmlcl__taps_table_free(&whole);
+    if (dmlcl__taps_affine(grad, linear, rule, antialiased, p))
+        return DMLCL_SUCCESS;
+    dmlcl_status st = table_floor(op, grad, p, floor_words);
+    if (st)
+        return st;
+    int ok = grad ? dmlcl__taps_add_grad(t, linear, rule, p)
+                  : dmlcl__taps_add_forward(t, antialiased, p);
     if (!ok)
         return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory for the tap tables",
                            op->vt->name);
@@ -138,17 +126,16 @@ static dmlcl_status build(dmlcl_operator *op, taps_impl *im, int grad, int linea
     a->count = res->elements;
     a->rank = res->rank;
     dmlcl__taps_dim dims[8];
-    tile_at at[8];
     uint64_t floor_words = 0;
     dmlcl_status st;
     for (uint32_t d = 0; d < 8; d++)
         a->rsize[d] = 1;
     for (uint32_t d = 0; d < res->rank; d++) {
         dmlcl__taps_dim p = {res->whole[d], src->whole[d], scales[d], in_offsets[d],
-                             out_offsets[d], 0, 0, 0};
-        at[d] = (tile_at){res->origin[d], res->sizes[d], src->origin[d]};
-        if (!same_map(dims, at, d, &p, &at[d]) &&
-            (st = add_dim(op, t, grad, linear, rule, antialiased, &p, &at[d], &floor_words)))
+                             out_offsets[d], res->origin[d], res->sizes[d], src->origin[d],
+                             src->sizes[d], 0, 0, 0};
+        if (!same_map(dims, d, &p) &&
+            (st = add_dim(op, t, grad, linear, rule, antialiased, &p, &floor_words)))
             return st;
         dims[d] = p;
         a->rsize[d] = res->sizes[d];

@@ -17,10 +17,14 @@ typedef struct dmlcl__taps_table {
 } dmlcl__taps_table;
 void dmlcl__taps_table_free(dmlcl__taps_table *t);
 
-/* One dimension: in (descriptor values), out (where its rows went, or affine). */
+/* One dimension: in (descriptor values, tiles), out (where its rows went, or affine).
+ * Coordinates are global: the rows are those of the whole dimension's result indices
+ * [res0, res0 + n), their source indices relative to src0; the source tile holds
+ * [src0, src0 + src_n). A whole tensor: res0 = src0 = 0, n = n_res, src_n = n_src. */
 typedef struct dmlcl__taps_dim {
-    uint64_t n_res, n_src;          /* result and source sizes (logical: of the whole) */
+    uint64_t n_res, n_src;          /* result and source sizes of the whole */
     float scale, in_offset, out_offset;
+    uint64_t res0, n, src0, src_n;  /* the tiles */
     uint64_t row_word;              /* first row's word; UINT64_MAX = affine */
     uint64_t first, step;           /* affine: source index = first + r * step */
 } dmlcl__taps_dim;
@@ -28,12 +32,6 @@ typedef struct dmlcl__taps_dim {
 /* RESAMPLE3's antialiased row o: its taps of nonzero weight, [*first, *first + *count)
  * (the rows keep only those; the halo query reads them here). */
 void dmlcl__taps_aa_row(const dmlcl__taps_dim *p, uint64_t o, int64_t *first, uint64_t *count);
-
-/* Tiles: the rows [res0, res0 + n) of a whole dimension p (its rows in `whole`, or affine)
- * appended to t with source indices relative to src0 (rows that read nothing start at 0);
- * p is updated to describe the tile's rows. Returns 0 when out of memory. */
-int dmlcl__taps_slice(dmlcl__taps_table *t, const dmlcl__taps_table *whole, dmlcl__taps_dim *p,
-                      uint64_t res0, uint64_t n, uint64_t src0);
 
 /* RESAMPLE_GRAD1: result = forward input (n_res), source = forward output (n_src); each
  * row lists the forward outputs that read the input coordinate, with their weights (a
@@ -44,8 +42,8 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
  * widened, normalized triangle filter; otherwise RESAMPLE1's two taps. */
 int dmlcl__taps_add_forward(dmlcl__taps_table *t, int antialiased, dmlcl__taps_dim *p);
 
-/* Without building rows: if every row of the dimension would be one tap of weight 1 at
- * source index first + r * step (RESAMPLE3's unwidened linear taps on an affine map,
+/* Without building rows: if every row of the whole dimension would be one tap of weight 1
+ * at source index first + r * step (then shifted to the tiles) (RESAMPLE3's unwidened linear taps on an affine map,
  * RESAMPLE_GRAD1 of a forward map o -> o), sets p's row_word to UINT64_MAX, first and step
  * and returns 1. Spares an identity dimension, however long, its rows. */
 int dmlcl__taps_affine(int grad, int linear, dmlcl__nearest_rule rule, int antialiased,

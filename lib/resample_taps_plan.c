@@ -70,12 +70,20 @@ static int affine(const dmlcl__taps_table *t, uint64_t rows, uint64_t n, uint64_
     return 1;
 }
 
-/* Ends a dimension: affine dimensions are dropped from the table again. */
+/* Whether p is a part of its dimension (a tile cut along it). */
+static int part(const dmlcl__taps_dim *p)
+{
+    return p->res0 != 0 || p->n != p->n_res || p->src0 != 0 || p->src_n != p->n_src;
+}
+
+/* Ends a dimension: affine dimensions are dropped from the table again. A tile's part
+ * keeps its rows: whether its dimension is affine is the whole's to say (taps_affine), so
+ * that a tile computes as the whole does. */
 static void finish(dmlcl__taps_table *t, uint64_t rows, uint64_t n, dmlcl__taps_dim *p)
 {
     if (t->oom)
         return;
-    if (affine(t, rows, n, &p->first, &p->step)) {
+    if (!part(p) && affine(t, rows, n, &p->first, &p->step)) {
         t->n = rows;
         p->row_word = UINT64_MAX;
     } else {
@@ -107,7 +115,7 @@ int dmlcl__taps_affine(int grad, int linear, dmlcl__nearest_rule rule, int antia
     if (grad && n_fwd > 1 && (first != 0 || step != 1))
         return 0; /* not a bijection */
     p->row_word = UINT64_MAX;
-    p->first = first;
+    p->first = first + p->res0 * step - p->src0; /* the tiles' first row */
     p->step = step;
     return 1;
 }
@@ -117,13 +125,14 @@ typedef struct { uint32_t i0; float w; } fwd_sample;
 int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule rule,
                          dmlcl__taps_dim *p)
 {
-    /* n_res: the forward input's size (gradient rows); n_src: the forward output's. */
-    const uint64_t n_res = p->n_res, n_src = p->n_src, rows = t->n;
-    if (!reserve(t, 3 * n_res))
+    /* Rows: the forward input's coordinates [res0, res0 + n); sources: the forward outputs
+     * of the source tile, [src0, src0 + src_n), which hold every one that reads them. */
+    const uint64_t n = p->n, n_src = p->src_n, rows = t->n;
+    if (!reserve(t, 3 * n))
         return 0;
     uint32_t *r = t->words + rows;
-    t->n += 3 * n_res;
-    for (uint64_t i = 0; i < n_res; i++)
+    t->n += 3 * n;
+    for (uint64_t i = 0; i < n; i++)
         r[3 * i] = UINT32_MAX, r[3 * i + 1] = 0;
     /* Pass 1: the range of forward outputs touching each input (monotone in o). The
      * samples are kept for pass 2: computing them is most of an operator's creation. */
@@ -135,18 +144,20 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
     for (uint64_t o = 0; o < n_src; o++) {
         uint32_t i0, i1;
         float w;
-        sample(linear, rule, o, n_res, p, &i0, &i1, &w);
+        sample(linear, rule, p->src0 + o, p->n_res, p, &i0, &i1, &w);
         smp[o].i0 = i0, smp[o].w = w;
         uint32_t ends[2] = {i0, i1};
         for (int e = 0; e < 2; e++) {
-            uint32_t *ri = r + 3 * (uint64_t)ends[e];
+            if (ends[e] < p->res0 || ends[e] - p->res0 >= n)
+                continue; /* another tile's row */
+            uint32_t *ri = r + 3 * (uint64_t)(ends[e] - p->res0);
             if (ri[0] == UINT32_MAX)
                 ri[0] = (uint32_t)o;
             ri[1] = (uint32_t)(o - ri[0] + 1);
         }
     }
     uint64_t entries = 0;
-    for (uint64_t i = 0; i < n_res; i++) {
+    for (uint64_t i = 0; i < n; i++) {
         if (r[3 * i + 1] == 0)
             r[3 * i] = 0;
         entries += r[3 * i + 1];
@@ -157,7 +168,7 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
     }
     r = t->words + rows; /* reserve may have moved the table */
     uint64_t at = t->n;
-    for (uint64_t i = 0; i < n_res; i++) {
+    for (uint64_t i = 0; i < n; i++) {
         r[3 * i + 2] = (uint32_t)at;
         at += 2 * (uint64_t)r[3 * i + 1];
     }
@@ -171,14 +182,16 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
             uint32_t i = e ? i0 + 1 : i0; /* w != 0 implies i1 = i0 + 1 */
             if (e && w == 0)
                 break;
-            const uint32_t *ri = r + 3 * (uint64_t)i;
+            if (i < p->res0 || i - p->res0 >= n)
+                continue;
+            const uint32_t *ri = r + 3 * (uint64_t)(i - p->res0);
             uint32_t *ent = t->words + ri[2] + 2 * (o - ri[0]);
             memcpy(&ent[0], &w, 4);
             ent[1] |= e ? 2u : 1u;
         }
     }
     dmlcl__free(smp);
-    finish(t, rows, n_res, p);
+    finish(t, rows, n, p);
     return !t->oom;
 }
 
@@ -186,15 +199,15 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
  * w != 0, i0 + 1 (w), in the forward pass's corner order. */
 static int add_linear(dmlcl__taps_table *t, dmlcl__taps_dim *p)
 {
-    const uint64_t n_res = p->n_res, rows = t->n;
+    const uint64_t n_res = p->n, rows = t->n;
     if (!reserve(t, 7 * n_res))
         return 0;
     uint32_t *r = t->words + rows, *e = r + 3 * n_res;
     for (uint64_t o = 0; o < n_res; o++) {
         uint32_t i0, i1;
         float w;
-        sample(1, DMLCL__NEAREST_HALF_UP, o, p->n_src, p, &i0, &i1, &w);
-        r[3 * o] = i0;
+        sample(1, DMLCL__NEAREST_HALF_UP, p->res0 + o, p->n_src, p, &i0, &i1, &w);
+        r[3 * o] = (uint32_t)(i0 - p->src0);
         r[3 * o + 1] = w != 0 ? 2 : 1;
         r[3 * o + 2] = (uint32_t)(e - t->words);
         memcpy(&e[0], &w, 4);
@@ -275,11 +288,11 @@ void dmlcl__taps_aa_row(const dmlcl__taps_dim *p, uint64_t o, int64_t *first, ui
 
 static int add_antialiased(dmlcl__taps_table *t, dmlcl__taps_dim *p)
 {
-    const uint64_t n_res = p->n_res, rows = t->n;
+    const uint64_t n_res = p->n, rows = t->n;
     uint64_t taps = 0, nt, most = 1;
     int64_t xmin;
     for (uint64_t o = 0; o < n_res; o++) {
-        aa_range(p, o, &xmin, &nt);
+        aa_range(p, p->res0 + o, &xmin, &nt);
         taps += nt;
         most = nt > most ? nt : most;
     }
@@ -292,8 +305,8 @@ static int add_antialiased(dmlcl__taps_table *t, dmlcl__taps_dim *p)
     uint32_t *r = t->words + rows, *e = r + 3 * n_res;
     for (uint64_t o = 0; o < n_res; o++) {
         uint64_t lo, hi;
-        aa_weights(p, o, &xmin, &nt, w, &lo, &hi);
-        r[3 * o] = (uint32_t)(xmin + (int64_t)lo);
+        aa_weights(p, p->res0 + o, &xmin, &nt, w, &lo, &hi);
+        r[3 * o] = (uint32_t)(xmin + (int64_t)lo - (int64_t)p->src0);
         r[3 * o + 1] = (uint32_t)(hi - lo + 1);
         r[3 * o + 2] = (uint32_t)(e - t->words);
         for (uint64_t k = lo; k <= hi; k++, e += 2) {
@@ -314,30 +327,3 @@ int dmlcl__taps_add_forward(dmlcl__taps_table *t, int antialiased, dmlcl__taps_d
     return add_linear(t, p);
 }
 
-int dmlcl__taps_slice(dmlcl__taps_table *t, const dmlcl__taps_table *whole, dmlcl__taps_dim *p,
-                      uint64_t res0, uint64_t n, uint64_t src0)
-{
-    if (p->row_word == UINT64_MAX) { /* affine: the tile's first row, shifted */
-        p->first = p->first + res0 * p->step - src0;
-        return 1;
-    }
-    const uint32_t *r = whole->words + p->row_word + 3 * res0;
-    uint64_t taps = 0;
-    for (uint64_t i = 0; i < n; i++)
-        taps += r[3 * i + 1];
-    if (!reserve(t, 3 * n + 2 * taps))
-        return 0;
-    const uint64_t rows = t->n;
-    uint32_t *dst = t->words + rows, *e = dst + 3 * n;
-    for (uint64_t i = 0; i < n; i++) {
-        const uint32_t count = r[3 * i + 1];
-        dst[3 * i] = count ? (uint32_t)(r[3 * i] - src0) : 0; /* the halo check holds it */
-        dst[3 * i + 1] = count;
-        dst[3 * i + 2] = (uint32_t)(e - t->words);
-        memcpy(e, whole->words + r[3 * i + 2], (size_t)count * 8);
-        e += 2 * (uint64_t)count;
-    }
-    t->n = (uint64_t)(e - t->words);
-    p->row_word = rows;
-    return 1;
-}

@@ -10,7 +10,8 @@ static void forward_reads(const dmlcl__resample_map *m, uint32_t d, uint64_t o, 
                           uint64_t *lo, uint64_t *hi)
 {
     if (m->linear && m->widen && m->scales[d] < 1) {
-        dmlcl__taps_dim p = {0, n_in, m->scales[d], m->in_offsets[d], m->out_offsets[d], 0, 0, 0};
+        const dmlcl__taps_dim p = {.n_src = n_in, .scale = m->scales[d],
+                                   .in_offset = m->in_offsets[d], .out_offset = m->out_offsets[d]};
         int64_t first;
         uint64_t count;
         dmlcl__taps_aa_row(&p, o, &first, &count);
@@ -28,6 +29,25 @@ static void forward_reads(const dmlcl__resample_map *m, uint32_t d, uint64_t o, 
     *hi = *lo + (w != 0); /* a corner of weight 0 is not read */
 }
 
+/* RESAMPLE_GRAD1 along d: the forward map reads [lo(o), hi(o)], both nondecreasing in o
+ * (each step of the float32 coordinate and the floor, ceil and clamp are monotone), so the
+ * forward outputs reading [a, b) are the contiguous [first o with hi >= a, first o with
+ * lo >= b): two binary searches over the n_fwd outputs instead of a pass over them. */
+static uint64_t first_o(const dmlcl__resample_map *m, uint32_t d, uint64_t n_fwd,
+                        uint64_t n_in, uint64_t bound, int upper)
+{
+    uint64_t lo = 0, hi = n_fwd, l, h;
+    while (lo < hi) { /* the first o whose upper (else lower) read is >= bound */
+        uint64_t mid = lo + (hi - lo) / 2;
+        forward_reads(m, d, mid, n_in, &l, &h);
+        if ((upper ? h : l) >= bound)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 /* Dimension d: the input range [*lo, *hi) that output coordinates [a, b) read; empty when
  * none (RESAMPLE_GRAD1 rows that no forward output reads). n_in, n_out: logical sizes. */
 static void dim_reads(const dmlcl__resample_map *m, uint32_t d, uint64_t n_in, uint64_t n_out,
@@ -42,13 +62,10 @@ static void dim_reads(const dmlcl__resample_map *m, uint32_t d, uint64_t n_in, u
             *hi = h + 1 > *hi ? h + 1 : *hi;
         }
     } else { /* the incoming gradient's o where forward output o read some of [a, b) */
-        for (uint64_t o = 0; o < n_in; o++) {
-            forward_reads(m, d, o, n_out, &l, &h);
-            if (h < a || l >= b)
-                continue;
-            *lo = o < *lo ? o : *lo;
-            *hi = o + 1;
-        }
+        const uint64_t first = first_o(m, d, n_in, n_out, a, 1);
+        const uint64_t end = first_o(m, d, n_in, n_out, b, 0);
+        if (first < end)
+            *lo = first, *hi = end;
     }
     if (*lo == UINT64_MAX)
         *lo = *hi = 0;
