@@ -932,14 +932,16 @@ class ResampleGrad(_ResampleBase):
         super().__init__(scales, input_shape, mode, input_offsets, output_offsets, rounding,
                          context)
         m = _MODES[mode]
-        shift = m == C.MODE_NEAREST_NEIGHBOR and rounding is None
-        direction = C.DIRECTION_DECREASING if shift else _ROUNDINGS.get(rounding, 0)
+        if m == C.MODE_NEAREST_NEIGHBOR and rounding is None:
+            # RESAMPLE_GRAD1 rounds nearest coordinates only down or up (DirectML's
+            # too). Shifting the offsets by 0.5 to mimic floor(c + 0.5) rounds
+            # differently at rare float32 ties, so it is refused, not approximated.
+            raise _fail(self._name, "rounding=None (round half up) has no backward "
+                                    "operator; give the forward pass's rounding, "
+                                    "'increasing' or 'decreasing' (RESAMPLE2)")
+        direction = _ROUNDINGS.get(rounding, 0)
 
         def desc(x, o, r, s, i, oo):
-            if shift:
-                # The forward pass rounded half up, floor(c + 0.5): RESAMPLE2's floor of
-                # the coordinate with the input offsets 0.5 lower (README, RESAMPLE2).
-                i = _floats([_f32(np.float32(v) - np.float32(0.5)) for v in i])
             return C.ResampleGrad1Desc(x, o, m, direction, r, s, i, oo)
         self._desc = desc
 
@@ -977,8 +979,9 @@ def resample_grad(dy, input_shape, scales=None, mode="linear", input_offsets=0.5
         The forward scales; default ``dy.shape / input_shape`` in float32 (the forward
         pass's default when it was given ``size=``).
     mode, input_offsets, output_offsets, rounding :
-        The forward pass's (see ``help(dmlcl.resample)``); rounding=None is the forward
-        round-half-up (computed as "decreasing" with the input offsets 0.5 lower).
+        The forward pass's (see ``help(dmlcl.resample)``); mode="nearest" needs
+        rounding="increasing" or "decreasing": RESAMPLE_GRAD1 has no round-half-up
+        (rounding=None raises InvalidArgumentError).
     out : numpy.ndarray, optional
         Written in place: dy's dtype, shape ``input_shape``, writable.
     context : dmlcl.Context, optional
