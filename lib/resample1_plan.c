@@ -1,21 +1,29 @@
 /* RESAMPLE1 planner: host-side coordinate tables, dimension classification and collapsing,
  * variant choice. Pure C: no OpenCL calls (tests/check_resample1_planner.c). */
 #include "plan.h"
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The mapping must be IEEE float32, step by step, on every host. There is no product in
- * it, so nothing can be fused into an FMA; clang still gets told, and the volatile stores
- * force each step to round to float even where a compiler keeps excess precision (x87). */
+ * it, so nothing can be fused into an FMA; clang still gets told. Where a compiler keeps
+ * excess precision (FLT_EVAL_METHOD != 0, x87), volatile stores force each step to round
+ * to float; elsewhere (SSE, NEON) each step already does, and plain floats let the
+ * coordinate tables' rows overlap in the pipeline: they are most of a creation's time. */
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
+#endif
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define ROUNDED_FLOAT float
+#else
+#define ROUNDED_FLOAT volatile float
 #endif
 
 float dmlcl__resample1_coord(uint64_t o, float scale, float in_offset, float out_offset)
 {
-    volatile float t = (float)o;
+    ROUNDED_FLOAT t = (float)o;
     t = t - out_offset;
     t = t / scale;
     t = t - in_offset;
@@ -50,7 +58,7 @@ uint32_t dmlcl__resample1_nearest(float x, uint64_t n)
 
 uint32_t dmlcl__resample_nearest_rule(float x, uint64_t n, dmlcl__nearest_rule rule)
 {
-    volatile float t = rule == DMLCL__NEAREST_HALF_UP ? x + 0.5f : x;
+    ROUNDED_FLOAT t = rule == DMLCL__NEAREST_HALF_UP ? x + 0.5f : x;
     float f = rule == DMLCL__NEAREST_CEIL ? ceil_fast(t) : floor_fast(t);
     if (!(f > 0)) /* also -inf */
         return 0;
@@ -117,7 +125,7 @@ static dim_map classify(int linear, dmlcl__nearest_rule rule, const dim_fn *f, u
     /* The spec's rule: scale 1, offsets summing to 0 and equal sizes are identity, even
      * where float32 steps would land an ulp off (0.3 / -0.3: 1.3f - 0.3f < 1). (Not for
      * RESAMPLE2's floor and ceil, which would turn that ulp into a whole index.) */
-    volatile float sum = ip + op;
+    ROUNDED_FLOAT sum = ip + op;
     if (s == 1.0f && sum == 0.0f && n_in == n_out && (linear || rule == DMLCL__NEAREST_HALF_UP)) {
         m.step = 1;
         return m;

@@ -254,20 +254,25 @@ static double aa_range(const dmlcl__taps_dim *p, uint64_t o, int64_t *xmin, uint
     return c;
 }
 
-/* Row o's weights over its tap range, into w[0 .. *nt) (nt from aa_range), and the first
- * and last tap of nonzero weight: the row keeps only those (a weight 0 is never read, so
- * the halo of a tile need not hold it). All weights 0 (a sample outside the input): the
- * edge tap gets weight 1. */
+/* Row o's weights over its tap range, into w[0 .. *nt) (nt from aa_range; w NULL: not
+ * kept; v: room for *nt doubles or NULL), and the first and last tap of nonzero weight:
+ * the row keeps only those (a weight 0 is never read, so the halo of a tile need not hold
+ * it). All weights 0 (a sample outside the input): the edge tap gets weight 1. With v,
+ * each tap's filter value is computed once instead of twice: creation's cost is here. */
 static void aa_weights(const dmlcl__taps_dim *p, uint64_t o, int64_t *xmin, uint64_t *nt,
-                       float *w, uint64_t *lo, uint64_t *hi)
+                       float *w, double *v, uint64_t *lo, uint64_t *hi)
 {
     double c = aa_range(p, o, xmin, nt), total = 0;
-    for (uint64_t k = 0; k < *nt; k++)
-        total += aa_weight(*xmin + (int64_t)k, c, p->scale);
+    for (uint64_t k = 0; k < *nt; k++) {
+        double vk = aa_weight(*xmin + (int64_t)k, c, p->scale);
+        total += vk;
+        if (v)
+            v[k] = vk;
+    }
     *lo = *nt, *hi = 0;
     for (uint64_t k = 0; k < *nt; k++) {
-        double v = aa_weight(*xmin + (int64_t)k, c, p->scale);
-        float wk = total > 0 ? (float)(v / total) : (k == 0 ? 1.0f : 0.0f);
+        double vk = v ? v[k] : aa_weight(*xmin + (int64_t)k, c, p->scale);
+        float wk = total > 0 ? (float)(vk / total) : (k == 0 ? 1.0f : 0.0f);
         if (w)
             w[k] = wk;
         if (wk != 0) {
@@ -281,31 +286,49 @@ void dmlcl__taps_aa_row(const dmlcl__taps_dim *p, uint64_t o, int64_t *first, ui
 {
     int64_t xmin;
     uint64_t nt, lo, hi;
-    aa_weights(p, o, &xmin, &nt, NULL, &lo, &hi);
+    aa_weights(p, o, &xmin, &nt, NULL, NULL, &lo, &hi);
     *first = xmin + (int64_t)lo;
     *count = hi - lo + 1;
+}
+
+/* Rows of at most *most taps, and *taps in all: from the support's width where that
+ * bound is small (no second pass over the rows), else counted row by row. */
+static void aa_count(const dmlcl__taps_dim *p, uint64_t *taps, uint64_t *most)
+{
+    const uint64_t n_res = p->n;
+    const double width = 2.0 / (double)p->scale + 3; /* b - a <= 2 support + 1 */
+    *most = width < (double)p->n_src ? (uint64_t)width : p->n_src;
+    *taps = n_res * *most;
+    if (*taps <= (1u << 20))
+        return;
+    uint64_t nt;
+    int64_t xmin;
+    *taps = 0, *most = 1;
+    for (uint64_t o = 0; o < n_res; o++) {
+        aa_range(p, p->res0 + o, &xmin, &nt);
+        *taps += nt;
+        *most = nt > *most ? nt : *most;
+    }
 }
 
 static int add_antialiased(dmlcl__taps_table *t, dmlcl__taps_dim *p)
 {
     const uint64_t n_res = p->n, rows = t->n;
-    uint64_t taps = 0, nt, most = 1;
+    uint64_t taps, nt, most;
     int64_t xmin;
-    for (uint64_t o = 0; o < n_res; o++) {
-        aa_range(p, p->res0 + o, &xmin, &nt);
-        taps += nt;
-        most = nt > most ? nt : most;
-    }
-    float *w = most <= SIZE_MAX / sizeof *w ? dmlcl__malloc(most * sizeof *w) : NULL;
+    aa_count(p, &taps, &most);
+    size_t each = sizeof(float) + sizeof(double);
+    float *w = most < SIZE_MAX / each ? dmlcl__malloc((most + 1) * each) : NULL;
     if (!w || !reserve(t, 3 * n_res + 2 * taps)) {
         t->oom = 1;
         dmlcl__free(w);
         return 0;
     }
+    double *v = (double *)(void *)(w + (most + 1) / 2 * 2); /* 8-byte aligned */
     uint32_t *r = t->words + rows, *e = r + 3 * n_res;
     for (uint64_t o = 0; o < n_res; o++) {
         uint64_t lo, hi;
-        aa_weights(p, p->res0 + o, &xmin, &nt, w, &lo, &hi);
+        aa_weights(p, p->res0 + o, &xmin, &nt, w, v, &lo, &hi);
         r[3 * o] = (uint32_t)(xmin + (int64_t)lo - (int64_t)p->src0);
         r[3 * o + 1] = (uint32_t)(hi - lo + 1);
         r[3 * o + 2] = (uint32_t)(e - t->words);
