@@ -759,7 +759,7 @@ def reverse_subsequences(x, lengths, axis, out=None, context=None, input_tile=No
         array is the whole tensor. The result is the whole run's box bit for bit
         (``dmlcl_operator_create_tile``). The tiles may cut any dimension but the axis;
         lengths are then x's box with 1 on the axis. The operator object's
-        ``input_box(shape, start, size)`` gives the input box an output box reads.
+        ``input_box(x_shape, start, size)`` gives the input box an output box reads.
 
     Returns
     -------
