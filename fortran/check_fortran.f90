@@ -271,6 +271,9 @@ contains
          rounding=DMLCL_AXIS_DIRECTION_DECREASING)
     call ok(st == 0 .and. all(dx(1, :) == [9, 6]) .and. all(dx(2, :) == 0), &
          "resample_grad: DirectML's example")
+    call dmlcl_resample_grad(dy, dx, [0.5, 1.5], DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, st)
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(dmlcl_error_message(), "rounding absent &
+         &(round half up) has no backward operator") > 0, "resample_grad: nearest needs a rounding")
     ! Linear 2x: the transpose of the forward weights (reference: forward on unit vectors).
     call random_number(xr)
     dy2 = reshape(real(xr, c_float), [8, 4])

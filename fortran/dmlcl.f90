@@ -519,8 +519,8 @@ contains
 
   !> The backward pass of dmlcl_resample (RESAMPLE_GRAD1): dy is shaped like the forward
   !> output, dx like the forward input (its shape gives the size); the other arguments are
-  !> the forward pass's. scales absent: size(dy, d) / size(dx, d) in float32. rounding
-  !> absent: the forward pass's round-half-up.
+  !> the forward pass's. scales absent: size(dy, d) / size(dx, d) in float32. Nearest
+  !> needs rounding (RESAMPLE_GRAD1 has no round half up: absent is INVALID_ARGUMENT).
   !> dy_whole, dy_start, dx_whole, dx_start: dy and dx as boxes of larger logical arrays.
   subroutine dmlcl_resample_grad(dy, dx, scales, mode, status, input_offsets, output_offsets, &
        rounding, dy_whole, dy_start, dx_whole, dx_start)

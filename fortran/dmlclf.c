@@ -263,13 +263,14 @@ static int resample_desc(const char *op, const dmlcl_tensor_desc *a, const dmlcl
     r->r3 = (dmlcl_resample3_desc){a, b, m, dir, n, s, io, oo, 1};
     r->g1 = (dmlcl_resample_grad1_desc){a, b, m, dir, n, s, io, oo};
     if (grad) {
-        if (!rounding && mode == DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR) {
-            /* The forward pass rounded half up, floor(x + 0.5): RESAMPLE2's floor with the
-             * input offsets 0.5 lower (README, RESAMPLE2). */
-            r->g1.rounding_direction = DMLCL_AXIS_DIRECTION_DECREASING;
-            for (int d = 0; d < rank; d++)
-                io[d] -= 0.5f;
-        }
+        /* RESAMPLE_GRAD1 rounds nearest coordinates down or up only (DirectML's too).
+         * Offsets shifted by 0.5 would mimic floor(c + 0.5) but round differently at rare
+         * float32 ties, so that is refused, not approximated (as in Python). */
+        if (!rounding && mode == DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR)
+            return fail(DMLCL_INVALID_ARGUMENT,
+                        "%s: rounding absent (round half up) has no backward operator; give "
+                        "the forward pass's rounding, DMLCL_AXIS_DIRECTION_INCREASING or "
+                        "DMLCL_AXIS_DIRECTION_DECREASING (RESAMPLE2)", op);
         r->od = (dmlcl_operator_desc){DMLCL_OPERATOR_RESAMPLE_GRAD1, &r->g1};
     } else if (antialias && mode == DMLCL_INTERPOLATION_MODE_LINEAR)
         r->od = (dmlcl_operator_desc){DMLCL_OPERATOR_RESAMPLE3, &r->r3};
