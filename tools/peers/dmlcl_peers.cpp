@@ -1,11 +1,11 @@
 /* dmlcl-peers: the resample cases of `dmlcl bench --device cpu` (tools/bench_cases.c: the
- * same shapes from --mb, the same input data) through dmlcl on an OpenCL CPU device, OpenCV's
- * cv::resize and a host memcpy, in one process, with one thread count for all three: POCL's
- * POCL_MAX_PTHREAD_COUNT (set before the OpenCL platform loads), cv::setNumThreads, the
- * memcpy's threads. Each round runs the three back to back, so that other load on the
- * machine hits them alike; GB/s counts bytes read + written, the median of the timed rounds.
- * Where OpenCV computes what dmlcl computes, its output is compared with dmlcl's, every
- * element, so that the table compares like with like (exit 4 when they differ).
+ * same shapes from --mb, the same input data) through dmlcl on an OpenCL CPU device, its
+ * peers (OpenCV's cv::resize; class Peer is where another library goes) and a host memcpy,
+ * in one process, with one thread count for all: POCL's POCL_MAX_PTHREAD_COUNT (set before
+ * the OpenCL platform loads), cv::setNumThreads, the memcpy's threads. Each round runs them back to back, so that other load on the machine
+ * hits them alike; GB/s counts bytes read + written, the median of the timed rounds. Where
+ * a peer computes what dmlcl computes, its output is compared with dmlcl's, every element,
+ * so that the table compares like with like (exit 4 when they differ).
  * A benchmark, never a timed test: tests/peers_test.sh only runs it small. */
 #include "config.h"
 #include <dmlcl.h>
@@ -23,6 +23,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fnmatch.h>
+#include <functional>
+#include <memory>
 #include <pthread.h>
 #include <string>
 #include <thread>
@@ -37,35 +39,46 @@ enum Exit { EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_DEVICE = 3, EXIT_DIFFERENT = 4 
 const uint64_t MIB = uint64_t(1) << 20;
 
 /* ---- the cases: `dmlcl bench`'s resample family -----------------------------------------
- * Planes of in_hw x in_hw fp32 (so --mb MiB of input: 512^2 * 4 bytes is 1 MiB a plane; the
- * 1024^2 cases take mb / 4 planes), N x C x H x W with C = 8 where there are 8 planes,
+ * Planes of in_hw^dims fp32 (so --mb MiB of input: 512^2 and 64^3 fp32 are 1 MiB a plane;
+ * the 1024^2 cases take mb / 4 planes), N x C x spatial with C = 8 where there are 8 planes,
  * pixel-centre offsets (0.5 / -0.5), as make_resample() in tools/bench_cases.c builds them.
- * trilinear2x is left out: OpenCV has no 3-D resize. */
+ * A case runs only where a peer has its operation: trilinear2x is not here, OpenCV has no
+ * 3-D resize (oneDNN 2.6.3, Debian 12's, has one, but its JIT resampling crashed on 512x512
+ * NCHW planes on the AVX-512 host this was written on). */
 enum Op { LINEAR, NEAREST, ANTIALIAS };
 
 struct CaseDef {
     const char *name;
     Op op;
-    uint32_t in_hw, out_hw, mb_div;
+    uint32_t dims, in_hw, out_hw, mb_div;
     bool nhwc;
 };
 
 const CaseDef CASES[] = {
-    {"linear2x-nchw", LINEAR, 512, 1024, 1, false},
-    {"linear2x-nhwc", LINEAR, 512, 1024, 1, true},
-    {"nearest2x-nchw", NEAREST, 512, 1024, 1, false},
-    {"nearest2x-nhwc", NEAREST, 512, 1024, 1, true},
-    {"linear-down0.5", LINEAR, 1024, 512, 4, false},
-    {"linear-1.5", LINEAR, 512, 768, 1, false},
-    {"antialias-down0.5", ANTIALIAS, 1024, 512, 4, false},
+    {"linear2x-nchw", LINEAR, 2, 512, 1024, 1, false},
+    {"linear2x-nhwc", LINEAR, 2, 512, 1024, 1, true},
+    {"nearest2x-nchw", NEAREST, 2, 512, 1024, 1, false},
+    {"nearest2x-nhwc", NEAREST, 2, 512, 1024, 1, true},
+    {"linear-down0.5", LINEAR, 2, 1024, 512, 4, false},
+    {"linear-1.5", LINEAR, 2, 512, 768, 1, false},
+    {"antialias-down0.5", ANTIALIAS, 2, 1024, 512, 4, false},
 };
-const size_t N_CASES = sizeof CASES / sizeof CASES[0];
 
 struct Shape {
-    uint32_t n, ch, in_hw, out_hw;
+    uint32_t n, ch, dims, in_hw, out_hw;
     size_t planes() const { return size_t(n) * ch; }
-    size_t in_elems() const { return planes() * in_hw * in_hw; }
-    size_t out_elems() const { return planes() * out_hw * out_hw; }
+    size_t in_plane() const { return dims == 3 ? size_t(in_hw) * in_hw * in_hw : size_t(in_hw) * in_hw; }
+    size_t out_plane() const { return dims == 3 ? size_t(out_hw) * out_hw * out_hw : size_t(out_hw) * out_hw; }
+    size_t in_elems() const { return planes() * in_plane(); }
+    size_t out_elems() const { return planes() * out_plane(); }
+    uint32_t rank() const { return 2 + dims; }
+    /* Logical N, C, spatial sizes of the input (out = false) or the output. */
+    void sizes(bool out, uint32_t *s) const
+    {
+        s[0] = n, s[1] = ch;
+        for (uint32_t d = 0; d < dims; d++)
+            s[2 + d] = out ? out_hw : in_hw;
+    }
 };
 
 Shape shape_of(const CaseDef &c, uint64_t mb)
@@ -73,52 +86,26 @@ Shape shape_of(const CaseDef &c, uint64_t mb)
     uint64_t planes = mb / c.mb_div;
     planes = planes ? planes : 1;
     uint32_t ch = planes >= 8 ? 8 : uint32_t(planes);
-    return Shape{uint32_t(planes / ch), ch, c.in_hw, c.out_hw};
+    return Shape{uint32_t(planes / ch), ch, c.dims, c.in_hw, c.out_hw};
 }
 
-/* What OpenCV is asked to do, and whether that is what dmlcl computes. */
-int cv_interpolation(Op op)
+std::string shape_text(const CaseDef &c, const Shape &s)
 {
-    return op == LINEAR ? cv::INTER_LINEAR : op == NEAREST ? cv::INTER_NEAREST_EXACT : cv::INTER_AREA;
-}
-
-std::string cv_call(const CaseDef &c, const Shape &s)
-{
-    const char *interp = c.op == LINEAR ? "INTER_LINEAR" : c.op == NEAREST ? "INTER_NEAREST_EXACT"
-                                                                            : "INTER_AREA";
-    char buf[256];
-    if (c.nhwc)
-        snprintf(buf, sizeof buf, "cv::resize %s, one call per %ux%u image of %u interleaved "
-                 "channels (CV_32FC%u), %u call%s", interp, s.in_hw, s.in_hw, s.ch, s.ch, s.n,
-                 s.n == 1 ? "" : "s");
-    else
-        snprintf(buf, sizeof buf, "cv::resize %s, one call per %ux%u plane, %zu call%s", interp,
-                 s.in_hw, s.in_hw, s.planes(), s.planes() == 1 ? "" : "s");
+    char buf[160];
+    snprintf(buf, sizeof buf, "%u x %u x %u^%u -> %u^%u fp32%s%s", s.n, s.ch, s.in_hw, s.dims,
+             s.out_hw, s.dims, c.nhwc ? " channels-last" : "",
+             c.op == ANTIALIAS ? ", antialiased (RESAMPLE3)" : "");
     return buf;
 }
 
-/* Whether every sampling coordinate is exact in float32 (scale 2 or 1/2 here): then the two
+/* Whether every sampling coordinate is exact in float32 (scale 2 or 1/2 here): then the
  * libraries' weights are the same numbers. */
 bool exact_coords(const CaseDef &c) { return c.out_hw == 2 * c.in_hw || c.in_hw == 2 * c.out_hw; }
 
-/* Why OpenCV's output is or is not comparable with dmlcl's, under the row. */
-const char *semantics(const CaseDef &c)
-{
-    if (c.op == NEAREST)
-        return "same: floor((o + 0.5) / s) = RESAMPLE1's floor(x + 0.5), bit for bit";
-    if (c.op == ANTIALIAS)
-        return "NOT the same filter: INTER_AREA is a 2x2 box (1/2, 1/2), RESAMPLE3's antialiased "
-               "0.5x\n      a 4-tap triangle (1/8, 3/8, 3/8, 1/8); same bytes, outputs not "
-               "compared";
-    if (c.in_hw == 2 * c.out_hw)
-        return "same: half-pixel linear (OpenCV takes its 2x2-mean path for an exact 0.5x,\n"
-               "      which is what these weights are)";
-    if (!exact_coords(c))
-        return "same formula, half-pixel centres, edges clamped; the float32 coordinate is rounded\n"
-               "      differently (OpenCV: (o + 0.5) / s - 0.5 at once, RESAMPLE1: (o + 0.5) / s, then\n"
-               "      - 0.5), so a weight may differ by ulp(in size); allowed: that per dimension";
-    return "same: half-pixel centres, edges clamped (RESAMPLE1 LINEAR, offsets 0.5 / -0.5)";
-}
+/* What a peer's output is to dmlcl's, under the row (after the peer's call). */
+const char *SAME = "same function";
+const char *SAME_COORDS = "same function; the float32 coordinates of 1.5x are rounded differently "
+                          "(allowed:\n      ulp(input size) per dimension)";
 
 /* ---- input data: `dmlcl bench`'s hash of each element's buffer offset, in [1, 2) ---------- */
 
@@ -148,8 +135,8 @@ const char HELP[] =
     "                   [--warmup N] [--device SEL] [--list]\n"
     "Runs the resample cases of `dmlcl bench --device cpu` in one process through dmlcl on an\n"
     "OpenCL CPU device, OpenCV's cv::resize and a host memcpy, all on the same number of\n"
-    "threads and moving the same bytes, and prints each one's GB/s (bytes read + written,\n"
-    "10^9 per second, wall clock, the median of the timed runs) and its ratio to the memcpy.\n"
+    "threads and moving the same bytes, and prints each one's GB/s (bytes read + written, 10^9\n"
+    "per second, wall clock, the median of the timed runs) and its ratio to the memcpy's.\n"
     "Where OpenCV computes what dmlcl computes, every output element of the two is compared.\n"
     "  --mb N        input MiB per case, 1 to 1048576 (default 64, as dmlcl bench); a case\n"
     "                whose buffers would exceed the device's largest buffer\n"
@@ -158,14 +145,14 @@ const char HELP[] =
     "  --threads N   threads of every library, 1 to 256 (default: the online CPUs): POCL's\n"
     "                POCL_MAX_PTHREAD_COUNT, cv::setNumThreads, the memcpy's threads\n"
     "  --runs N      timed runs, 1 to 100000 (default 9)\n"
-    "  --warmup N    untimed runs after the first (checked) one, 0 to 1000 (default 1)\n"
+    "  --warmup N    untimed runs after the first (compared) one, 0 to 1000 (default 1)\n"
     "  --device SEL  dmlcl's device: cpu, P:D or a name substring (default cpu)\n"
-    "  --list        print the cases, their shapes at --mb and OpenCV's call, then exit\n"
+    "  --list        print the cases, their shapes at --mb and each peer's call, then exit\n"
     "  -h, --help    print this help\n"
     "A benchmark: time it on an idle machine. trilinear2x is not here (OpenCV has no 3-D\n"
-    "resize); `dmlcl bench --device cpu` times it, and every case against a C reference.\n"
+    "resize); `dmlcl bench --device cpu` times it, and checks every case against a C reference.\n"
     "exit status:\n"
-    "  0  every case ran, and OpenCV agreed with dmlcl wherever they compute the same thing\n"
+    "  0  every case ran, and OpenCV agreed with dmlcl wherever the two compute the same\n"
     "  1  usage: unknown option, missing or malformed value, a --case matching no case\n"
     "  2  a value out of its range (--mb 0, --runs 0, --threads 300)\n"
     "  3  device error: no such device, an OpenCL or OpenCV call failed, out of memory\n"
@@ -295,13 +282,6 @@ int parse_args(int argc, char **argv, Opts &o)
         error("--device '': give cpu, P:D or a substring of a device's name");
         return EXIT_USAGE;
     }
-    size_t n = 0;
-    for (const CaseDef &c : CASES)
-        n += selected(o, c.name);
-    if (!n) {
-        error("--case '%s' matches no case (dmlcl-peers --list names them)", o.cases);
-        return EXIT_USAGE;
-    }
     return -1;
 }
 
@@ -377,31 +357,140 @@ int open_device(const Opts &o, Device &d)
 
 dmlcl_status create_op(const Device &d, const CaseDef &c, const Shape &s, dmlcl_operator **op)
 {
-    uint32_t is[4] = {s.n, s.ch, s.in_hw, s.in_hw}, os[4] = {s.n, s.ch, s.out_hw, s.out_hw};
-    uint32_t ist[4], ost[4];
-    /* NCHW packed, or channels-last: C innermost, then W, H, N. */
-    const int order_nchw[4] = {3, 2, 1, 0}, order_nhwc[4] = {1, 3, 2, 0};
-    const int *order = c.nhwc ? order_nhwc : order_nchw;
+    const uint32_t rank = s.rank();
+    uint32_t is[5], os[5], ist[5], ost[5];
+    s.sizes(false, is);
+    s.sizes(true, os);
+    /* Packed N, C, spatial; or channels-last: C innermost, then the spatial dimensions from
+     * the last, then N. */
+    int order[5], k = 0;
+    if (c.nhwc)
+        order[k++] = 1;
+    for (int dd = int(rank) - 1; dd >= 2; dd--)
+        order[k++] = dd;
+    if (!c.nhwc)
+        order[k++] = 1;
+    order[k++] = 0;
     uint32_t a = 1, b = 1;
-    for (int k = 0; k < 4; k++) {
+    for (k = 0; k < int(rank); k++) {
         ist[order[k]] = a, a *= is[order[k]];
         ost[order[k]] = b, b *= os[order[k]];
     }
-    dmlcl_tensor_desc ti = {DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4, is, ist, 0};
-    dmlcl_tensor_desc to = {DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4, os, ost, 0};
-    float scales[4], in_off[4] = {0.5f, 0.5f, 0.5f, 0.5f}, out_off[4] = {-0.5f, -0.5f, -0.5f, -0.5f};
-    for (int k = 0; k < 4; k++)
+    dmlcl_tensor_desc ti = {DMLCL_TENSOR_DATA_TYPE_FLOAT32, rank, is, ist, 0};
+    dmlcl_tensor_desc to = {DMLCL_TENSOR_DATA_TYPE_FLOAT32, rank, os, ost, 0};
+    float scales[5], in_off[5], out_off[5];
+    for (k = 0; k < int(rank); k++) {
         scales[k] = float(os[k]) / float(is[k]);
+        in_off[k] = 0.5f;
+        out_off[k] = -0.5f;
+    }
     dmlcl_interpolation_mode mode = c.op == NEAREST ? DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR
                                                     : DMLCL_INTERPOLATION_MODE_LINEAR;
-    dmlcl_resample1_desc r1 = {&ti, &to, mode, 4, scales, in_off, out_off};
-    dmlcl_resample3_desc r3 = {&ti,   &to,     mode,    DMLCL_AXIS_DIRECTION_INCREASING,
-                               4,     scales,  in_off,  out_off, 1};
+    dmlcl_resample1_desc r1 = {&ti, &to, mode, rank, scales, in_off, out_off};
+    dmlcl_resample3_desc r3 = {&ti,  &to,    mode,   DMLCL_AXIS_DIRECTION_INCREASING,
+                               rank, scales, in_off, out_off, 1};
     dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &r1};
     if (c.op == ANTIALIAS)
         od = {DMLCL_OPERATOR_RESAMPLE3, &r3};
     return dmlcl_operator_create(d.ctx, &od, op);
 }
+
+/* ---- the peers ------------------------------------------------------------------------------ */
+
+/* Another library: one run of a case from the input to its own output, on host arrays in the
+ * case's layout. */
+class Peer {
+  public:
+    virtual ~Peer() {}
+    virtual const char *name() const = 0;
+    /* The version and how its threads are set, for the header. */
+    virtual std::string about(int threads) const = 0;
+    virtual bool has(const CaseDef &c) const = 0;
+    /* What the peer is asked to do, and what that is to dmlcl's operator (SAME...: then its
+     * output is compared with dmlcl's). */
+    virtual std::string call(const CaseDef &c, const Shape &s) const = 0;
+    virtual const char *relation(const CaseDef &c) const = 0;
+    bool compared(const CaseDef &c) const
+    {
+        const char *r = relation(c);
+        return r == SAME || r == SAME_COORDS;
+    }
+    /* Sets up a run (outside the timing) and returns it; throws std::exception on failure. */
+    virtual std::function<void()> prepare(const CaseDef &c, const Shape &s, float *in, float *out) = 0;
+};
+
+/* "TBB (ver 2021.8 interface 12080)": the line of OpenCV's build information. */
+std::string parallel_framework()
+{
+    const std::string info = cv::getBuildInformation(), key = "Parallel framework:";
+    size_t at = info.find(key);
+    if (at == std::string::npos)
+        return "unknown";
+    at = info.find_first_not_of(' ', at + key.size());
+    return info.substr(at, info.find('\n', at) - at);
+}
+
+/* cv::resize on each 2-D plane (NCHW), or on each image as an interleaved Mat of C channels
+ * (channels-last). No 3-D resize. */
+class OpenCV : public Peer {
+  public:
+    const char *name() const override { return "OpenCV"; }
+    std::string about(int threads) const override
+    {
+        return std::string("OpenCV ") + CV_VERSION + ": cv::resize, cv::setNumThreads(" +
+               std::to_string(threads) + "), " + parallel_framework() + ", " +
+               std::to_string(cv::getNumThreads()) + " threads";
+    }
+    bool has(const CaseDef &c) const override { return c.dims == 2; }
+    static int interpolation(const CaseDef &c)
+    {
+        return c.op == LINEAR ? cv::INTER_LINEAR : c.op == NEAREST ? cv::INTER_NEAREST_EXACT
+                                                                   : cv::INTER_AREA;
+    }
+    std::string call(const CaseDef &c, const Shape &s) const override
+    {
+        const char *interp = c.op == LINEAR ? "INTER_LINEAR" : c.op == NEAREST ? "INTER_NEAREST_EXACT"
+                                                                                : "INTER_AREA";
+        char buf[256];
+        if (c.nhwc)
+            snprintf(buf, sizeof buf, "cv::resize %s per %ux%u image of %u interleaved channels "
+                     "(CV_32FC%u), %u call%s", interp, s.in_hw, s.in_hw, s.ch, s.ch, s.n,
+                     s.n == 1 ? "" : "s");
+        else
+            snprintf(buf, sizeof buf, "cv::resize %s per %ux%u plane, %zu call%s", interp, s.in_hw,
+                     s.in_hw, s.planes(), s.planes() == 1 ? "" : "s");
+        return buf;
+    }
+    const char *relation(const CaseDef &c) const override
+    {
+        if (c.op == ANTIALIAS)
+            return "NOT the same filter: a 2x2 box (1/2, 1/2); RESAMPLE3's antialiased 0.5x is a "
+                   "4-tap\n      triangle (1/8, 3/8, 3/8, 1/8): same bytes, outputs not compared";
+        if (c.in_hw == 2 * c.out_hw)
+            return SAME; /* OpenCV takes its 2x2-mean path: the same weights */
+        return exact_coords(c) ? SAME : SAME_COORDS;
+    }
+    std::function<void()> prepare(const CaseDef &c, const Shape &s, float *in, float *out) override
+    {
+        return [c, s, in, out] {
+            const int interp = interpolation(c), ih = int(s.in_hw), oh = int(s.out_hw);
+            if (c.nhwc) {
+                for (uint32_t i = 0; i < s.n; i++) {
+                    cv::Mat src(ih, ih, CV_32FC(int(s.ch)), in + i * s.in_plane() * s.ch);
+                    cv::Mat dst(oh, oh, CV_32FC(int(s.ch)), out + i * s.out_plane() * s.ch);
+                    cv::resize(src, dst, dst.size(), 0, 0, interp);
+                }
+                return;
+            }
+            for (size_t p = 0; p < s.planes(); p++) {
+                cv::Mat src(ih, ih, CV_32F, in + p * s.in_plane());
+                cv::Mat dst(oh, oh, CV_32F, out + p * s.out_plane());
+                cv::resize(src, dst, dst.size(), 0, 0, interp);
+            }
+        };
+    }
+};
+
 
 /* ---- one case ------------------------------------------------------------------------------ */
 
@@ -424,24 +513,24 @@ uint32_t ulps_apart(float a, float b)
     return d > 0xffffffffll ? 0xffffffffu : uint32_t(d);
 }
 
-/* OpenCV's output against dmlcl's: nearest bit for bit; linear within `dmlcl bench`'s
+/* A peer's output against dmlcl's: nearest bit for bit; linear within `dmlcl bench`'s
  * tolerance for RESAMPLE1 against its reference (4 ulp + 1e-6), the two computing the same
  * weights in float32 in a different order; where the coordinates are not exact in float32
  * (1.5x) each library's rounding moves a weight by up to half an ulp of the input size, so
- * an output by up to ulp(in size) per dimension times the inputs' range (1: [1, 2)). */
-Agreement compare(const CaseDef &c, const float *cv_out, const float *dml_out, size_t n)
+ * an output by up to ulp(input size) per dimension times the inputs' range (1: [1, 2)). */
+Agreement compare(const CaseDef &c, const float *peer_out, const float *dml_out, size_t n)
 {
     Agreement a;
     a.compared = true;
-    const double coord_tol = exact_coords(c) ? 0 : 2 * double(c.in_hw) * 1.1920929e-7;
+    const double coord_tol = exact_coords(c) ? 0 : c.dims * double(c.in_hw) * 1.1920929e-7;
     for (size_t i = 0; i < n; i++) {
-        float g = cv_out[i], w = dml_out[i];
+        float g = peer_out[i], w = dml_out[i];
         if (memcmp(&g, &w, 4) == 0)
             continue;
         a.exact = false;
-        uint32_t u = ulps_apart(g, w);
-        a.max_ulp = std::max(a.max_ulp, u);
-        bool ok = c.op != NEAREST && std::fabs(double(g) - w) <= 1e-6 + 4 * 1.1920929e-7 * std::fabs(w) + coord_tol;
+        a.max_ulp = std::max(a.max_ulp, ulps_apart(g, w));
+        bool ok = c.op != NEAREST &&
+                  std::fabs(double(g) - w) <= 1e-6 + 4 * 1.1920929e-7 * std::fabs(w) + coord_tol;
         if (!ok && !a.bad++) {
             a.first_bad = i;
             a.got = g;
@@ -451,13 +540,21 @@ Agreement compare(const CaseDef &c, const float *cv_out, const float *dml_out, s
     return a;
 }
 
+/* One library's part of a case. */
+struct Column {
+    bool ran = false;
+    double ms = 0;
+    Agreement agree;
+    std::string call;
+    const char *relation = nullptr;
+};
+
 struct Result {
     Shape s{};
     uint64_t bytes = 0, copy_bytes = 0, mb = 0;
-    double dml_ms = 0, cv_ms = 0, copy_ms = 0;
-    Agreement agree;
+    double dml_ms = 0, copy_ms = 0;
+    std::vector<Column> peer;
     std::string note, error;
-    bool fail = false;
 };
 
 /* The largest --mb at or below o.mb at which no buffer of the case exceeds the device's. */
@@ -473,25 +570,6 @@ uint64_t fitting_mb(const CaseDef &c, uint64_t mb, uint64_t max)
     }
 }
 
-void run_opencv(const CaseDef &c, const Shape &s, float *in, float *out)
-{
-    int interp = cv_interpolation(c.op);
-    size_t isz = size_t(s.in_hw) * s.in_hw, osz = size_t(s.out_hw) * s.out_hw;
-    if (c.nhwc) {
-        for (uint32_t i = 0; i < s.n; i++) {
-            cv::Mat src(int(s.in_hw), int(s.in_hw), CV_32FC(int(s.ch)), in + i * isz * s.ch);
-            cv::Mat dst(int(s.out_hw), int(s.out_hw), CV_32FC(int(s.ch)), out + i * osz * s.ch);
-            cv::resize(src, dst, dst.size(), 0, 0, interp);
-        }
-        return;
-    }
-    for (size_t p = 0; p < s.planes(); p++) {
-        cv::Mat src(int(s.in_hw), int(s.in_hw), CV_32F, in + p * isz);
-        cv::Mat dst(int(s.out_hw), int(s.out_hw), CV_32F, out + p * osz);
-        cv::resize(src, dst, dst.size(), 0, 0, interp);
-    }
-}
-
 const char *clerr(cl_int e)
 {
     static char buf[80];
@@ -499,8 +577,60 @@ const char *clerr(cl_int e)
     return buf;
 }
 
+/* dmlcl's run: the operator on the device's buffers, enqueue to clFinish. */
+struct DmlRun {
+    const Device &d;
+    dmlcl_operator *op = nullptr;
+    cl_mem in = nullptr, out = nullptr;
+    std::string &error;
+    DmlRun(const Device &dev, std::string &err) : d(dev), error(err) {}
+    ~DmlRun()
+    {
+        if (in)
+            clReleaseMemObject(in);
+        if (out)
+            clReleaseMemObject(out);
+        dmlcl_operator_release(op);
+    }
+    int open(const CaseDef &c, const Shape &s, float *host_in)
+    {
+        if (create_op(d, c, s, &op)) {
+            error = std::string("dmlcl_operator_create: ") + dmlcl_last_error();
+            return EXIT_DEVICE;
+        }
+        cl_int err = CL_SUCCESS;
+        in = clCreateBuffer(d.cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s.in_elems() * 4,
+                            host_in, &err);
+        if (!err)
+            out = clCreateBuffer(d.cl, CL_MEM_READ_WRITE, s.out_elems() * 4, nullptr, &err);
+        if (err)
+            error = std::string("clCreateBuffer: ") + clerr(err);
+        return err ? EXIT_DEVICE : 0;
+    }
+    int run()
+    {
+        dmlcl_buffer_binding bi = {in, 0, 0}, bo = {out, 0, 0};
+        if (dmlcl_operator_enqueue(op, &bi, 1, &bo, 1, 0, nullptr, nullptr)) {
+            error = std::string("dmlcl_operator_enqueue: ") + dmlcl_last_error();
+            return EXIT_DEVICE;
+        }
+        cl_int e = clFinish(d.q);
+        if (e)
+            error = std::string("clFinish: ") + clerr(e);
+        return e ? EXIT_DEVICE : 0;
+    }
+    int read(float *host_out, size_t bytes)
+    {
+        cl_int e = clEnqueueReadBuffer(d.q, out, CL_TRUE, 0, bytes, host_out, 0, nullptr, nullptr);
+        if (e)
+            error = std::string("reading dmlcl's output: ") + clerr(e);
+        return e ? EXIT_DEVICE : 0;
+    }
+};
+
 /* Returns 0, or EXIT_DEVICE with r.error set. */
-int run_case(const Opts &o, const Device &d, const CaseDef &c, Result &r)
+int run_case(const Opts &o, const Device &d, const std::vector<std::unique_ptr<Peer>> &peers,
+             const CaseDef &c, Result &r)
 {
     r.mb = fitting_mb(c, o.mb, d.max_alloc);
     r.s = shape_of(c, r.mb);
@@ -508,17 +638,20 @@ int run_case(const Opts &o, const Device &d, const CaseDef &c, Result &r)
         r.note = "sized to --mb " + std::to_string(r.mb) + ": a buffer at --mb " +
                  std::to_string(o.mb) + " would exceed CL_DEVICE_MAX_MEM_ALLOC_SIZE";
     const Shape &s = r.s;
-    size_t in_b = s.in_elems() * 4, out_b = s.out_elems() * 4;
-    r.bytes = in_b + out_b;
+    r.bytes = uint64_t(s.in_elems() + s.out_elems()) * 4;
     size_t half = size_t((r.bytes / 2 + 3) & ~uint64_t(3));
     r.copy_bytes = 2 * uint64_t(half);
+    r.peer.resize(peers.size());
 
-    std::vector<float> in, cv_out, dml_out;
+    std::vector<float> in, dml_out;
+    std::vector<std::vector<float>> out(peers.size());
     std::vector<char> csrc, cdst;
     try {
         in.resize(s.in_elems());
-        cv_out.resize(s.out_elems());
         dml_out.resize(s.out_elems());
+        for (size_t p = 0; p < peers.size(); p++)
+            if (peers[p]->has(c))
+                out[p].resize(s.out_elems());
         csrc.assign(half, 1); /* every page faulted in before timing */
         cdst.assign(half, 2);
     } catch (const std::bad_alloc &) {
@@ -528,77 +661,65 @@ int run_case(const Opts &o, const Device &d, const CaseDef &c, Result &r)
     for (size_t i = 0; i < in.size(); i++)
         in[i] = input_at(i);
 
-    dmlcl_operator *op = nullptr;
-    dmlcl_status st = create_op(d, c, s, &op);
-    if (st) {
-        r.error = std::string("dmlcl_operator_create: ") + dmlcl_last_error();
-        return EXIT_DEVICE;
-    }
-    cl_int err = CL_SUCCESS;
-    cl_mem bin = clCreateBuffer(d.cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in_b, in.data(), &err);
-    cl_mem bout = err ? nullptr : clCreateBuffer(d.cl, CL_MEM_READ_WRITE, out_b, nullptr, &err);
-    dmlcl_buffer_binding bi = {bin, 0, 0}, bo = {bout, 0, 0};
-    int rc = 0;
-    if (err) {
-        r.error = std::string("clCreateBuffer: ") + clerr(err);
-        rc = EXIT_DEVICE;
-    }
-    auto dml_run = [&]() -> int {
-        if (dmlcl_operator_enqueue(op, &bi, 1, &bo, 1, 0, nullptr, nullptr)) {
-            r.error = std::string("dmlcl_operator_enqueue: ") + dmlcl_last_error();
-            return EXIT_DEVICE;
+    DmlRun dml(d, r.error);
+    std::vector<std::function<void()>> run(peers.size());
+    /* The first run of each is the one compared. */
+    int rc = dml.open(c, s, in.data());
+    if (!rc && !(rc = dml.run()))
+        rc = dml.read(dml_out.data(), s.out_elems() * 4);
+    for (size_t p = 0; !rc && p < peers.size(); p++) {
+        Column &col = r.peer[p];
+        if (!peers[p]->has(c))
+            continue;
+        try {
+            run[p] = peers[p]->prepare(c, s, in.data(), out[p].data());
+            run[p]();
+        } catch (const std::exception &e) {
+            r.error = std::string(peers[p]->name()) + ": " + e.what();
+            rc = EXIT_DEVICE;
+            break;
         }
-        cl_int e = clFinish(d.q);
-        if (e) {
-            r.error = std::string("clFinish: ") + clerr(e);
-            return EXIT_DEVICE;
-        }
-        return 0;
-    };
-    try {
-        /* The first run of each is the one compared. */
-        if (!rc && !(rc = dml_run())) {
-            err = clEnqueueReadBuffer(d.q, bout, CL_TRUE, 0, out_b, dml_out.data(), 0, nullptr, nullptr);
-            if (err) {
-                r.error = std::string("reading dmlcl's output: ") + clerr(err);
-                rc = EXIT_DEVICE;
+        col.ran = true;
+        col.call = peers[p]->call(c, s);
+        col.relation = peers[p]->relation(c);
+        if (peers[p]->compared(c))
+            col.agree = compare(c, out[p].data(), dml_out.data(), dml_out.size());
+    }
+    std::vector<std::vector<double>> t(peers.size() + 2);
+    for (int k = 0; !rc && k < o.warmup + o.runs; k++) {
+        bool timed = k >= o.warmup;
+        double t0 = now_s();
+        if ((rc = dml.run()))
+            break;
+        double t1 = now_s();
+        if (timed)
+            t[0].push_back((t1 - t0) * 1e3);
+        try {
+            for (size_t p = 0; p < peers.size(); p++) {
+                if (!run[p])
+                    continue;
+                t0 = now_s();
+                run[p]();
+                if (timed)
+                    t[2 + p].push_back((now_s() - t0) * 1e3);
             }
+        } catch (const std::exception &e) {
+            r.error = e.what();
+            rc = EXIT_DEVICE;
+            break;
         }
-        if (!rc) {
-            run_opencv(c, s, in.data(), cv_out.data());
-            if (c.op != ANTIALIAS)
-                r.agree = compare(c, cv_out.data(), dml_out.data(), cv_out.size());
-        }
-        std::vector<double> t[3];
-        for (int k = 0; !rc && k < o.warmup + o.runs; k++) {
-            double t0 = now_s();
-            if ((rc = dml_run()))
-                break;
-            double t1 = now_s();
-            run_opencv(c, s, in.data(), cv_out.data());
-            double t2 = now_s();
-            memcpy_threads(cdst.data(), csrc.data(), half, o.threads);
-            double t3 = now_s();
-            if (k >= o.warmup) {
-                t[0].push_back((t1 - t0) * 1e3);
-                t[1].push_back((t2 - t1) * 1e3);
-                t[2].push_back((t3 - t2) * 1e3);
-            }
-        }
-        if (!rc) {
-            r.dml_ms = median(t[0]);
-            r.cv_ms = median(t[1]);
-            r.copy_ms = median(t[2]);
-        }
-    } catch (const cv::Exception &e) {
-        r.error = std::string("cv::resize: ") + e.what();
-        rc = EXIT_DEVICE;
+        t0 = now_s();
+        memcpy_threads(cdst.data(), csrc.data(), half, o.threads);
+        if (timed)
+            t[1].push_back((now_s() - t0) * 1e3);
     }
-    if (bin)
-        clReleaseMemObject(bin);
-    if (bout)
-        clReleaseMemObject(bout);
-    dmlcl_operator_release(op);
+    if (!rc) {
+        r.dml_ms = median(t[0]);
+        r.copy_ms = median(t[1]);
+        for (size_t p = 0; p < peers.size(); p++)
+            if (r.peer[p].ran)
+                r.peer[p].ms = median(t[2 + p]);
+    }
     return rc;
 }
 
@@ -606,77 +727,109 @@ int run_case(const Opts &o, const Device &d, const CaseDef &c, Result &r)
 
 double gbps(uint64_t bytes, double ms) { return ms > 0 ? double(bytes) / (ms * 1e6) : 0; }
 
-/* "TBB (ver 2021.8 interface 12080)": the line of OpenCV's build information. */
-std::string parallel_framework()
-{
-    const std::string info = cv::getBuildInformation(), key = "Parallel framework:";
-    size_t at = info.find(key);
-    if (at == std::string::npos)
-        return "unknown";
-    at = info.find_first_not_of(' ', at + key.size());
-    return info.substr(at, info.find('\n', at) - at);
-}
+/* One library's columns: GB/s and its ratio to memcpy. */
+#define LIB_FMT " %7s %5s |"
 
-#define ROW_FMT "%-18s %6s | %10s %8s | %11s %8s | %11s | %s\n"
-
-void print_header(const Opts &o, const Device &d)
+void print_header(const Opts &o, const Device &d, const std::vector<std::unique_ptr<Peer>> &peers)
 {
-    printf("dmlcl-peers: dmlcl %s, OpenCV %s and memcpy in one process, %d thread%s each\n",
-           dmlcl_version(), CV_VERSION, o.threads, o.threads == 1 ? "" : "s");
-    printf("  dmlcl: %s, %u compute units (POCL_MAX_PTHREAD_COUNT=%d)\n         %s; driver %s\n",
-           d.name, d.cu, o.threads, d.platform, d.driver);
+    std::string names = "dmlcl";
+    for (const auto &p : peers)
+        names += std::string(", ") + p->name();
+    printf("dmlcl-peers: %s and memcpy in one process, %d thread%s each\n", names.c_str(),
+           o.threads, o.threads == 1 ? "" : "s");
+    printf("  dmlcl %s: %s, %u compute units (POCL_MAX_PTHREAD_COUNT=%d)\n    %s; driver %s\n",
+           dmlcl_version(), d.name, d.cu, o.threads, d.platform, d.driver);
     if (d.cu != cl_uint(o.threads))
         printf("  note: the device has %u compute units, not %d: a driver other than POCL may "
-               "ignore\n        POCL_MAX_PTHREAD_COUNT, so the thread counts may differ\n",
+               "ignore\n    POCL_MAX_PTHREAD_COUNT, so the thread counts may differ\n",
                d.cu, o.threads);
-    printf("  OpenCV: cv::resize, cv::setNumThreads(%d), parallel framework %s (%d threads)\n",
-           o.threads, parallel_framework().c_str(), cv::getNumThreads());
+    for (const auto &p : peers)
+        printf("  %s\n", p->about(o.threads).c_str());
     printf("  memcpy: host memcpy on %d thread%s, half the case's bytes read and half written\n",
            o.threads, o.threads == 1 ? "" : "s");
     printf("  input: %llu MiB per case (--mb), fp32, the cases of `dmlcl bench --device cpu`\n",
            (unsigned long long)o.mb);
     printf("  GB/s: 10^9 bytes read + written per second (input + output, each element once),\n"
            "    wall clock (dmlcl: enqueue to clFinish), median of %d run%s after %d warm-up "
-           "run%s;\n    each run times dmlcl, OpenCV and memcpy back to back\n",
+           "run%s;\n    each run times every library and memcpy back to back\n",
            o.runs, o.runs == 1 ? "" : "s", o.warmup, o.warmup == 1 ? "" : "s");
-    printf("  x memcpy: the library's GB/s over memcpy's in the same runs\n"
-           "  OpenCV = dmlcl: every output element of the two compared, where they compute the "
-           "same\n    thing: 'exact' bit for bit, 'N ulp' the largest difference (allowed: 4 ulp "
-           "+ 1e-6),\n    'DIFFERENT', or '-' not compared (not the same filter)\n");
-    printf(ROW_FMT, "case", "in MiB", "dmlcl GB/s", "x memcpy", "OpenCV GB/s", "x memcpy",
-           "memcpy GB/s", "OpenCV = dmlcl");
+    printf("  ratio: the library's GB/s over memcpy's in the same runs\n"
+           "  = dmlcl: each peer's output against dmlcl's, every element, where they compute the "
+           "same\n    function: 'exact' bit for bit, 'N ulp' the largest difference (allowed: 4 ulp "
+           "+ 1e-6),\n    'DIFFERENT'; '-' not compared (not the same function, or not run)\n"
+           "  same function: linear = half-pixel centres, edges clamped (RESAMPLE1 LINEAR, "
+           "offsets\n    0.5 / -0.5); nearest = floor((o + 0.5) / s) (RESAMPLE1's floor(x + 0.5))\n");
+    printf("%-18s %6s |" LIB_FMT, "", "", "  dmlcl", "");
+    for (const auto &p : peers)
+        printf(LIB_FMT, p->name(), "");
+    printf(" %6s | = dmlcl\n", "memcpy");
+    printf("%-18s %6s |" LIB_FMT, "case", "in MiB", "GB/s", "ratio");
+    for (size_t i = 0; i < peers.size(); i++)
+        printf(LIB_FMT, "GB/s", "ratio");
+    printf(" %6s |", "GB/s");
+    for (size_t i = 0; i < peers.size(); i++)
+        printf("%s %s", i ? "," : "", peers[i]->name());
+    printf("\n");
 }
 
-void print_row(const CaseDef &c, const Result &r)
+void print_row(const CaseDef &c, const std::vector<std::unique_ptr<Peer>> &peers, const Result &r)
 {
     if (!r.error.empty()) {
         printf("%-18s FAIL: %s\n", c.name, r.error.c_str());
         return;
     }
-    char t[6][32], same[64];
-    double mg = gbps(r.copy_bytes, r.copy_ms), dg = gbps(r.bytes, r.dml_ms), cg = gbps(r.bytes, r.cv_ms);
-    snprintf(t[0], 32, "%.1f", double(r.s.in_elems()) * 4 / MIB);
-    snprintf(t[1], 32, "%.2f", dg);
-    snprintf(t[2], 32, "%.2f", mg > 0 ? dg / mg : 0);
-    snprintf(t[3], 32, "%.2f", cg);
-    snprintf(t[4], 32, "%.2f", mg > 0 ? cg / mg : 0);
-    snprintf(t[5], 32, "%.2f", mg);
-    const Agreement &a = r.agree;
-    if (!a.compared)
-        snprintf(same, sizeof same, "-");
-    else if (a.bad)
-        snprintf(same, sizeof same, "DIFFERENT");
-    else if (a.exact)
-        snprintf(same, sizeof same, "exact");
-    else
-        snprintf(same, sizeof same, "%u ulp", a.max_ulp);
-    printf(ROW_FMT, c.name, t[0], t[1], t[2], t[3], t[4], t[5], same);
-    printf("    %s\n    %s\n", cv_call(c, r.s).c_str(), semantics(c));
-    if (a.bad)
-        printf("    %zu outputs differ; the first at element %zu: OpenCV %.9g, dmlcl %.9g\n", a.bad,
-               a.first_bad, double(a.got), double(a.want));
+    char a[32], b[32];
+    double mg = gbps(r.copy_bytes, r.copy_ms);
+    auto lib = [&](double ms) {
+        double g = gbps(r.bytes, ms);
+        snprintf(a, sizeof a, "%.2f", g);
+        snprintf(b, sizeof b, "%.2f", mg > 0 ? g / mg : 0);
+        printf(LIB_FMT, a, b);
+    };
+    snprintf(a, sizeof a, "%.1f", double(r.s.in_elems()) * 4 / MIB);
+    printf("%-18s %6s |", c.name, a);
+    lib(r.dml_ms);
+    for (const Column &col : r.peer)
+        if (col.ran)
+            lib(col.ms);
+        else
+            printf(LIB_FMT, "-", "-");
+    snprintf(a, sizeof a, "%.2f", mg);
+    printf(" %6s |", a);
+    for (size_t p = 0; p < r.peer.size(); p++) {
+        const Agreement &g = r.peer[p].agree;
+        printf("%s ", p ? "," : "");
+        if (!g.compared)
+            printf("-");
+        else if (g.bad)
+            printf("DIFFERENT");
+        else if (g.exact)
+            printf("exact");
+        else
+            printf("%u ulp", g.max_ulp);
+    }
+    printf("\n");
+    for (size_t p = 0; p < r.peer.size(); p++) {
+        const Column &col = r.peer[p];
+        if (!col.ran)
+            continue;
+        printf("    %s: %s\n      %s\n", peers[p]->name(), col.call.c_str(), col.relation);
+        if (col.agree.bad)
+            printf("      %zu outputs differ; the first at element %zu: %s %.9g, dmlcl %.9g\n",
+                   col.agree.bad, col.agree.first_bad, peers[p]->name(), double(col.agree.got),
+                   double(col.agree.want));
+    }
     if (!r.note.empty())
         printf("    %s\n", r.note.c_str());
+}
+
+/* A case runs where some peer has its operation. */
+bool any_peer(const std::vector<std::unique_ptr<Peer>> &peers, const CaseDef &c)
+{
+    for (const auto &p : peers)
+        if (p->has(c))
+            return true;
+    return false;
 }
 
 } // namespace
@@ -691,36 +844,56 @@ int main(int argc, char **argv)
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         o.threads = n < 1 ? 1 : n > 256 ? 256 : int(n);
     }
+    /* Before the first OpenCL call: POCL reads it when the platform loads. */
+    setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(o.threads).c_str(), 1);
+    cv::setNumThreads(o.threads);
+    std::vector<std::unique_ptr<Peer>> peers;
+    try {
+        peers.emplace_back(new OpenCV);
+    } catch (const std::exception &e) {
+        error("starting the peers: %s", e.what());
+        return EXIT_DEVICE;
+    }
+    size_t n = 0;
+    for (const CaseDef &c : CASES)
+        n += selected(o, c.name) && any_peer(peers, c);
+    if (!n) {
+        error("--case '%s' matches no case that a peer has (dmlcl-peers --list names them)",
+              o.cases);
+        return EXIT_USAGE;
+    }
     if (o.list) {
         printf("cases at --mb %llu:\n", (unsigned long long)o.mb);
         for (const CaseDef &c : CASES) {
+            if (!any_peer(peers, c))
+                continue;
             Shape s = shape_of(c, o.mb);
-            printf("  %-18s %u x %u x %u^2 -> %u^2 fp32%s%s\n    %s\n", c.name, s.n, s.ch,
-                   s.in_hw, s.out_hw, c.nhwc ? " channels-last" : "",
-                   c.op == ANTIALIAS ? ", antialiased (RESAMPLE3)" : "", cv_call(c, s).c_str());
+            printf("  %-18s %s\n", c.name, shape_text(c, s).c_str());
+            for (const auto &p : peers)
+                if (p->has(c))
+                    printf("    %s: %s\n", p->name(), p->call(c, s).c_str());
         }
         return 0;
     }
     setvbuf(stdout, nullptr, _IOLBF, 0);
-    /* Before the first OpenCL call: POCL reads it when the platform loads. */
-    setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(o.threads).c_str(), 1);
-    cv::setNumThreads(o.threads);
     Device d;
     if ((rc = open_device(o, d)))
         return rc;
-    print_header(o, d);
+    print_header(o, d, peers);
     int failed = 0, different = 0;
     for (const CaseDef &c : CASES) {
-        if (!selected(o, c.name))
+        if (!selected(o, c.name) || !any_peer(peers, c))
             continue;
         Result r;
-        if (run_case(o, d, c, r))
+        if (run_case(o, d, peers, c, r))
             failed++;
-        different += r.agree.bad != 0;
-        print_row(c, r);
+        for (const Column &col : r.peer)
+            different += col.agree.bad != 0;
+        print_row(c, peers, r);
     }
     if (failed || different)
-        printf("FAIL: %d case(s) failed, %d where OpenCV and dmlcl differ\n", failed, different);
+        printf("FAIL: %d case(s) failed, %d output(s) where a peer and dmlcl differ\n", failed,
+               different);
     dmlcl_context_release(d.ctx);
     return failed ? EXIT_DEVICE : different ? EXIT_DIFFERENT : 0;
 }
