@@ -28,7 +28,12 @@ expect "a small run of every case" 0 "$PEERS" --mb 1 --runs 1 --warmup 0 --threa
 cat "$work/out"
 for c in linear2x-nchw linear2x-nhwc nearest2x-nchw nearest2x-nhwc linear-down0.5 linear-1.5 \
          antialias-down0.5; do
-    if grep -q "^$c " "$work/out"; then echo "PASS: $c printed"; else echo "FAIL: no row for $c"; fail=1; fi
+    if grep -q "^$c " "$work/out"; then
+        echo "PASS: $c printed"
+    else
+        echo "FAIL: no row for $c"
+        fail=1
+    fi
 done
 grep -q "^linear2x-nchw .*\(exact\|ulp\)$" "$work/out" ||
     { echo "FAIL: linear2x-nchw was not compared with OpenCV"; fail=1; }

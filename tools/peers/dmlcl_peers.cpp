@@ -2,10 +2,11 @@
  * same shapes from --mb, the same input data) through dmlcl on an OpenCL CPU device, its
  * peers (OpenCV's cv::resize; class Peer is where another library goes) and a host memcpy,
  * in one process, with one thread count for all: POCL's POCL_MAX_PTHREAD_COUNT (set before
- * the OpenCL platform loads), cv::setNumThreads, the memcpy's threads. Each round runs them back to back, so that other load on the machine
- * hits them alike; GB/s counts bytes read + written, the median of the timed rounds. Where
- * a peer computes what dmlcl computes, its output is compared with dmlcl's, every element,
- * so that the table compares like with like (exit 4 when they differ).
+ * the OpenCL platform loads), cv::setNumThreads, the memcpy's threads. Each round runs them
+ * back to back, so that other load on the machine hits them alike; GB/s counts bytes read +
+ * written, the median of the timed rounds. Where a peer computes what dmlcl computes, its
+ * output is compared with dmlcl's, every element, so that the table compares like with like
+ * (exit 4 when they differ).
  * A benchmark, never a timed test: tests/peers_test.sh only runs it small. */
 #include "config.h"
 #include <dmlcl.h>
@@ -25,7 +26,6 @@
 #include <fnmatch.h>
 #include <functional>
 #include <memory>
-#include <pthread.h>
 #include <string>
 #include <thread>
 #include <time.h>
@@ -67,8 +67,15 @@ const CaseDef CASES[] = {
 struct Shape {
     uint32_t n, ch, dims, in_hw, out_hw;
     size_t planes() const { return size_t(n) * ch; }
-    size_t in_plane() const { return dims == 3 ? size_t(in_hw) * in_hw * in_hw : size_t(in_hw) * in_hw; }
-    size_t out_plane() const { return dims == 3 ? size_t(out_hw) * out_hw * out_hw : size_t(out_hw) * out_hw; }
+    static size_t power(size_t side, uint32_t dims)
+    {
+        size_t p = 1;
+        for (uint32_t d = 0; d < dims; d++)
+            p *= side;
+        return p;
+    }
+    size_t in_plane() const { return power(in_hw, dims); }
+    size_t out_plane() const { return power(out_hw, dims); }
     size_t in_elems() const { return planes() * in_plane(); }
     size_t out_elems() const { return planes() * out_plane(); }
     uint32_t rank() const { return 2 + dims; }
@@ -242,7 +249,6 @@ int parse_args(int argc, char **argv, Opts &o)
             name.resize(eq);
         }
         const char **slot = nullptr;
-        const char *dummy = nullptr;
         if (name == "--case")
             slot = &o.cases;
         else if (name == "--device")
@@ -260,7 +266,6 @@ int parse_args(int argc, char **argv, Opts &o)
             error("%s needs a value (see dmlcl-peers --help)", name.c_str());
             return EXIT_USAGE;
         }
-        (void)dummy;
         *slot = value;
     }
     uint64_t v[4] = {o.mb, 0, uint64_t(o.runs), uint64_t(o.warmup)};
@@ -416,7 +421,8 @@ class Peer {
         return r == SAME || r == SAME_COORDS;
     }
     /* Sets up a run (outside the timing) and returns it; throws std::exception on failure. */
-    virtual std::function<void()> prepare(const CaseDef &c, const Shape &s, float *in, float *out) = 0;
+    virtual std::function<void()> prepare(const CaseDef &c, const Shape &s, float *in,
+                                          float *out) = 0;
 };
 
 /* "TBB (ver 2021.8 interface 12080)": the line of OpenCV's build information. */
@@ -449,8 +455,9 @@ class OpenCV : public Peer {
     }
     std::string call(const CaseDef &c, const Shape &s) const override
     {
-        const char *interp = c.op == LINEAR ? "INTER_LINEAR" : c.op == NEAREST ? "INTER_NEAREST_EXACT"
-                                                                                : "INTER_AREA";
+        const char *interp = c.op == LINEAR    ? "INTER_LINEAR"
+                             : c.op == NEAREST ? "INTER_NEAREST_EXACT"
+                                               : "INTER_AREA";
         char buf[256];
         if (c.nhwc)
             snprintf(buf, sizeof buf, "cv::resize %s per %ux%u image of %u interleaved channels "
@@ -755,10 +762,11 @@ void print_header(const Opts &o, const Device &d, const std::vector<std::unique_
            o.runs, o.runs == 1 ? "" : "s", o.warmup, o.warmup == 1 ? "" : "s");
     printf("  ratio: the library's GB/s over memcpy's in the same runs\n"
            "  = dmlcl: each peer's output against dmlcl's, every element, where they compute the "
-           "same\n    function: 'exact' bit for bit, 'N ulp' the largest difference (allowed: 4 ulp "
-           "+ 1e-6),\n    'DIFFERENT'; '-' not compared (not the same function, or not run)\n"
+           "same\n    function: 'exact' bit for bit, 'N ulp' the largest difference (allowed: "
+           "4 ulp + 1e-6),\n    'DIFFERENT'; '-' not compared (not the same function, or not run)\n"
            "  same function: linear = half-pixel centres, edges clamped (RESAMPLE1 LINEAR, "
-           "offsets\n    0.5 / -0.5); nearest = floor((o + 0.5) / s) (RESAMPLE1's floor(x + 0.5))\n");
+           "offsets\n    0.5 / -0.5); nearest = floor((o + 0.5) / s) (RESAMPLE1's "
+           "floor(x + 0.5))\n");
     printf("%-18s %6s |" LIB_FMT, "", "", "  dmlcl", "");
     for (const auto &p : peers)
         printf(LIB_FMT, p->name(), "");
@@ -892,7 +900,7 @@ int main(int argc, char **argv)
         print_row(c, peers, r);
     }
     if (failed || different)
-        printf("FAIL: %d case(s) failed, %d output(s) where a peer and dmlcl differ\n", failed,
+        printf("FAIL: %d case(s) failed; in %d, a peer's output is not dmlcl's\n", failed,
                different);
     dmlcl_context_release(d.ctx);
     return failed ? EXIT_DEVICE : different ? EXIT_DIFFERENT : 0;
