@@ -1,4 +1,4 @@
-/* dmlcl-peers: the resample cases of `dmlcl bench --device cpu` (tools/bench_cases.c: the
+/* dmlcl-peers: the resample cases of `dmlcl bench --device cpu` (its make_resample(): the
  * same shapes from --mb, the same input data) through dmlcl on an OpenCL CPU device, its
  * peers (OpenCV's cv::resize; class Peer is where another library goes) and a host memcpy,
  * in one process, with one thread count for all: POCL's POCL_MAX_PTHREAD_COUNT (set before
@@ -39,9 +39,9 @@ enum Exit { EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_DEVICE = 3, EXIT_DIFFERENT = 4 
 const uint64_t MIB = uint64_t(1) << 20;
 
 /* ---- the cases: `dmlcl bench`'s resample family -----------------------------------------
- * Planes of in_hw^dims fp32 (so --mb MiB of input: 512^2 and 64^3 fp32 are 1 MiB a plane;
+ * Planes of in_hw^dims fp32 (so --mb MiB of input: a 512^2 fp32 plane is 1 MiB;
  * the 1024^2 cases take mb / 4 planes), N x C x spatial with C = 8 where there are 8 planes,
- * pixel-centre offsets (0.5 / -0.5), as make_resample() in tools/bench_cases.c builds them.
+ * pixel-centre offsets (0.5 / -0.5), as the bench's make_resample() builds them.
  * A case runs only where a peer has its operation: trilinear2x is not here, OpenCV has no
  * 3-D resize (oneDNN 2.6.3, Debian 12's, has one, but its JIT resampling crashed on 512x512
  * NCHW planes on the AVX-512 host this was written on). */
