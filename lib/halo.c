@@ -1,6 +1,6 @@
 /* The halo query: the input box an output box reads, from the operator's own check and
  * reading rules, with no device and no OpenCL call. */
-#include "resample.h"
+#include "family.h"
 #include <string.h>
 
 /* Runs the operator's check on a context-less operator (so no device rule applies) and

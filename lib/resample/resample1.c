@@ -1,7 +1,7 @@
 /* RESAMPLE1, RESAMPLE (v0) and RESAMPLE2 (RESAMPLE1 with a nearest rounding direction):
  * validation, planning, coordinate tables and dispatch. */
 #include "plan.h"
-#include "resample.h"
+#include "family.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

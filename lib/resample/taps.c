@@ -1,7 +1,7 @@
 /* The tap operator behind RESAMPLE_GRAD1 and RESAMPLE3 (antialiased): host-built tap
  * tables (lib/resample_taps_plan.c), one kernel (kernels/resample_taps.cl) per data type. */
 #include "plan.h"
-#include "resample_taps.h"
+#include "taps.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

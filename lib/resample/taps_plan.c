@@ -2,7 +2,7 @@
  * RESAMPLE1's coordinate functions: the inverse tables of RESAMPLE_GRAD1 and the
  * antialiased filters of RESAMPLE3. Pure C, no OpenCL calls. */
 #include "plan.h"
-#include "resample_taps.h"
+#include "taps.h"
 #include <math.h>
 #include <string.h>
 

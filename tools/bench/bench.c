@@ -7,7 +7,7 @@
  * references are in tools/bench_cases.c. */
 #include "config.h"
 #include "bench.h"
-#include "cli.h"
+#include "../cli.h"
 #include <dmlcl.h>
 #include <errno.h>
 #include <fnmatch.h>
