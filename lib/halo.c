@@ -1,6 +1,7 @@
 /* The halo query: the input box an output box reads, from the operator's own check and
  * reading rules, with no device and no OpenCL call. */
-#include "family.h"
+#include "resample/family.h"
+#include "reverse/reverse.h"
 #include <string.h>
 
 /* Runs the operator's check on a context-less operator (so no device rule applies) and

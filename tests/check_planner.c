@@ -2,7 +2,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "plan.h"
+#include "reverse/plan.h"
 #include "plantensor.h"
 
 static const dmlcl__limits gpu = {1024, 132, 0};

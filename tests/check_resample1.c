@@ -5,7 +5,7 @@
  * cases are grouped by (data type, mode) and keep K (resampled dimensions) within 1..3;
  * K 4..8 and the 64-bit index kernels get one test each. */
 #include "testutil.h"
-#include "internal.h" /* white-box: device limits, to test the FLOAT64 and table-size rules */
+#include "core/context.h" /* white-box: device limits, to test the FLOAT64 and table-size rules */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include "plan.h"
+#include "resample/plan.h"
+#include "reverse/plan.h"
 #include "plantensor.h"
 
 static const dmlcl__limits gpu = {1024, 132, 0};

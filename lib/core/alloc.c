@@ -1,5 +1,5 @@
 /* Allocation wrappers: the one place tests can make allocations fail on purpose. */
-#include "internal.h"
+#include "core/base.h"
 #include <stdlib.h>
 #include <string.h>
 

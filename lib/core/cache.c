@@ -1,7 +1,7 @@
 /* The program cache: in memory per (cl_context, device, source hash, options), backed by
  * the on-disk cache (disk_cache.c). The only global mutable state of the library. */
-#include "internal.h"
-#include "disk_cache.h"
+#include "core/context.h"
+#include "core/disk_cache.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Contexts: wrapping the caller's OpenCL objects, and picking a default device. */
-#include "internal.h"
+#include "core/context.h"
 #include <CL/cl_ext.h>
 #include <ctype.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* fdatasync, O_CLOEXEC, fstatat, dirfd on older libcs */
 #endif
-#include "disk_cache.h"
+#include "core/disk_cache.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -12,7 +12,7 @@
  * stores sweep crashed writers' stale temp files (disk_cache.c). */
 #ifndef DMLCL_DISK_CACHE_H
 #define DMLCL_DISK_CACHE_H
-#include "internal.h"
+#include "core/context.h"
 
 #define DMLCL__DISK_MAGIC "dmlclPC\n" /* 8 bytes, no NUL stored */
 #define DMLCL__DISK_FORMAT 1u         /* bump when the layout or key text changes */

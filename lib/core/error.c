@@ -1,5 +1,5 @@
 /* Status names and the thread-local error message. */
-#include "internal.h"
+#include "core/base.h"
 #include <stdio.h>
 
 /* Fixed-size and thread-local: reporting a failure must never allocate or race. */

@@ -1,7 +1,7 @@
 /* Division by invariant integers (Granlund & Montgomery 1994, figure 4.1), so kernels
  * split flat indices into coordinates with a multiply-high and two shifts instead of a
  * divide instruction (tens of instructions on GPUs, tens of cycles on CPUs). */
-#include "plan.h"
+#include "core/plan.h"
 
 dmlcl__fastdiv dmlcl__fastdiv_make(uint64_t d, unsigned bits)
 {

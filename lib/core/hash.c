@@ -1,6 +1,6 @@
 /* FNV-1a, 64-bit: cache keys and kernel-source identity. Not cryptographic; the disk cache
  * also stores and compares the full key text, so a collision cannot load a wrong program. */
-#include "internal.h"
+#include "core/base.h"
 
 uint64_t dmlcl__hash64(const void *data, size_t len, uint64_t seed)
 {

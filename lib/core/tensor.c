@@ -1,5 +1,5 @@
 /* Tensor descriptor rules shared by every operator: validation, sizes, aliasing. */
-#include "internal.h"
+#include "core/tensor.h"
 #include <stdlib.h>
 #include <string.h>
 

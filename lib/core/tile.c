@@ -1,6 +1,6 @@
 /* Tiles of a logical tensor ("past one device"): where a tensor lies in the whole one, and
  * the checks that run before any OpenCL call. */
-#include "internal.h"
+#include "core/tensor.h"
 
 void dmlcl__tile_whole(dmlcl__tensor *t)
 {

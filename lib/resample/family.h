@@ -2,7 +2,8 @@
  * resample_grad1.c, resample_taps*.c). */
 #ifndef DMLCL_RESAMPLE_H
 #define DMLCL_RESAMPLE_H
-#include "plan.h"
+#include "core/op.h"
+#include "resample/plan.h"
 
 /* resample1.c: RESAMPLE1's rules (tensors, types, mode, arrays, FLOAT64 support) under
  * another operator name; fills op->in[0] and op->out[0]. */

@@ -4,8 +4,9 @@
  * from per-dimension inverse tables (lib/resample_taps_plan.c), summed in float (FLOAT64:
  * double) in the order a forward scatter would add them. INT8/UINT8 round the float sum
  * half to even and saturate once, on the store (kernels/resample_taps.cl). */
-#include "family.h"
-#include "taps.h"
+#include "resample/family.h"
+#include "resample/resample.h"
+#include "resample/taps.h"
 
 static dmlcl_status check_tensors(dmlcl_operator *op, const dmlcl_resample_grad1_desc *d)
 {

@@ -1,91 +1,9 @@
-/* Planners: pure functions from (operator, sizes, strides, device limits) to a plan.
- * No OpenCL calls, so they are unit-tested directly (tests/check_planner.c). */
-#ifndef DMLCL_PLAN_H
-#define DMLCL_PLAN_H
-#include "internal.h"
-
-/* What a planner needs to know about the device. */
-typedef struct dmlcl__limits {
-    size_t max_work_group_size;
-    uint32_t compute_units;
-    int is_cpu;
-} dmlcl__limits;
-
-/* ---- fast division (fastdiv.c) ---------------------------------------------------------
- * q = n / d for every n < 2^bits as t = mul_hi(n, mul); q = (t + ((n - t) >> sh1)) >> sh2
- * (Granlund & Montgomery): kernels get mul and sh1 | sh2 << 8 instead of dividing. */
-typedef struct dmlcl__fastdiv {
-    uint64_t mul;
-    uint32_t sh1, sh2;
-} dmlcl__fastdiv;
-dmlcl__fastdiv dmlcl__fastdiv_make(uint64_t d, unsigned bits); /* d >= 1; bits 32 or 64 */
-uint64_t dmlcl__fastdiv_apply(const dmlcl__fastdiv *f, uint64_t n, unsigned bits); /* host mirror */
-
-/* ---- REVERSE_SUBSEQUENCES -------------------------------------------------------------- */
-
-/* Rank classes the kernel is compiled for: collapsed ranks are padded up to one of these
- * so that the number of programs stays small. */
-#define DMLCL_RS_MAXRANK 8
-
-/* Kernel variants. The "line" is the innermost collapsed dimension (the axis or not).
- *   GENERIC: one output element per step, any layout (the fallback on GPUs).
- *   LINES:   CPUs. Each work-item loops over a contiguous block of line segments,
- *            coordinates once per segment; contiguous lines move 64-byte vectors.
- *   CHUNKS:  GPUs, lines contiguous in input and output. One 16-byte vector of outputs per
- *            step: an aligned vector store of an aligned vector load (reversed in
- *            registers), or of the two aligned loads around an unaligned mirrored block,
- *            joined with word selects and funnel shifts. */
-typedef enum { DMLCL_RS_GENERIC = 0, DMLCL_RS_LINES = 1, DMLCL_RS_CHUNKS = 2 } dmlcl__rs_variant;
-extern const char *const dmlcl__rs_variant_names[3];
-
-/* Overrides for tuning and tests ($DMLCL_RS_PLAN, e.g. "variant=lines,wg=128,waves=8");
- * 0 / -1 = the planner's choice. A variant that does not apply to the shape is ignored. */
-typedef struct dmlcl__rs_tune {
-    int variant;     /* -1 or a dmlcl__rs_variant */
-    uint32_t wg;     /* GPU work-group size */
-    uint32_t waves;  /* GPU work-groups per compute unit before items loop (grid stride) */
-} dmlcl__rs_tune;
-
-typedef struct dmlcl__rs_plan {
-    dmlcl__rs_variant variant;
-    int axis_last;                   /* the axis is the line (innermost collapsed dim) */
-    uint32_t vec;                    /* CHUNKS: elements per 16-byte vector */
-    uint64_t units;                  /* work units: elements, line segments or chunks */
-    uint64_t segs, seg_len;          /* segments per line, elements per segment */
-    uint64_t per_item;               /* LINES: units per work-item */
-    uint64_t in_span;                /* input elements from the binding's start */
-    dmlcl__fastdiv div[DMLCL_RS_MAXRANK]; /* by sizes[d] */
-    dmlcl__fastdiv seg_div;          /* by segs */
-    uint32_t rank;                   /* collapsed rank, padded to the rank class */
-    uint32_t axis;                   /* the axis in the collapsed shape */
-    uint64_t sizes[DMLCL_RS_MAXRANK];
-    uint64_t in_str[DMLCL_RS_MAXRANK];
-    uint64_t len_str[DMLCL_RS_MAXRANK]; /* 0 at the axis */
-    uint64_t out_str[DMLCL_RS_MAXRANK];
-    uint64_t count;                  /* output elements */
-    uint32_t elem_bytes, len_bytes;  /* 1/2/4/8 and 4/8 */
-    int idx64;                       /* 64-bit index arithmetic needed */
-    size_t global, local;            /* NDRange; local 0 = let the runtime choose */
-    char options[160];               /* complete build options: the program variant */
-} dmlcl__rs_plan;
-
-void dmlcl__rs_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *lengths,
-                         const dmlcl__tensor *out, uint32_t axis, const dmlcl__limits *lim,
-                         dmlcl__rs_plan *p);
-/* The same with overrides (NULL = none). */
-void dmlcl__rs_plan_make_tuned(const dmlcl__tensor *in, const dmlcl__tensor *lengths,
-                               const dmlcl__tensor *out, uint32_t axis, const dmlcl__limits *lim,
-                               const dmlcl__rs_tune *tune, dmlcl__rs_plan *p);
-/* Parses "key=value,..." (variant=generic|lines|chunks, wg=N, waves=N) into *t; returns 0,
- * or -1 naming nothing (callers report the whole string). NULL or "" = no overrides. */
-int dmlcl__rs_tune_parse(const char *s, dmlcl__rs_tune *t);
-
-/* Tuning strings ("key=value,..."): parses the next item at *s into key and val and
- * steps past it; 1 = an item, 0 = the end, -1 = malformed. */
-int dmlcl__tune_item(const char **s, char key[16], char val[16]);
-
-/* Work-group and global size for a grid-stride loop over `items` elements. */
-void dmlcl__plan_ndrange(uint64_t items, const dmlcl__limits *lim, size_t *global, size_t *local);
+/* The RESAMPLE family's planners: RESAMPLE1's (resample1_plan.c); the tap tables' are in
+ * taps.h. Pure, like every planner (core/plan.h). */
+#ifndef DMLCL_RESAMPLE_PLAN_H
+#define DMLCL_RESAMPLE_PLAN_H
+#include "core/overrides.h"
+#include "core/plan.h"
 
 /* ---- RESAMPLE1 ------------------------------------------------------------------------
  * The coordinate mapping runs on the host in IEEE float32 (OpenCL's float division is not
@@ -182,23 +100,6 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
                                      const float *in_offsets, const float *out_offsets,
                                      const dmlcl__limits *lim, int force_idx64,
                                      dmlcl__resample1_plan *p);
-/* Overrides for tuning and tests ($DMLCL_RESAMPLE_PLAN, e.g. "v=8,wg=128,rows=1"); 0 = the
- * planner's choice. */
-typedef struct dmlcl__r1_tune {
-    uint32_t vec, wg;
-    int rows; /* -1: the planner's choice; 0/1: the 2-D row kernels off/on where they apply */
-    int seg;  /* -1: the planner's choice; 0: off; N: the *_seg kernels with N outputs */
-    int win;  /* -1: the planner's choice; 0: no window; 1: a window wherever one unit fits
-               * (the kernel checks each item, so tests can mix both paths in one launch) */
-    int pair; /* -1: the planner's choice; 0: off; 1: wherever some rows pair up */
-    uint32_t gpc; /* GPUs: work-groups per compute unit before items loop (0: the planner's) */
-} dmlcl__r1_tune;
-int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t); /* 0, or -1 if malformed */
-/* The keys it takes, for the messages that refuse a malformed value. */
-#define DMLCL__R1_TUNE_KEYS                                                                     \
-    "v=1..64, wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096"
-/* The tests' hook dmlcl_test_resample_force_idx64 (resample1.c): 1 = 64-bit indices. */
-int dmlcl__resample_idx64_forced(void);
 /* Picks the inner dimension, the outputs per unit and the NDRange for a plan whose
  * dimensions are classified (called by plan_make_rule with no overrides). */
 void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,

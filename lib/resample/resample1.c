@@ -1,7 +1,9 @@
 /* RESAMPLE1, RESAMPLE (v0) and RESAMPLE2 (RESAMPLE1 with a nearest rounding direction):
  * validation, planning, coordinate tables and dispatch. */
-#include "plan.h"
-#include "family.h"
+#include "core/launch.h"
+#include "resample/plan.h"
+#include "resample/family.h"
+#include "resample/resample.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,21 +29,6 @@ typedef struct {
     cl_ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
     cl_ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
 } r1_args;
-
-/* Test hook (not in any public header): forces 64-bit index arithmetic, so the tests run
- * the IDX64 kernels on tensors small enough to allocate (RESAMPLE1 family and the tap
- * kernels). */
-static int force_idx64;
-void dmlcl_test_resample_force_idx64(int on);
-void dmlcl_test_resample_force_idx64(int on)
-{
-    __atomic_store_n(&force_idx64, on, __ATOMIC_SEQ_CST);
-}
-
-int dmlcl__resample_idx64_forced(void)
-{
-    return __atomic_load_n(&force_idx64, __ATOMIC_SEQ_CST);
-}
 
 /* ---- validation: every rule, before any OpenCL call ---------------------------------- */
 
@@ -282,24 +269,20 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt,
         return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory", vt->name);
     op->impl = im;
     op->vt = vt;
-    const dmlcl__device_info *di = &op->ctx->info;
-    dmlcl__limits lim = {di->max_work_group_size, di->compute_units, di->is_cpu};
+    dmlcl__limits lim = dmlcl__op_limits(op);
     int linear = d->interpolation_mode == DMLCL_INTERPOLATION_MODE_LINEAR;
     dmlcl__resample1_plan *p = &im->plan;
     dmlcl__resample1_plan_make_rule(&op->in[0], &op->out[0], linear, rule, d->scales,
                                     d->input_pixel_offsets, d->output_pixel_offsets, &lim,
-                                    __atomic_load_n(&force_idx64, __ATOMIC_SEQ_CST), p);
+                                    dmlcl__overrides_idx64(), p);
     /* $DMLCL_RESAMPLE_PLAN overrides the launch shape, for tuning runs. */
-    const char *force = getenv("DMLCL_RESAMPLE_PLAN");
     dmlcl__r1_tune tune;
-    if (dmlcl__r1_tune_parse(force, &tune))
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                           "%s: DMLCL_RESAMPLE_PLAN must be key=value pairs (" DMLCL__R1_TUNE_KEYS
-                           ") separated by commas, got \"%s\"",
-                           vt->name, force);
-    if (force && *force)
+    int given;
+    if ((st = dmlcl__overrides_resample(vt->name, &tune, &given)))
+        return st;
+    if (given)
         dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune,
-                                     __atomic_load_n(&force_idx64, __ATOMIC_SEQ_CST));
+                                     dmlcl__overrides_idx64());
     if (p->rows_2d)
         snprintf(op->plan_text, sizeof op->plan_text,
                  "variant=%s-rows resampled=%u pass=%u inner=r%u size=%llu vec=%u rows=%llu "

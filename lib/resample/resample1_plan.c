@@ -1,6 +1,6 @@
 /* RESAMPLE1 planner: host-side coordinate tables, dimension classification and collapsing,
  * variant choice. Pure C: no OpenCL calls (tests/check_resample1_planner.c). */
-#include "plan.h"
+#include "resample/plan.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -577,38 +577,6 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
         snprintf(p->options, sizeof p->options,
                  "-DLINEAR=0 -DELEM_BYTES=%u -DV=%u -DINNER_RES=%d -DIDX64=%d%s", in->elem_size,
                  p->vec, p->inner_res, p->idx64, rows);
-}
-
-/* "v=N,wg=N,rows=0|1,seg=N,win=0|1,pair=0|1,gpc=N" in any order, each optional. */
-int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t)
-{
-    memset(t, 0, sizeof *t);
-    t->rows = t->seg = t->win = t->pair = -1;
-    char key[16], val[16];
-    int r;
-    while ((r = dmlcl__tune_item(&s, key, val)) > 0) {
-        char *end;
-        unsigned long v = strtoul(val, &end, 10);
-        if (*end)
-            return -1;
-        if (!strcmp(key, "v") && v >= 1 && v <= 64)
-            t->vec = (uint32_t)v;
-        else if (!strcmp(key, "wg") && v >= 1 && v <= 4096)
-            t->wg = (uint32_t)v;
-        else if (!strcmp(key, "rows") && v <= 1)
-            t->rows = (int)v;
-        else if (!strcmp(key, "seg") && v <= 65536)
-            t->seg = (int)v;
-        else if (!strcmp(key, "win") && v <= 1)
-            t->win = (int)v;
-        else if (!strcmp(key, "pair") && v <= 1)
-            t->pair = (int)v;
-        else if (!strcmp(key, "gpc") && v >= 1 && v <= 4096)
-            t->gpc = (uint32_t)v;
-        else
-            return -1;
-    }
-    return r;
 }
 
 void dmlcl__resample1_fill(dmlcl__resample1_plan *p, uint32_t *table)

@@ -2,8 +2,9 @@
  * with scale < 1 (downsampling): there the triangle filter is widened to 1 / scale and
  * normalized (PyTorch's antialias=True, align_corners=False), through host-built tap
  * tables and kernels/resample_taps.cl. Everything else is RESAMPLE2, kernels included. */
-#include "family.h"
-#include "taps.h"
+#include "resample/family.h"
+#include "resample/resample.h"
+#include "resample/taps.h"
 
 static dmlcl_resample1_desc r1_of3(const dmlcl_resample3_desc *d)
 {

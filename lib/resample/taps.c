@@ -1,7 +1,8 @@
 /* The tap operator behind RESAMPLE_GRAD1 and RESAMPLE3 (antialiased): host-built tap
  * tables (lib/resample_taps_plan.c), one kernel (kernels/resample_taps.cl) per data type. */
-#include "plan.h"
-#include "taps.h"
+#include "core/launch.h"
+#include "resample/plan.h"
+#include "resample/taps.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,7 +352,7 @@ static int plan_1d(const dmlcl_operator *op, taps_impl *im, const dmlcl__limits 
      * store to; wrapping there is harmless. */
     uint64_t items = im->args.count + (im->rows_2d ? im->global2[1] : im->global);
     int idx64 = items >= lim32 || op->in[0].span >= lim32 || op->out[0].span >= lim32 ||
-                dmlcl__resample_idx64_forced();
+                dmlcl__overrides_idx64();
     taps_args *a = &im->args;
     for (int d = 0; d < 8; d++)
         set_div(a->rsize[d], idx64, &a->rmul[d], &a->rshr[d]);
@@ -395,16 +396,11 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
     dmlcl__taps_table t = {0};
     dmlcl_status st = build(op, im, grad, linear, rule, antialiased, scales, in_offsets,
                             out_offsets, &t);
-    const dmlcl__device_info *di = &op->ctx->info;
-    dmlcl__limits lim = {di->max_work_group_size, di->compute_units, di->is_cpu};
+    dmlcl__limits lim = dmlcl__op_limits(op);
     /* $DMLCL_RESAMPLE_PLAN's rows, seg and wg apply here too (its v does not). */
-    const char *force = getenv("DMLCL_RESAMPLE_PLAN");
     dmlcl__r1_tune tune;
-    if (!st && dmlcl__r1_tune_parse(force, &tune))
-        st = dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                         "%s: DMLCL_RESAMPLE_PLAN must be key=value pairs (" DMLCL__R1_TUNE_KEYS
-                         ") separated by commas, got \"%s\"",
-                         vt->name, force);
+    if (!st)
+        st = dmlcl__overrides_resample(vt->name, &tune, NULL);
     unsigned kb = st ? 0 : plan_rows(op, im, &t, &lim, &tune);
     int idx64 = plan_1d(op, im, &lim);
     char options[192], rows[64] = "";

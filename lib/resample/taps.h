@@ -8,7 +8,8 @@
  * first + r * step is affine and leaves no rows (a plain stride). */
 #ifndef DMLCL_RESAMPLE_TAPS_H
 #define DMLCL_RESAMPLE_TAPS_H
-#include "plan.h"
+#include "core/op.h"
+#include "resample/plan.h"
 
 typedef struct dmlcl__taps_table {
     uint32_t *words;

@@ -1,8 +1,8 @@
 /* Tap tables for kernels/resample_taps.cl, built on the host in IEEE float32 with
  * RESAMPLE1's coordinate functions: the inverse tables of RESAMPLE_GRAD1 and the
  * antialiased filters of RESAMPLE3. Pure C, no OpenCL calls. */
-#include "plan.h"
-#include "taps.h"
+#include "resample/plan.h"
+#include "resample/taps.h"
 #include <math.h>
 #include <string.h>
 

@@ -2,8 +2,8 @@
  * dimension, computed with the functions that build the coordinate and tap tables, so
  * that a tile created with that box holds every element its tables point at. Pure C, no
  * OpenCL calls. */
-#include "family.h"
-#include "taps.h"
+#include "resample/family.h"
+#include "resample/taps.h"
 
 /* Forward output coordinate o's reads along dimension d: [*lo, *hi] (inclusive). */
 static void forward_reads(const dmlcl__resample_map *m, uint32_t d, uint64_t o, uint64_t n_in,

@@ -1,5 +1,7 @@
 /* REVERSE_SUBSEQUENCES: validation, planning and dispatch. */
-#include "plan.h"
+#include "core/launch.h"
+#include "reverse/plan.h"
+#include "reverse/reverse.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,17 +185,12 @@ dmlcl_status dmlcl__reverse_subsequences_create(dmlcl_operator *op,
         return dmlcl__fail(DMLCL_OUT_OF_MEMORY, OP ": out of host memory");
     op->impl = im;
     op->vt = &rs_vtable;
-    const dmlcl__device_info *di = &op->ctx->info;
-    dmlcl__limits lim = {di->max_work_group_size, di->compute_units, di->is_cpu};
+    dmlcl__limits lim = dmlcl__op_limits(op);
     /* $DMLCL_RS_PLAN overrides the planner's choices: for tuning runs and for the tests
      * that cover every variant on one device. */
     dmlcl__rs_tune tune;
-    const char *force = getenv("DMLCL_RS_PLAN");
-    if (dmlcl__rs_tune_parse(force, &tune))
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                           OP ": DMLCL_RS_PLAN must be key=value pairs (variant=generic|lines|"
-                           "chunks, wg=N, waves=N) separated by commas, got \"%s\"",
-                           force);
+    if ((st = dmlcl__overrides_rs(OP, &tune)))
+        return st;
     /* A tile plans on the part of the input and lengths tiles under the output tile; the
      * offsets of their first elements ride on the bindings' offsets. */
     const dmlcl__tensor *out = &op->out[0];

@@ -1,23 +1,8 @@
 /* REVERSE_SUBSEQUENCES planner: collapses the shape, picks the variant and the NDRange. */
-#include "plan.h"
+#include "reverse/plan.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void dmlcl__plan_ndrange(uint64_t items, const dmlcl__limits *lim, size_t *global, size_t *local)
-{
-    /* GPUs: 256-wide groups, enough of them to fill every compute unit many times over;
-     * the kernel loops (grid stride) past that. CPUs (POCL): the runtime picks the group,
-     * and a few thousand items per core amortise the work-group launch. */
-    size_t wg = lim->is_cpu ? 0 : (lim->max_work_group_size < 256 ? lim->max_work_group_size : 256);
-    uint64_t cap = lim->is_cpu ? (uint64_t)lim->compute_units * 1024
-                               : (uint64_t)lim->compute_units * wg * 32;
-    uint64_t g = items < cap ? items : cap;
-    if (wg)
-        g = (g + wg - 1) / wg * wg;
-    *global = (size_t)(g ? g : 1);
-    *local = wg;
-}
 
 /* Two neighbouring non-axis dimensions merge when every tensor steps through them as one. */
 static int mergeable(const dmlcl__rs_plan *p, uint32_t a, uint32_t b)
@@ -189,44 +174,4 @@ void dmlcl__rs_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *lengths,
                          dmlcl__rs_plan *p)
 {
     dmlcl__rs_plan_make_tuned(in, lengths, out, axis, lim, NULL, p);
-}
-
-int dmlcl__tune_item(const char **s, char key[16], char val[16])
-{
-    int n = 0;
-    if (!*s || !**s)
-        return 0;
-    if (sscanf(*s, "%15[a-z]=%15[a-z0-9]%n", key, val, &n) != 2)
-        return -1;
-    *s += n;
-    if (**s == ',')
-        ++*s;
-    else if (**s)
-        return -1;
-    return 1;
-}
-
-int dmlcl__rs_tune_parse(const char *s, dmlcl__rs_tune *t)
-{
-    t->variant = -1;
-    t->wg = t->waves = 0;
-    char key[16], val[16];
-    int r;
-    while ((r = dmlcl__tune_item(&s, key, val)) > 0) {
-        unsigned long v = strtoul(val, NULL, 10);
-        if (!strcmp(key, "variant")) {
-            t->variant = -1;
-            for (int i = 0; i < 3; i++)
-                if (!strcmp(val, dmlcl__rs_variant_names[i]))
-                    t->variant = i;
-            if (t->variant < 0)
-                return -1;
-        } else if (!strcmp(key, "wg") && v >= 1 && v <= 4096)
-            t->wg = (uint32_t)v;
-        else if (!strcmp(key, "waves") && v >= 1 && v <= 1u << 20)
-            t->waves = (uint32_t)v;
-        else
-            return -1;
-    }
-    return r;
 }
