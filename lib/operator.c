@@ -1,8 +1,27 @@
-/* The generic operator object: create/release, binding checks, enqueue, host execution. */
-#include "core/op.h"
+/* The generic operator object: the table of operator classes, create/release, binding
+ * checks, enqueue, host execution. The top floor: it includes the families' entries. */
+#include "operator.h"
 #include "resample/resample.h"
 #include "reverse/reverse.h"
 #include <string.h>
+
+/* Every operator: one row (its class, defined by its family). */
+static const dmlcl__op_class *const classes[] = {
+    &dmlcl__reverse_subsequences_class,
+    &dmlcl__resample1_class,
+    &dmlcl__resample_class,
+    &dmlcl__resample2_class,
+    &dmlcl__resample_grad1_class,
+    &dmlcl__resample3_class,
+};
+
+const dmlcl__op_class *dmlcl__op_class_find(dmlcl_operator_type type)
+{
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (classes[i]->type == type)
+            return classes[i];
+    return NULL;
+}
 
 static dmlcl_status create(dmlcl_context *c, const dmlcl_operator_desc *desc,
                            const dmlcl_tile_desc *tile_in, const dmlcl_tile_desc *tile_out,
@@ -23,30 +42,11 @@ static dmlcl_status create(dmlcl_context *c, const dmlcl_operator_desc *desc,
     op->ctx = c;
     op->tile_in = tile_in;
     op->tile_out = tile_out;
-    dmlcl_status st;
-    switch (desc->type) {
-    case DMLCL_OPERATOR_REVERSE_SUBSEQUENCES:
-        st = dmlcl__reverse_subsequences_create(op, desc->desc);
-        break;
-    case DMLCL_OPERATOR_RESAMPLE1:
-        st = dmlcl__resample1_create(op, desc->desc);
-        break;
-    case DMLCL_OPERATOR_RESAMPLE:
-        st = dmlcl__resample_create(op, desc->desc);
-        break;
-    case DMLCL_OPERATOR_RESAMPLE2:
-        st = dmlcl__resample2_create(op, desc->desc);
-        break;
-    case DMLCL_OPERATOR_RESAMPLE_GRAD1:
-        st = dmlcl__resample_grad1_create(op, desc->desc);
-        break;
-    case DMLCL_OPERATOR_RESAMPLE3:
-        st = dmlcl__resample3_create(op, desc->desc);
-        break;
-    default:
-        st = dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: desc->type %d is not an operator type", fn,
-                         (int)desc->type);
-    }
+    const dmlcl__op_class *cls = dmlcl__op_class_find(desc->type);
+    dmlcl_status st = cls ? cls->create(op, desc->desc)
+                          : dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                                        "%s: desc->type %d is not an operator type", fn,
+                                        (int)desc->type);
     op->tile_in = op->tile_out = NULL; /* the caller's memory */
     if (st) {
         if (op->vt && op->vt->destroy)

@@ -1,10 +1,9 @@
-/* RESAMPLE1, RESAMPLE (v0) and RESAMPLE2 (RESAMPLE1 with a nearest rounding direction):
- * validation, planning, coordinate tables and dispatch. */
+/* The RESAMPLE1 kernels (kernels/resample/resample1*.cl), shared by RESAMPLE1, RESAMPLE
+ * (v0), RESAMPLE2 and RESAMPLE3 where antialiasing changes nothing: planning, coordinate
+ * tables and dispatch of a checked operator (operators.c). */
 #include "core/launch.h"
 #include "resample/plan.h"
 #include "resample/family.h"
-#include "resample/resample.h"
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,98 +28,6 @@ typedef struct {
     cl_ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
     cl_ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
 } r1_args;
-
-/* ---- validation: every rule, before any OpenCL call ---------------------------------- */
-
-int dmlcl__resample_type_ok(dmlcl_tensor_data_type t)
-{
-    return t == DMLCL_TENSOR_DATA_TYPE_FLOAT32 || t == DMLCL_TENSOR_DATA_TYPE_FLOAT16 ||
-           t == DMLCL_TENSOR_DATA_TYPE_FLOAT64 || t == DMLCL_TENSOR_DATA_TYPE_INT8 ||
-           t == DMLCL_TENSOR_DATA_TYPE_UINT8;
-}
-
-/* name: "resample1" or "resample"; count_field: "dimension_count" or "scale_count". */
-static dmlcl_status check_tensors(dmlcl_operator *op, const char *name, const char *count_field,
-                                  const dmlcl_resample1_desc *d)
-{
-    dmlcl__tensor *in = &op->in[0], *out = &op->out[0];
-    dmlcl_status st;
-    if ((st = dmlcl__tensor_check(name, "input_tensor", d->input_tensor, in)) ||
-        (st = dmlcl__tensor_check(name, "output_tensor", d->output_tensor, out)))
-        return st;
-    if (out->rank != in->rank)
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                           "%s: output_tensor dimension_count must equal input_tensor's (%u), "
-                           "got %u", name, in->rank, out->rank);
-    if (d->dimension_count != in->rank)
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                           "%s: %s must equal the tensors' dimension_count (%u), got %u", name,
-                           count_field, in->rank, d->dimension_count);
-    if (out->type != in->type)
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                           "%s: output_tensor data_type must equal input_tensor's (%s), got %s",
-                           name, dmlcl__type_name(in->type), dmlcl__type_name(out->type));
-    if (!dmlcl__resample_type_ok(in->type))
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                           "%s: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 "
-                           "or UINT8, got %s", name, dmlcl__type_name(in->type));
-    return DMLCL_SUCCESS;
-}
-
-static dmlcl_status check_array(const char *name, const char *field, const float *v, uint32_t n,
-                                int is_scale)
-{
-    if (!v)
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s is NULL (it needs %u values)", name,
-                           field, n);
-    for (uint32_t i = 0; i < n; i++) {
-        if (is_scale && !(isfinite(v[i]) && v[i] > 0))
-            return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s[%u] must be finite and > 0, got %g",
-                               name, field, i, (double)v[i]);
-        if (!is_scale && !isfinite(v[i]))
-            return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s[%u] must be finite, got %g", name,
-                               field, i, (double)v[i]);
-    }
-    return DMLCL_SUCCESS;
-}
-
-static dmlcl_status validate(dmlcl_operator *op, const char *name, const char *count_field,
-                             const dmlcl_resample1_desc *d)
-{
-    dmlcl_status st = check_tensors(op, name, count_field, d);
-    if (st)
-        return st;
-    if (d->interpolation_mode != DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR &&
-        d->interpolation_mode != DMLCL_INTERPOLATION_MODE_LINEAR)
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                           "%s: interpolation_mode must be 0 (NEAREST_NEIGHBOR) or 1 (LINEAR), "
-                           "got %d", name, (int)d->interpolation_mode);
-    uint32_t n = d->dimension_count;
-    if ((st = check_array(name, "scales", d->scales, n, 1)) ||
-        (st = check_array(name, "input_pixel_offsets", d->input_pixel_offsets, n, 0)) ||
-        (st = check_array(name, "output_pixel_offsets", d->output_pixel_offsets, n, 0)) ||
-        (st = dmlcl__tensor_check_no_alias(name, "output_tensor", &op->out[0])) ||
-        (st = dmlcl__resample_place_tiles(op, name, "input_tensor", "output_tensor")))
-        return st;
-    /* No context: the halo query, which needs no device. */
-    if (op->in[0].type == DMLCL_TENSOR_DATA_TYPE_FLOAT64 && op->ctx && !op->ctx->info.has_fp64)
-        return dmlcl__fail(DMLCL_UNSUPPORTED,
-                           "%s: data_type FLOAT64 needs cl_khr_fp64, which the device \"%s\" "
-                           "does not support", name, op->ctx->info.name);
-    return DMLCL_SUCCESS;
-}
-
-dmlcl_status dmlcl__resample1_validate(dmlcl_operator *op, const char *name,
-                                       const dmlcl_resample1_desc *d)
-{
-    return validate(op, name, "dimension_count", d);
-}
-
-dmlcl_status dmlcl__resample_check_array(const char *name, const char *field, const float *v,
-                                         uint32_t n, int is_scale)
-{
-    return check_array(name, field, v, n, is_scale);
-}
 
 /* ---- dispatch --------------------------------------------------------------------------- */
 
@@ -174,7 +81,7 @@ static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
     }
 }
 
-static dmlcl_status r1_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
+dmlcl_status dmlcl__resample1_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
                                const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
                                const cl_event *wait, cl_event *event)
 {
@@ -199,7 +106,7 @@ static dmlcl_status r1_enqueue(dmlcl_operator *op, const cl_mem *in, const uint6
     return dmlcl__enqueue_1d(op, im->kernel, p->global, p->local, nwait, wait, event);
 }
 
-static void r1_destroy(dmlcl_operator *op)
+void dmlcl__resample1_destroy(dmlcl_operator *op)
 {
     r1_impl *im = op->impl;
     if (im && im->kernel)
@@ -210,10 +117,6 @@ static void r1_destroy(dmlcl_operator *op)
     op->impl = NULL;
 }
 
-static const dmlcl__op_vtable r1_vtable = {"resample1", r1_enqueue, r1_destroy};
-static const dmlcl__op_vtable r0_vtable = {"resample", r1_enqueue, r1_destroy};
-static const dmlcl__op_vtable r2_vtable = {"resample2", r1_enqueue, r1_destroy};
-static const dmlcl__op_vtable r3_vtable = {"resample3", r1_enqueue, r1_destroy};
 
 /* ---- creation ----------------------------------------------------------------------------- */
 
@@ -257,9 +160,8 @@ static const char *kernel_name(const dmlcl__resample1_plan *p)
     return p->linear ? "resample1_linear" : "resample1_gather";
 }
 
-/* Plans and builds a checked operator. */
-static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt,
-                           dmlcl__nearest_rule rule, const dmlcl_resample1_desc *d)
+dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *vt,
+                                    const dmlcl__resample_map *m)
 {
     dmlcl_status st;
     op->n_in = 1;
@@ -270,10 +172,9 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt,
     op->impl = im;
     op->vt = vt;
     dmlcl__limits lim = dmlcl__op_limits(op);
-    int linear = d->interpolation_mode == DMLCL_INTERPOLATION_MODE_LINEAR;
     dmlcl__resample1_plan *p = &im->plan;
-    dmlcl__resample1_plan_make_rule(&op->in[0], &op->out[0], linear, rule, d->scales,
-                                    d->input_pixel_offsets, d->output_pixel_offsets, &lim,
+    dmlcl__resample1_plan_make_rule(&op->in[0], &op->out[0], m->linear, m->rule, m->scales,
+                                    m->in_offsets, m->out_offsets, &lim,
                                     dmlcl__overrides_idx64(), p);
     /* $DMLCL_RESAMPLE_PLAN overrides the launch shape, for tuning runs. */
     dmlcl__r1_tune tune;
@@ -304,106 +205,4 @@ static dmlcl_status create(dmlcl_operator *op, const dmlcl__op_vtable *vt,
                                 kernel_name(p), &im->kernel)))
         return st;
     return upload_tables(op, vt->name);
-}
-
-/* ---- one check per operator: its rules, and what it reads --------------------------------- */
-
-dmlcl_status dmlcl__resample1_check(dmlcl_operator *op, const dmlcl_resample1_desc *d,
-                                    dmlcl__resample_map *m)
-{
-    *m = dmlcl__resample1_map(d, DMLCL__NEAREST_HALF_UP, 0);
-    return validate(op, "resample1", "dimension_count", d);
-}
-
-/* RESAMPLE2 and (without antialiasing) RESAMPLE3: RESAMPLE1 with ceil or floor. The
- * direction is checked first so that its message does not depend on the tensors. */
-dmlcl_status dmlcl__resample_rounding_check(const char *name, dmlcl_axis_direction dir)
-{
-    if (dir != DMLCL_AXIS_DIRECTION_INCREASING && dir != DMLCL_AXIS_DIRECTION_DECREASING)
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                           "%s: rounding_direction must be 0 (INCREASING) or 1 (DECREASING), "
-                           "got %d", name, (int)dir);
-    return DMLCL_SUCCESS;
-}
-
-dmlcl__nearest_rule dmlcl__resample_rule_of(dmlcl_axis_direction dir)
-{
-    return dir == DMLCL_AXIS_DIRECTION_INCREASING ? DMLCL__NEAREST_CEIL : DMLCL__NEAREST_FLOOR;
-}
-
-static dmlcl_resample1_desc r1_of2(const dmlcl_resample2_desc *d)
-{
-    return (dmlcl_resample1_desc){d->input_tensor, d->output_tensor, d->interpolation_mode,
-                                  d->dimension_count, d->scales, d->input_pixel_offsets,
-                                  d->output_pixel_offsets};
-}
-
-dmlcl_status dmlcl__resample2_check(dmlcl_operator *op, const dmlcl_resample2_desc *d,
-                                    dmlcl__resample_map *m)
-{
-    dmlcl_status st = dmlcl__resample_rounding_check("resample2", d->rounding_direction);
-    if (st)
-        return st;
-    const dmlcl_resample1_desc r1 = r1_of2(d);
-    *m = dmlcl__resample1_map(&r1, dmlcl__resample_rule_of(d->rounding_direction), 0);
-    return validate(op, "resample2", "dimension_count", &r1);
-}
-
-/* v0: pixel-centre offsets on every dimension (input 0.5, output -0.5). */
-static const float v0_in_off[DMLCL_MAXDIM] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
-static const float v0_out_off[DMLCL_MAXDIM] = {-0.5f, -0.5f, -0.5f, -0.5f,
-                                               -0.5f, -0.5f, -0.5f, -0.5f};
-
-static dmlcl_resample1_desc r1_of0(const dmlcl_resample_desc *d)
-{
-    return (dmlcl_resample1_desc){d->input_tensor, d->output_tensor, d->interpolation_mode,
-                                  d->scale_count, d->scales, v0_in_off, v0_out_off};
-}
-
-dmlcl_status dmlcl__resample_check(dmlcl_operator *op, const dmlcl_resample_desc *d,
-                                   dmlcl__resample_map *m)
-{
-    const dmlcl_resample1_desc r1 = r1_of0(d);
-    *m = dmlcl__resample1_map(&r1, DMLCL__NEAREST_HALF_UP, 0);
-    return validate(op, "resample", "scale_count", &r1);
-}
-
-/* ---- creation of each operator: check, tiles, plan ----------------------------------------- */
-
-static dmlcl_status create_checked(dmlcl_operator *op, const dmlcl__op_vtable *vt, dmlcl_status st,
-                                   const dmlcl__resample_map *m, const dmlcl_resample1_desc *d)
-{
-    if (st || (st = dmlcl__resample_check_tiles(op, vt->name, m)))
-        return st;
-    return create(op, vt, m->rule, d);
-}
-
-dmlcl_status dmlcl__resample1_create(dmlcl_operator *op, const dmlcl_resample1_desc *d)
-{
-    dmlcl__resample_map m;
-    dmlcl_status st = dmlcl__resample1_check(op, d, &m);
-    return create_checked(op, &r1_vtable, st, &m, d);
-}
-
-dmlcl_status dmlcl__resample2_create(dmlcl_operator *op, const dmlcl_resample2_desc *d)
-{
-    dmlcl__resample_map m;
-    dmlcl_status st = dmlcl__resample2_check(op, d, &m);
-    const dmlcl_resample1_desc r1 = r1_of2(d);
-    return create_checked(op, &r2_vtable, st, &m, &r1);
-}
-
-dmlcl_status dmlcl__resample_create(dmlcl_operator *op, const dmlcl_resample_desc *d)
-{
-    dmlcl__resample_map m;
-    dmlcl_status st = dmlcl__resample_check(op, d, &m);
-    const dmlcl_resample1_desc r1 = r1_of0(d);
-    return create_checked(op, &r0_vtable, st, &m, &r1);
-}
-
-/* RESAMPLE3 where antialiasing changes nothing (see resample3.c), checked already. */
-dmlcl_status dmlcl__resample3_create_plain(dmlcl_operator *op, const dmlcl_resample1_desc *r1,
-                                           const dmlcl__resample_map *m)
-{
-    return create_checked(op, &r3_vtable, DMLCL_SUCCESS, m, r1);
 }

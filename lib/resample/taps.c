@@ -28,7 +28,7 @@ typedef struct taps_impl {
     cl_mem table; /* NULL when every dimension is affine */
 } taps_impl;
 
-static dmlcl_status taps_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
+dmlcl_status dmlcl__taps_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
                                  const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
                                  const cl_event *wait, cl_event *event)
 {
@@ -50,7 +50,7 @@ static dmlcl_status taps_enqueue(dmlcl_operator *op, const cl_mem *in, const uin
     return dmlcl__enqueue_1d(op, im->kernel, im->global, im->local, nwait, wait, event);
 }
 
-static void taps_destroy(dmlcl_operator *op)
+void dmlcl__taps_destroy(dmlcl_operator *op)
 {
     taps_impl *im = op->impl;
     if (im && im->kernel)
@@ -61,8 +61,6 @@ static void taps_destroy(dmlcl_operator *op)
     op->impl = NULL;
 }
 
-const dmlcl__op_vtable dmlcl__taps_vtable_grad1 = {"resample_grad1", taps_enqueue, taps_destroy};
-const dmlcl__op_vtable dmlcl__taps_vtable_resample3 = {"resample3", taps_enqueue, taps_destroy};
 
 /* If an earlier dimension maps the same sizes with the same scale and offsets (an image's
  * H and W, usually), and its tiles lie alike, copies its outcome (its rows, or its affine

@@ -57,5 +57,8 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
                                 int linear, dmlcl__nearest_rule rule, int antialiased,
                                 const float *scales, const float *in_offsets,
                                 const float *out_offsets);
-extern const dmlcl__op_vtable dmlcl__taps_vtable_grad1, dmlcl__taps_vtable_resample3;
+dmlcl_status dmlcl__taps_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
+                                 const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
+                                 const cl_event *wait, cl_event *event);
+void dmlcl__taps_destroy(dmlcl_operator *op);
 #endif
