@@ -4,7 +4,7 @@
  * row per result coordinate, {first source index, tap count, word offset of the taps},
  * and per tap {float bits of w, code}: the tap weight is (code & 1 ? 1 - w : 0) +
  * (code & 2 ? w : 0), so that 1 - w is computed in the accumulator type exactly as the
- * forward pass does (lib/resample_taps_plan.c). Other dimensions are affine with weight 1
+ * forward pass does (lib/resample/taps_plan.c). Other dimensions are affine with weight 1
  * (plain strides). The result is the sum over the product of the tabled dimensions' taps,
  * first dimension slowest, of (product of the tap weights in dimension order) x source:
  * the order in which a forward scatter would add them, so sums are reproducible.
@@ -14,8 +14,6 @@
  * kernels' second outer one), SEGT (columns per item of the segment kernel), CV (FLOAT32
  * channels-last: channels per item of the rows kernel, one vector load per tap). Shapes
  * and tables are arguments. */
-
-#pragma OPENCL FP_CONTRACT OFF
 
 typedef struct {
     ulong count;   /* result elements */
@@ -33,35 +31,7 @@ typedef struct {
     ulong cv_ok; /* CV > 1: this enqueue's bindings allow the vector loads and stores */
 } taps_args;
 
-#if DTYPE == 9
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double elem_t;
-typedef double acc_t;
-#define LOAD(p, i) ((p)[i])
-#define STORE(p, i, v) ((p)[i] = (v))
-#elif DTYPE == 1
-typedef float elem_t;
-typedef float acc_t;
-#define LOAD(p, i) ((p)[i])
-#define STORE(p, i, v) ((p)[i] = (v))
-#elif DTYPE == 2
-typedef half elem_t; /* pointers only: vload_half/vstore_half are core */
-typedef float acc_t;
-#define LOAD(p, i) vload_half((size_t)(i), (p))
-#define STORE(p, i, v) vstore_half_rte((v), (size_t)(i), (p))
-#elif DTYPE == 8
-typedef char elem_t;
-typedef float acc_t;
-#define LOAD(p, i) ((float)(p)[i])
-#define STORE(p, i, v) ((p)[i] = convert_char_sat_rte(v))
-#elif DTYPE == 5
-typedef uchar elem_t;
-typedef float acc_t;
-#define LOAD(p, i) ((float)(p)[i])
-#define STORE(p, i, v) ((p)[i] = convert_uchar_sat_rte(v))
-#else
-#error "unsupported DTYPE"
-#endif
+/* Element types: ../family.cl, prepended by the embed step. */
 
 /* Splits dimension d's coordinate i off the flat index *rem (which becomes the rest) and
  * adds its result offset to *oo; affine, adds its source offset to *base and returns NULL;
@@ -319,8 +289,6 @@ static inline acc_t f_tap_kf(const outer_row *o, uint j, __global const uint *ta
 #if DTYPE != 1
 #error "CV > 1 needs FLOAT32"
 #endif
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
 #endif
 
 /* The CV channels at p into v: one vector load where the binding allows (cv_ok). */

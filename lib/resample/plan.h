@@ -29,7 +29,7 @@ uint32_t dmlcl__resample_nearest_rule(float x, uint64_t n, dmlcl__nearest_rule r
 uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w);
 
 /* Table words per row: NEAREST {index}; LINEAR {i0, bits of the float weight}. */
-/* Outputs per item of the 2-D row kernels (RV in kernels/resample1.cl). */
+/* Outputs per item of the 2-D row kernels (RV in kernels/resample/resample1/resample1_rows.cl). */
 #define DMLCL_R1_ROWS_VEC(linear) ((linear) ? 4u : 8u)
 #define DMLCL_RESAMPLE1_WORDS(linear) ((linear) ? 2u : 1u)
 

@@ -1,4 +1,4 @@
-/* The RESAMPLE1 kernels (kernels/resample/resample1*.cl), shared by RESAMPLE1, RESAMPLE
+/* The RESAMPLE1 kernels (kernels/resample/resample1/), shared by RESAMPLE1, RESAMPLE
  * (v0), RESAMPLE2 and RESAMPLE3 where antialiasing changes nothing: planning, coordinate
  * tables and dispatch of a checked operator (operators.c). */
 #include "core/launch.h"
@@ -149,6 +149,12 @@ static dmlcl_status upload_tables(dmlcl_operator *op, const char *name)
     return DMLCL_SUCCESS;
 }
 
+/* The kernel layout's program (kernels/resample/resample1/resample1_<layout>.cl). */
+static const char *kernel_file(const dmlcl__resample1_plan *p)
+{
+    return p->rows_2d ? "resample1_rows" : p->seg || p->seg2 ? "resample1_segments" : "resample1_units";
+}
+
 static const char *kernel_name(const dmlcl__resample1_plan *p)
 {
     if (p->rows_2d)
@@ -201,7 +207,7 @@ dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *
                  p->inner_k, (unsigned long long)p->inner_size,
                  p->seg ? (unsigned)p->seg : p->vec, (unsigned long long)p->units,
                  (unsigned long long)p->table_bytes, p->global, p->local, p->options);
-    if ((st = dmlcl__kernel_get(op->ctx, "resample1", p->options,
+    if ((st = dmlcl__kernel_get(op->ctx, kernel_file(p), p->options,
                                 kernel_name(p), &im->kernel)))
         return st;
     return upload_tables(op, vt->name);

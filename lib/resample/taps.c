@@ -1,5 +1,5 @@
 /* The tap operator behind RESAMPLE_GRAD1 and RESAMPLE3 (antialiased): host-built tap
- * tables (lib/resample_taps_plan.c), one kernel (kernels/resample_taps.cl) per data type. */
+ * tables (lib/resample/taps_plan.c), one kernel (kernels/resample/resample_taps.cl) per data type. */
 #include "core/launch.h"
 #include "resample/plan.h"
 #include "resample/taps.h"

@@ -1,4 +1,4 @@
-/* Tap tables for kernels/resample_taps.cl, built on the host in IEEE float32 with
+/* Tap tables for kernels/resample/resample_taps.cl, built on the host in IEEE float32 with
  * RESAMPLE1's coordinate functions: the inverse tables of RESAMPLE_GRAD1 and the
  * antialiased filters of RESAMPLE3. Pure C, no OpenCL calls. */
 #include "resample/plan.h"

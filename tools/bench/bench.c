@@ -4,7 +4,7 @@
  * the same device; on CPU devices also with a host memcpy on one thread per compute unit.
  * Every result is first checked against a C reference on sampled outputs (after poisoning
  * the output), so a fast wrong kernel cannot pass. The cases, their input data and the
- * references are in tools/bench_cases.c. */
+ * references are in tools/bench/cases.c. */
 #include "config.h"
 #include "bench.h"
 #include "../cli.h"

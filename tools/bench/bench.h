@@ -1,5 +1,5 @@
-/* `dmlcl bench`: what the driver (tools/bench.c: devices, timing, output) and the cases
- * (tools/bench_cases.c: shapes, descriptors, input data and the C references) share. */
+/* `dmlcl bench`: what the driver (tools/bench/bench.c: devices, timing, output) and the cases
+ * (tools/bench/cases.c: shapes, descriptors, input data and the C references) share. */
 #ifndef DMLCL_BENCH_H
 #define DMLCL_BENCH_H
 #include <dmlcl.h>
