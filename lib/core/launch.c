@@ -46,3 +46,30 @@ dmlcl_status dmlcl__enqueue_2d(dmlcl_operator *op, cl_kernel k, const size_t glo
         return dmlcl__cl_fail("clEnqueueNDRangeKernel", err);
     return DMLCL_SUCCESS;
 }
+
+dmlcl_status dmlcl__enqueue_table_kernel(dmlcl_operator *op, cl_kernel k, cl_mem in, cl_mem out,
+                                         const cl_ulong offs[2], cl_mem table, size_t args_size,
+                                         const void *args, int two_d, const size_t *global,
+                                         const size_t *local, cl_uint nwait,
+                                         const cl_event *wait, cl_event *event)
+{
+    dmlcl_status st;
+    if ((st = dmlcl__set_arg(k, 0, sizeof(cl_mem), &in)) ||
+        (st = dmlcl__set_arg(k, 1, sizeof(cl_ulong), &offs[0])) ||
+        (st = dmlcl__set_arg(k, 2, sizeof(cl_mem), &out)) ||
+        (st = dmlcl__set_arg(k, 3, sizeof(cl_ulong), &offs[1])) ||
+        (st = dmlcl__set_arg(k, 4, sizeof(cl_mem), &table)) ||
+        (st = dmlcl__set_arg(k, 5, args_size, args)))
+        return st;
+    if (two_d)
+        return dmlcl__enqueue_2d(op, k, global, local, nwait, wait, event);
+    return dmlcl__enqueue_1d(op, k, global[0], local[0], nwait, wait, event);
+}
+
+void dmlcl__release_cl(cl_kernel k, cl_mem m)
+{
+    if (k)
+        clReleaseKernel(k);
+    if (m)
+        clReleaseMemObject(m);
+}

@@ -81,9 +81,10 @@ static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
     }
 }
 
-dmlcl_status dmlcl__resample1_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
-                               const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
-                               const cl_event *wait, cl_event *event)
+dmlcl_status dmlcl__resample1_enqueue(dmlcl_operator *op, const cl_mem *in,
+                                      const uint64_t *in_off, const cl_mem *out,
+                                      const uint64_t *out_off, cl_uint nwait,
+                                      const cl_event *wait, cl_event *event)
 {
     r1_impl *im = op->impl;
     const dmlcl__resample1_plan *p = &im->plan;
@@ -93,26 +94,16 @@ dmlcl_status dmlcl__resample1_enqueue(dmlcl_operator *op, const cl_mem *in, cons
     a.vec_in = (cl_ulong)dmlcl__mem_aligned(in[0]);
     /* The pass-through maps' fixed input offset rides on the binding offset. */
     cl_ulong offs[2] = {in_off[0] + p->in_base, out_off[0]};
-    dmlcl_status st;
-    if ((st = dmlcl__set_arg(im->kernel, 0, sizeof(cl_mem), &in[0])) ||
-        (st = dmlcl__set_arg(im->kernel, 1, sizeof(cl_ulong), &offs[0])) ||
-        (st = dmlcl__set_arg(im->kernel, 2, sizeof(cl_mem), &out[0])) ||
-        (st = dmlcl__set_arg(im->kernel, 3, sizeof(cl_ulong), &offs[1])) ||
-        (st = dmlcl__set_arg(im->kernel, 4, sizeof(cl_mem), &im->table)) ||
-        (st = dmlcl__set_arg(im->kernel, 5, sizeof a, &a)))
-        return st;
-    if (p->rows_2d)
-        return dmlcl__enqueue_2d(op, im->kernel, p->global2, p->local2, nwait, wait, event);
-    return dmlcl__enqueue_1d(op, im->kernel, p->global, p->local, nwait, wait, event);
+    return dmlcl__enqueue_table_kernel(op, im->kernel, in[0], out[0], offs, im->table, sizeof a,
+                                       &a, p->rows_2d, p->rows_2d ? p->global2 : &p->global,
+                                       p->rows_2d ? p->local2 : &p->local, nwait, wait, event);
 }
 
 void dmlcl__resample1_destroy(dmlcl_operator *op)
 {
     r1_impl *im = op->impl;
-    if (im && im->kernel)
-        clReleaseKernel(im->kernel);
-    if (im && im->table)
-        clReleaseMemObject(im->table);
+    if (im)
+        dmlcl__release_cl(im->kernel, im->table);
     dmlcl__free(im);
     op->impl = NULL;
 }

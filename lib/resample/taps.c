@@ -1,5 +1,5 @@
 /* The tap operator behind RESAMPLE_GRAD1 and RESAMPLE3 (antialiased): host-built tap
- * tables (lib/resample/taps_plan.c), one kernel (kernels/resample/resample_taps.cl) per data type. */
+ * tables (taps_plan.c), one kernel (kernels/resample/resample_taps.cl) per data type. */
 #include "core/launch.h"
 #include "resample/plan.h"
 #include "resample/taps.h"
@@ -37,26 +37,16 @@ dmlcl_status dmlcl__taps_enqueue(dmlcl_operator *op, const cl_mem *in, const uin
     taps_args a = im->args;
     a.cv_ok = im->cv > 1 && offs[0] % im->cv == 0 && offs[1] % im->cv == 0 &&
               dmlcl__mem_aligned(in[0]) && dmlcl__mem_aligned(out[0]);
-    dmlcl_status st;
-    if ((st = dmlcl__set_arg(im->kernel, 0, sizeof(cl_mem), &in[0])) ||
-        (st = dmlcl__set_arg(im->kernel, 1, sizeof(cl_ulong), &offs[0])) ||
-        (st = dmlcl__set_arg(im->kernel, 2, sizeof(cl_mem), &out[0])) ||
-        (st = dmlcl__set_arg(im->kernel, 3, sizeof(cl_ulong), &offs[1])) ||
-        (st = dmlcl__set_arg(im->kernel, 4, sizeof(cl_mem), &im->table)) ||
-        (st = dmlcl__set_arg(im->kernel, 5, sizeof a, &a)))
-        return st;
-    if (im->rows_2d)
-        return dmlcl__enqueue_2d(op, im->kernel, im->global2, im->local2, nwait, wait, event);
-    return dmlcl__enqueue_1d(op, im->kernel, im->global, im->local, nwait, wait, event);
+    return dmlcl__enqueue_table_kernel(op, im->kernel, in[0], out[0], offs, im->table, sizeof a,
+                                       &a, im->rows_2d, im->rows_2d ? im->global2 : &im->global,
+                                       im->rows_2d ? im->local2 : &im->local, nwait, wait, event);
 }
 
 void dmlcl__taps_destroy(dmlcl_operator *op)
 {
     taps_impl *im = op->impl;
-    if (im && im->kernel)
-        clReleaseKernel(im->kernel);
-    if (im && im->table)
-        clReleaseMemObject(im->table);
+    if (im)
+        dmlcl__release_cl(im->kernel, im->table);
     dmlcl__free(im);
     op->impl = NULL;
 }

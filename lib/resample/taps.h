@@ -50,7 +50,7 @@ int dmlcl__taps_add_forward(dmlcl__taps_table *t, int antialiased, dmlcl__taps_d
 int dmlcl__taps_affine(int grad, int linear, dmlcl__nearest_rule rule, int antialiased,
                        dmlcl__taps_dim *p);
 
-/* resample_taps.c: builds the tables of every dimension, plans, gets the kernel and
+/* taps.c: builds the tables of every dimension, plans, gets the kernel and
  * uploads the table into op (op->in[0], op->out[0] validated: source and result). grad:
  * 1 = RESAMPLE_GRAD1 rows, 0 = RESAMPLE3 forward rows. */
 dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, int grad,
