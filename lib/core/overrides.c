@@ -132,6 +132,9 @@ dmlcl_status dmlcl__overrides_resample(const char *op, dmlcl__r1_tune *t, int *g
     return refuse(&resample_plan, op, dmlcl__r1_tune_parse(s, t), s);
 }
 
+/* Test hook (not in any public header): forces 64-bit index arithmetic, so the tests run
+ * the IDX64 kernels on tensors small enough to allocate (RESAMPLE1 kernels and the tap
+ * kernels). */
 static int force_idx64;
 void dmlcl_test_resample_force_idx64(int on);
 void dmlcl_test_resample_force_idx64(int on)
