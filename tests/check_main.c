@@ -11,6 +11,8 @@ static const suite_fn suites[] = {
     reverse_subsequences_suite,
     reverse_variants_suite,
     resample1_suite,
+    resample1_layouts_suite,
+    resample1_validation_suite,
     resample2_suite,
     resample_grad1_suite,
     resample3_suite,
