@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "resample/plan.h"
+#include "resample/taps.h"
 #include "reverse/plan.h"
 #include "plantensor.h"
 
@@ -572,6 +573,97 @@ START_TEST(resample2_nearest_rules)
 }
 END_TEST
 
+
+/* RESAMPLE3's antialiased rows, as the spec's comment in taps_plan.c states them (centre
+ * c = x + 0.5, support 1 / scale, taps [trunc(c - support + 0.5), trunc(c + support +
+ * 0.5)) clamped to the input, triangle weights in double normalized by their sum, stored
+ * as float, zero weights trimmed from both ends), written out here on their own: the
+ * planner's rows must equal them bit for bit, whole and in tiles. The planner reuses a
+ * row's weights for the next row that lies alike between its taps; scales like 0.5 with
+ * pixel centres make every inner row such a row, odd scales and offsets almost none. */
+static uint64_t below(uint64_t *s, uint64_t n) /* splitmix64, then mod n */
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (z ^ (z >> 31)) % n;
+}
+
+static void aa_reference(const dmlcl__taps_dim *p, uint64_t o, int64_t *first, uint32_t *count,
+                         float *w)
+{
+    const double s = 1.0 / (double)p->scale;
+    const int64_t n = (int64_t)p->n_src;
+    double c = (double)dmlcl__resample1_coord(o, p->scale, p->in_offset, p->out_offset) + 0.5;
+    double lo = c - s + 0.5, hi = c + s + 0.5;
+    int64_t a = lo > 0 ? (lo < (double)n ? (int64_t)lo : n) : 0;
+    int64_t b = hi > 0 ? (hi < (double)n ? (int64_t)hi : n) : 0;
+    a = a > n - 1 ? n - 1 : a;
+    b = b <= a ? a + 1 : b;
+    double v[4096], total = 0;
+    for (int64_t j = a; j < b; j++) {
+        double x = 1 - fabs((double)j + 0.5 - c) * (double)p->scale;
+        v[j - a] = x > 0 ? x : 0;
+        total += v[j - a];
+    }
+    int64_t f = -1, l = -1;
+    for (int64_t j = a; j < b; j++) {
+        float x = total > 0 ? (float)(v[j - a] / total) : (j == a ? 1.0f : 0.0f);
+        if (x != 0) {
+            f = f < 0 ? j : f;
+            l = j;
+            w[j - f] = x;
+        }
+    }
+    *first = f;
+    *count = (uint32_t)(l - f + 1);
+}
+
+START_TEST(antialiased_rows_match_the_formula)
+{
+    static const float scales[] = {0.5f, 0.25f, 0.3f, 0.75f, 0.5f, 0.125f, 0.6f};
+    static const float offsets[][2] = {{0.5f, -0.5f}, {0, 0}, {0.25f, 0.1f}, {-3, 7}};
+    uint64_t rng = 0x5eed;
+    for (int n = 0; n < 400; n++) {
+        const float scale = scales[n % 7];
+        const uint64_t n_src = 1 + below(&rng, 300) + (n % 5 == 0 ? 5000 : 0);
+        uint64_t n_res = (uint64_t)floor((double)n_src * scale) + below(&rng, 3);
+        n_res = n_res ? n_res : 1;
+        const uint64_t res0 = n % 3 ? below(&rng, n_res) : 0;
+        const uint64_t cnt = 1 + below(&rng, n_res - res0);
+        dmlcl__taps_dim p = {n_res, n_src, scale, offsets[n % 4][0], offsets[n % 4][1],
+                             res0, cnt, 0, n_src, 0, 0, 0};
+        dmlcl__taps_table t = {0};
+        ck_assert(dmlcl__taps_add_forward(&t, 1, &p));
+        for (uint64_t r = 0; r < cnt; r++) {
+            int64_t first;
+            uint32_t count;
+            float want[4096];
+            aa_reference(&p, res0 + r, &first, &count, want);
+            if (p.row_word == UINT64_MAX) { /* affine: one tap of weight 1 per row */
+                ck_assert_msg(count == 1 && want[0] == 1.0f &&
+                              first == (int64_t)(p.first + r * p.step), "case %d row %llu",
+                              n, (unsigned long long)(res0 + r));
+                continue;
+            }
+            const uint32_t *row = t.words + p.row_word + 3 * r;
+            ck_assert_msg((int64_t)row[0] == first && row[1] == count,
+                          "case %d row %llu: taps [%u, +%u), want [%lld, +%u)", n,
+                          (unsigned long long)(res0 + r), row[0], row[1], (long long)first,
+                          count);
+            for (uint32_t k = 0; k < count; k++) {
+                float got;
+                memcpy(&got, &t.words[row[2] + 2 * k], 4);
+                ck_assert_msg(memcmp(&got, &want[k], 4) == 0 && t.words[row[2] + 2 * k + 1] == 2,
+                              "case %d row %llu tap %u: %.9g, want %.9g", n,
+                              (unsigned long long)(res0 + r), k, got, want[k]);
+            }
+        }
+        dmlcl__taps_table_free(&t);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("resample1_planner");
@@ -595,6 +687,7 @@ int main(void)
     tcase_add_test(tc, fill_writes_the_rows);
     tcase_add_test(tc, resample2_nearest_rules);
     tcase_add_test(tc, coordinate_rounding_matches_libm);
+    tcase_add_test(tc, antialiased_rows_match_the_formula);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -254,24 +254,24 @@ static double aa_range(const dmlcl__taps_dim *p, uint64_t o, int64_t *xmin, uint
     return c;
 }
 
-/* Row o's weights over its tap range, into w[0 .. *nt) (nt from aa_range; w NULL: not
- * kept; v: room for *nt doubles or NULL), and the first and last tap of nonzero weight:
- * the row keeps only those (a weight 0 is never read, so the halo of a tile need not hold
- * it). All weights 0 (a sample outside the input): the edge tap gets weight 1. With v,
- * each tap's filter value is computed once instead of twice: creation's cost is here. */
-static void aa_weights(const dmlcl__taps_dim *p, uint64_t o, int64_t *xmin, uint64_t *nt,
+/* The weights of a row with centre c over its tap range [xmin, xmin + nt) (aa_range),
+ * into w[0 .. nt) (w NULL: not kept; v: room for nt doubles or NULL), and the first and
+ * last tap of nonzero weight: the row keeps only those (a weight 0 is never read, so the
+ * halo of a tile need not hold it). All weights 0 (a sample outside the input): the edge
+ * tap gets weight 1. With v, each tap's filter value is computed once, not twice. */
+static void aa_weights(const dmlcl__taps_dim *p, double c, int64_t xmin, uint64_t nt,
                        float *w, double *v, uint64_t *lo, uint64_t *hi)
 {
-    double c = aa_range(p, o, xmin, nt), total = 0;
-    for (uint64_t k = 0; k < *nt; k++) {
-        double vk = aa_weight(*xmin + (int64_t)k, c, p->scale);
+    double total = 0;
+    for (uint64_t k = 0; k < nt; k++) {
+        double vk = aa_weight(xmin + (int64_t)k, c, p->scale);
         total += vk;
         if (v)
             v[k] = vk;
     }
-    *lo = *nt, *hi = 0;
-    for (uint64_t k = 0; k < *nt; k++) {
-        double vk = v ? v[k] : aa_weight(*xmin + (int64_t)k, c, p->scale);
+    *lo = nt, *hi = 0;
+    for (uint64_t k = 0; k < nt; k++) {
+        double vk = v ? v[k] : aa_weight(xmin + (int64_t)k, c, p->scale);
         float wk = total > 0 ? (float)(vk / total) : (k == 0 ? 1.0f : 0.0f);
         if (w)
             w[k] = wk;
@@ -286,7 +286,8 @@ void dmlcl__taps_aa_row(const dmlcl__taps_dim *p, uint64_t o, int64_t *first, ui
 {
     int64_t xmin;
     uint64_t nt, lo, hi;
-    aa_weights(p, o, &xmin, &nt, NULL, NULL, &lo, &hi);
+    double c = aa_range(p, o, &xmin, &nt);
+    aa_weights(p, c, xmin, nt, NULL, NULL, &lo, &hi);
     *first = xmin + (int64_t)lo;
     *count = hi - lo + 1;
 }
@@ -326,9 +327,22 @@ static int add_antialiased(dmlcl__taps_table *t, dmlcl__taps_dim *p)
     }
     double *v = (double *)(void *)(w + (most + 1) / 2 * 2); /* 8-byte aligned */
     uint32_t *r = t->words + rows, *e = r + 3 * n_res;
+    uint64_t lo = 0, hi = 0, last_nt = 0;
+    double last_f = 0;
+    int have = 0; /* last_f and last_nt hold an exact row's */
     for (uint64_t o = 0; o < n_res; o++) {
-        uint64_t lo, hi;
-        aa_weights(p, p->res0 + o, &xmin, &nt, w, v, &lo, &hi);
+        double c = aa_range(p, p->res0 + o, &xmin, &nt), f = c - (double)xmin;
+        /* A tap's filter value is a function of c - (xmin + k). Where c >= 1 (a multiple of
+         * 2^-24) and |c - xmin| + nt < 2^27, that difference and f = c - xmin are exact in
+         * double, so a row with the last one's f and nt has its weights, bit for bit
+         * (scale 0.5 with pixel centres: every row but the edges). */
+        int exact = c >= 1 && fabs(f) + (double)nt < 134217728.0;
+        if (!(have && exact && f == last_f && nt == last_nt)) {
+            aa_weights(p, c, xmin, nt, w, v, &lo, &hi);
+            have = exact;
+            last_f = f;
+            last_nt = nt;
+        }
         r[3 * o] = (uint32_t)(xmin + (int64_t)lo - (int64_t)p->src0);
         r[3 * o + 1] = (uint32_t)(hi - lo + 1);
         r[3 * o + 2] = (uint32_t)(e - t->words);
