@@ -23,7 +23,7 @@
 
 float dmlcl__resample1_coord(uint64_t o, float scale, float in_offset, float out_offset)
 {
-    ROUNDED_FLOAT t = (float)o;
+    ROUNDED_FLOAT t = (float)(int64_t)o; /* the same value (o < 2^63), one instruction */
     t = t - out_offset;
     t = t / scale;
     t = t - in_offset;
