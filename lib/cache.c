@@ -39,15 +39,28 @@ static entry *lookup(cl_context ctx, cl_device_id dev, uint64_t hash, const char
     return NULL;
 }
 
-/* The program's source is common.cl followed by the operator's file. */
-static dmlcl_status sources(const char *kernel_file, const dmlcl__kernel_source *src[2],
-                            uint64_t *hash)
+/* Kernel files compiled after another one, in one program with it (they use its
+ * definitions and take its build options). */
+static const char *const extends[][2] = {{"resample1_cpu_rows", "resample1"}};
+
+/* The program's source is common.cl, the file the operator's file extends (if any), then
+ * the operator's file; returns how many. */
+static dmlcl_status sources(const char *kernel_file, const dmlcl__kernel_source *src[3],
+                            size_t *n, uint64_t *hash)
 {
-    src[0] = dmlcl__kernel_find("common");
-    src[1] = dmlcl__kernel_find(kernel_file);
-    if (!src[0] || !src[1])
-        return dmlcl__fail(DMLCL_BUILD_ERROR, "no embedded kernel source named %s", kernel_file);
-    *hash = dmlcl__hash64(&src[1]->hash, sizeof src[1]->hash, src[0]->hash);
+    *n = 0;
+    src[(*n)++] = dmlcl__kernel_find("common");
+    for (size_t i = 0; i < sizeof extends / sizeof extends[0]; i++)
+        if (!strcmp(extends[i][0], kernel_file))
+            src[(*n)++] = dmlcl__kernel_find(extends[i][1]);
+    src[(*n)++] = dmlcl__kernel_find(kernel_file);
+    *hash = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (!src[i])
+            return dmlcl__fail(DMLCL_BUILD_ERROR, "no embedded kernel source named %s",
+                               kernel_file);
+        *hash = i == 0 ? src[0]->hash : dmlcl__hash64(&src[i]->hash, sizeof src[i]->hash, *hash);
+    }
     return DMLCL_SUCCESS;
 }
 
@@ -71,13 +84,15 @@ static dmlcl_status build_failed(cl_program prog, cl_device_id dev, const char *
                        dmlcl_opencl_error_name(err), kernel_file, log);
 }
 
-static dmlcl_status compile(dmlcl_context *c, const dmlcl__kernel_source *src[2],
+static dmlcl_status compile(dmlcl_context *c, const dmlcl__kernel_source *src[3], size_t n,
                             const char *kernel_file, const char *options, cl_program *out)
 {
-    const char *texts[2] = {src[0]->text, src[1]->text};
-    size_t lens[2] = {src[0]->length, src[1]->length};
+    const char *texts[3];
+    size_t lens[3];
+    for (size_t i = 0; i < n; i++)
+        texts[i] = src[i]->text, lens[i] = src[i]->length;
     cl_int err = CL_SUCCESS;
-    cl_program prog = clCreateProgramWithSource(c->cl_ctx, 2, texts, lens, &err);
+    cl_program prog = clCreateProgramWithSource(c->cl_ctx, (cl_uint)n, texts, lens, &err);
     if (err)
         return dmlcl__cl_fail("clCreateProgramWithSource", err);
     err = clBuildProgram(prog, 1, &c->device, options, NULL, NULL);
@@ -131,10 +146,11 @@ static dmlcl_status full_options(const char *variant, char *buf, size_t cap)
 dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const char *variant,
                                 cl_program *out)
 {
-    const dmlcl__kernel_source *src[2];
+    const dmlcl__kernel_source *src[3];
+    size_t nsrc = 0;
     uint64_t hash = 0;
     char options[1024];
-    dmlcl_status st = sources(kernel_file, src, &hash);
+    dmlcl_status st = sources(kernel_file, src, &nsrc, &hash);
     if (st || (st = full_options(variant, options, sizeof options)))
         return st;
     pthread_mutex_lock(&cache_lock);
@@ -153,7 +169,7 @@ dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const
     if (dmlcl__disk_load(c, hash, options, &prog) == 0) {
         __atomic_add_fetch(&stats.disk_hits, 1, __ATOMIC_SEQ_CST);
     } else {
-        if ((st = compile(c, src, kernel_file, options, &prog)))
+        if ((st = compile(c, src, nsrc, kernel_file, options, &prog)))
             return st;
         dmlcl__disk_store(c, hash, options, prog);
     }

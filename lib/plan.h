@@ -114,6 +114,8 @@ uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w);
 /* Outputs per item of the 2-D row kernels (RV in kernels/resample1.cl). */
 #define DMLCL_R1_ROWS_VEC(linear) ((linear) ? 4u : 8u)
 #define DMLCL_RESAMPLE1_WORDS(linear) ((linear) ? 2u : 1u)
+/* Flat outputs per item of the CPU row blocks (CR_XB in kernels/resample1_cpu_rows.cl). */
+#define DMLCL_R1_CPU_BLOCK 128u
 
 typedef struct dmlcl__resample1_plan {
     int linear;                 /* 1: resample1_linear with K = nr; 0: resample1_gather */
@@ -161,13 +163,18 @@ typedef struct dmlcl__resample1_plan {
     int pair;
     uint32_t pair_k;
     uint64_t pair_groups, gtab;
+    /* CPUs: the row blocks (kernels/resample1_cpu_rows.cl): items of DMLCL_R1_CPU_BLOCK
+     * flat outputs of cpu_rows consecutive rows; 0 = off. chunks counts blocks per row. */
+    uint64_t cpu_rows;
+    uint64_t cpu_span;          /* the input row's span in elements (inner resampled) */
+    uint64_t cpu_pl, cpu_pu;    /* the pattern of a vector's lower / upper inputs, or 0 */
     uint64_t chunks, units;     /* ceil(inner_size / vec); outer rows x chunks */
     dmlcl__fastdiv chunks_div, pdiv[DMLCL_MAXDIM], rdiv[DMLCL_MAXDIM];
     uint64_t table_rows;        /* sum of the resampled dimensions' output sizes */
     uint64_t table_bytes;       /* table_rows * words * 4 */
     int idx64;                  /* 64-bit index arithmetic needed (or forced by a test) */
     size_t global, local;
-    char options[160];          /* complete build options: the program variant */
+    char options[224];          /* complete build options: the program variant */
 } dmlcl__resample1_plan;
 
 /* Classifies and collapses the dimensions and picks the variant; `linear` is the mode.
@@ -192,11 +199,13 @@ typedef struct dmlcl__r1_tune {
                * (the kernel checks each item, so tests can mix both paths in one launch) */
     int pair; /* -1: the planner's choice; 0: off; 1: wherever some rows pair up */
     uint32_t gpc; /* GPUs: work-groups per compute unit before items loop (0: the planner's) */
+    int cpu;  /* -1: the planner's choice; 0: off; N: the CPU row blocks, N rows per item */
 } dmlcl__r1_tune;
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t); /* 0, or -1 if malformed */
 /* The keys it takes, for the messages that refuse a malformed value. */
 #define DMLCL__R1_TUNE_KEYS                                                                     \
-    "v=1..64, wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096"
+    "v=1..64, wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096, "            \
+    "cpu=0..65536"
 /* The tests' hook dmlcl_test_resample_force_idx64 (resample1.c): 1 = 64-bit indices. */
 int dmlcl__resample_idx64_forced(void);
 /* Picks the inner dimension, the outputs per unit and the NDRange for a plan whose

@@ -524,6 +524,71 @@ static void launch_seg(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     p->global = (size_t)((p->units + wg - 1) / wg * wg);
 }
 
+/* The CPU row blocks' pattern (INNER_RES=1, kernels/resample1_cpu_rows.cl): where the
+ * mapping puts outputs 16..31 (away from the edges, sizes and tiles aside) relative to
+ * the first one's lower input, one nibble per lane; 0 where they span more than 16
+ * inputs. *pu: the upper inputs. It depends only on the mapping and the input's step, so
+ * shapes share the program; the kernel checks each vector against it. */
+static uint64_t cpu_pattern(const dmlcl__resample1_plan *p, uint64_t *pu)
+{
+    enum { W = 16 };
+    const uint32_t k = p->inner_k;
+    const uint64_t big = (uint64_t)1 << 31;
+    uint64_t pl = 0, lo[W], up[W];
+    *pu = 0;
+    for (unsigned j = 0; j < W; j++) {
+        const float x = dmlcl__resample1_coord(W + j, p->rscale[k], p->rip[k], p->rop[k]);
+        float w = 0;
+        lo[j] = (p->linear ? dmlcl__resample1_linear(x, big, &w)
+                           : dmlcl__resample_nearest_rule(x, big, p->rule)) * p->inner_in;
+        up[j] = lo[j] + (w != 0 ? p->inner_in : 0);
+        if (lo[j] < lo[0] || up[j] - lo[0] > 15)
+            return *pu = 0;
+        pl |= (lo[j] - lo[0]) << (4 * j);
+        *pu |= (up[j] - lo[0]) << (4 * j);
+    }
+    return pl;
+}
+
+/* CPUs: the row blocks, where the segment kernels were chosen (or forced with cpu=N)
+ * and the output's row is contiguous (channels-last: the channels contiguous in the
+ * input too); LINEAR also needs the row's resampled slot last (see the kernel). Rows per
+ * item: 32, fewer where that leaves under 16 items per compute unit. */
+static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
+                            const dmlcl__r1_tune *t)
+{
+    p->cpu_rows = 0;
+    p->cpu_pl = p->cpu_pu = 0;
+    const int forced = t && (t->rows >= 0 || t->seg >= 0 || t->vec || t->wg);
+    const int want = t && t->cpu >= 0 ? t->cpu : lim->is_cpu && !forced ? 32 : 0;
+    if (!want || p->nr == 0 || p->rows_2d)
+        return;
+    uint64_t n, flat;
+    if (p->inner_res && p->inner_out == 1)
+        n = flat = p->inner_size;
+    else if (p->seg2 && p->inner_in == 1 && p->inner_out == 1 && p->out2 == p->inner_size)
+        n = p->size2, flat = p->inner_size * p->size2;
+    else
+        return;
+    if (p->linear && (p->inner_res ? p->inner_k : p->inner2_k) != p->nr - 1)
+        return;
+    const uint64_t rows = p->count / flat, blocks = (n + DMLCL_R1_CPU_BLOCK - 1) /
+                                                    DMLCL_R1_CPU_BLOCK;
+    uint64_t per = (uint64_t)want;
+    const uint64_t min_items = 16 * (uint64_t)(lim->compute_units ? lim->compute_units : 1);
+    while (!(t && t->cpu > 0) && per > 1 && blocks * ((rows + per - 1) / per) < min_items)
+        per /= 2;
+    p->cpu_rows = per;
+    p->cpu_span = p->inner_res ? (p->inner_nin - 1) * p->inner_in + 1 : 0;
+    if (p->inner_res)
+        p->cpu_pl = cpu_pattern(p, &p->cpu_pu);
+    p->seg = 0;
+    p->chunks = blocks;
+    p->units = blocks * ((rows + per - 1) / per);
+    p->local = 1;
+    p->global = (size_t)p->units;
+}
+
 void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
                                   const dmlcl__tensor *out, const dmlcl__limits *lim,
                                   const dmlcl__r1_tune *tune, int force_idx64)
@@ -536,6 +601,7 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
     pick_pairs(p, tune);
     p->table_bytes = (p->table_rows + p->pair_groups) * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
     launch_seg(p, lim, tune);
+    launch_cpu_rows(p, lim, tune);
     /* 32-bit indices while every offset relative to a binding, the grid-stride unit
      * (plus the global size), a unit's last output and the table rows stay below 2^32. */
     const uint64_t lim32 = (uint64_t)1 << 32;
@@ -555,7 +621,7 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
      * all 8 slots, in the one order the plan has (PASS_INNER); the compiler otherwise
      * keeps every slot's argument fields in registers across the row loop (H200: the
      * linear rows kernel took 54-66 registers, half the threads resident). */
-    char rows[64] = "";
+    char rows[96] = "";
     if (p->rows_2d && p->linear)
         snprintf(rows, sizeof rows, " -DNPS=%u -DPASS_INNER=%d", p->np, p->pass_inner);
     else if (p->rows_2d)
@@ -566,6 +632,10 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
                  p->wpat, p->win);
     if (p->pair)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DPAIR_K=%u", p->pair_k);
+    if (p->cpu_pl)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows),
+                 " -DCR_PL=0x%llxul -DCR_PU=0x%llxul", (unsigned long long)p->cpu_pl,
+                 (unsigned long long)p->cpu_pu);
     if (p->linear)
         snprintf(p->options, sizeof p->options,
                  "-DLINEAR=1 -DDTYPE=%d -DELEM_BYTES=%u -DK=%u -DV=%u -DINNER_RES=%d "
@@ -579,11 +649,11 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
                  p->vec, p->inner_res, p->idx64, rows);
 }
 
-/* "v=N,wg=N,rows=0|1,seg=N,win=0|1,pair=0|1,gpc=N" in any order, each optional. */
+/* "v=N,wg=N,rows=0|1,seg=N,win=0|1,pair=0|1,gpc=N,cpu=N" in any order, each optional. */
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t)
 {
     memset(t, 0, sizeof *t);
-    t->rows = t->seg = t->win = t->pair = -1;
+    t->rows = t->seg = t->win = t->pair = t->cpu = -1;
     char key[16], val[16];
     int r;
     while ((r = dmlcl__tune_item(&s, key, val)) > 0) {
@@ -605,6 +675,8 @@ int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t)
             t->pair = (int)v;
         else if (!strcmp(key, "gpc") && v >= 1 && v <= 4096)
             t->gpc = (uint32_t)v;
+        else if (!strcmp(key, "cpu") && v <= 65536)
+            t->cpu = (int)v;
         else
             return -1;
     }

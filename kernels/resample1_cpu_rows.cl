@@ -1,0 +1,339 @@
+/* CPUs (POCL): RESAMPLE1 in row blocks. This file is compiled after resample1.cl, in one
+ * program with it and its build options (lib/cache.c), and uses its arguments, tables and
+ * helpers (outer_linear, outer_gather, corner, LOAD, STORE).
+ *
+ * An item takes a block of one row (the output's fastest-varying dimension and, for a
+ * channels-last run, the resampled dimension next to it: CR_XB outputs or positions) in
+ * a.seg consecutive rows. It reads the block's table rows once, keeping each output's
+ * input offsets and weight in private memory; per row it pays the outer coordinates
+ * once, then writes the block with vector loads and stores:
+ *   INNER_RES=1 (the inner dimension resampled, contiguous in the output): vectors of
+ *     CR_W outputs. Where the planner found that a vector's inputs follow one pattern
+ *     (CR_PL: lane j's lower input is the vector's first input + nibble j; CR_PU its upper
+ *     one), as upsampling gives every vector but those at a row's ends, the vector's 16
+ *     inputs come as one vector load and the lanes pick theirs with constant shuffles
+ *     (one permute each); the kernel checks every vector and takes other vectors output
+ *     by output.
+ *   INNER_RES=0 (resample1_*_seg2's layout: a short pass-through run, channels, of stride
+ *     1 in the input and the output, inside a resampled dimension): per position the
+ *     run's corners are CR_C-wide vector loads, the position's weights shared.
+ *
+ * LINEAR: the same terms in the same order with the same arithmetic as interpolate()
+ * (corners in the reference's order, weight = product in slot order, a term added only
+ * where its weight is not 0): bit-identical to the other kernels. That needs the slot of
+ * the resampled dimension along the row last (INNER_K = K - 1), so that its factor is the
+ * last of each product: (product of the outer factors) * its factor is the same product.
+ * The planner checks.
+ *
+ * Arguments (resample1_args): chunks (blocks per row; units = blocks x groups of rows),
+ * seg (rows per item), rows, inner_nin (INNER_RES=1: the input row's span in elements). */
+
+#pragma OPENCL FP_CONTRACT OFF
+
+#define CR_W 16              /* outputs per vector (INNER_RES=1) */
+#define CR_NV 8              /* vectors per block */
+#define CR_XB (CR_W * CR_NV) /* outputs (INNER_RES=0: positions) per block */
+#define CR_C 8               /* channels per vector (INNER_RES=0) */
+
+/* Mask lanes as wide as the vectors' (LINEAR: of the accumulators, set below). */
+#if ELEM_BYTES == 1
+#define CR_MASK_T uchar16
+#elif ELEM_BYTES == 2
+#define CR_MASK_T ushort16
+#elif ELEM_BYTES == 4
+#define CR_MASK_T uint16
+#else
+#define CR_MASK_T ulong16
+#endif
+
+/* The patterns as constant masks (nibble j = lane j). */
+#define CR_NIB(P, j) (((P) >> (4 * (j))) & 15)
+#define CR_MASK(P)                                                                             \
+    ((CR_MASK_T)(CR_NIB(P, 0), CR_NIB(P, 1), CR_NIB(P, 2), CR_NIB(P, 3), CR_NIB(P, 4),          \
+               CR_NIB(P, 5), CR_NIB(P, 6), CR_NIB(P, 7), CR_NIB(P, 8), CR_NIB(P, 9),          \
+               CR_NIB(P, 10), CR_NIB(P, 11), CR_NIB(P, 12), CR_NIB(P, 13), CR_NIB(P, 14),     \
+               CR_NIB(P, 15)))
+#ifndef CR_PL
+#define CR_PL 0 /* no pattern: every vector output by output */
+#define CR_NOPAT 1
+#else
+#define CR_NOPAT 0
+#endif
+#ifndef CR_PU
+#define CR_PU 0
+#endif
+
+/* Whether a vector's lower inputs lo[j] and upper ones lo[j] + st[j] follow the pattern
+ * from *base, all within the row of span inputs. */
+static inline int cr_fits(const idx_t *lo, const idx_t *st, idx_t span, int upper, idx_t *base)
+{
+#if CR_NOPAT
+    return 0;
+#endif
+    const idx_t first = (idx_t)CR_NIB(CR_PL, 0);
+    if (lo[0] < first || lo[0] - first + CR_W > span)
+        return 0;
+    *base = lo[0] - first;
+    int ok = 1;
+    for (int j = 0; j < CR_W; j++)
+        ok &= lo[j] == *base + (idx_t)CR_NIB(CR_PL, j) &&
+              (!upper || lo[j] + st[j] == *base + (idx_t)CR_NIB(CR_PU, j));
+    return ok;
+}
+
+/* This item's block (*b0: its first output or position) and rows [*r0, *r1); 0 if the
+ * item has none. */
+static inline int cr_item(const resample1_args *a, idx_t *b0, idx_t *r0, idx_t *r1)
+{
+    const idx_t u = (idx_t)get_global_id(0);
+    if (u >= (idx_t)a->units)
+        return 0;
+    const idx_t g = fdiv(u, a->chunks_mul, a->chunks_shr);
+    *r0 = g * (idx_t)a->seg;
+    *r1 = min(*r0 + (idx_t)a->seg, (idx_t)a->rows);
+    *b0 = (u - g * (idx_t)a->chunks) * CR_XB;
+    return 1;
+}
+
+/* INNER_RES=1: the block's CR_XB outputs (clamped to the row); INNER_RES=0: its positions.
+ * Table row, input step of the resampled dimension and the block's length. */
+#if INNER_RES
+#define CR_TAB(a) ((idx_t)(a).inner_tab)
+#define CR_STEP(a) ((idx_t)(a).inner_in)
+#define CR_LEN(a) ((idx_t)(a).inner_size)
+#else
+#define CR_TAB(a) ((idx_t)(a).tab2)
+#define CR_STEP(a) ((idx_t)(a).in2)
+#define CR_LEN(a) ((idx_t)(a).size2)
+#endif
+
+#if LINEAR
+#if !INNER_RES && INNER_K < 0
+#error "the row blocks of a pass-through run need its resampled dimension (INNER_K)"
+#endif
+#if INNER_K != K - 1
+#error "the row blocks need the resampled slot along the row last (INNER_K = K - 1)"
+#endif
+
+/* FLOAT32 and FLOAT64 move through pointers to vectors of element alignment: one
+ * unaligned vector instruction each (POCL splits vload16 / vstore16 into pieces). */
+#if DTYPE == 9
+typedef double16 cr_acc;
+typedef double8 cr_acc8;
+typedef double16 cr_u16 __attribute__((aligned(8)));
+typedef double8 cr_u8 __attribute__((aligned(8)));
+#elif DTYPE == 1
+typedef float16 cr_acc;
+typedef float8 cr_acc8;
+typedef float16 cr_u16 __attribute__((aligned(4)));
+typedef float8 cr_u8 __attribute__((aligned(4)));
+#endif
+#if DTYPE == 9 || DTYPE == 1
+#define CR_LOAD(p) (*(__global const cr_u16 *)(p))
+#define CR_STORE(v, p) (*(__global cr_u16 *)(p) = (v))
+#define CR_LOAD8(p) (*(__global const cr_u8 *)(p))
+#define CR_STORE8(v, p) (*(__global cr_u8 *)(p) = (v))
+#elif DTYPE == 2
+typedef float16 cr_acc;
+typedef float8 cr_acc8;
+#define CR_LOAD(p) vload_half16(0, (p))
+#define CR_STORE(v, p) vstore_half16_rte((v), 0, (p))
+#define CR_LOAD8(p) vload_half8(0, (p))
+#define CR_STORE8(v, p) vstore_half8_rte((v), 0, (p))
+#elif DTYPE == 8
+typedef float16 cr_acc;
+typedef float8 cr_acc8;
+#define CR_LOAD(p) convert_float16(vload16(0, (p)))
+#define CR_STORE(v, p) vstore16(convert_char16_sat_rte(v), 0, (p))
+#define CR_LOAD8(p) convert_float8(vload8(0, (p)))
+#define CR_STORE8(v, p) vstore8(convert_char8_sat_rte(v), 0, (p))
+#elif DTYPE == 5
+typedef float16 cr_acc;
+typedef float8 cr_acc8;
+#define CR_LOAD(p) convert_float16(vload16(0, (p)))
+#define CR_STORE(v, p) vstore16(convert_uchar16_sat_rte(v), 0, (p))
+#define CR_LOAD8(p) convert_float8(vload8(0, (p)))
+#define CR_STORE8(v, p) vstore8(convert_uchar8_sat_rte(v), 0, (p))
+#endif
+
+#define NOC (1 << (K - 1)) /* outer corners */
+/* The masks pick accumulator lanes (element types convert on load). */
+#undef CR_MASK_T
+#if DTYPE == 9
+#define CR_MASK_T ulong16
+#else
+#define CR_MASK_T uint16
+#endif
+
+/* One output from its offsets and weight, corners from coff/cw (interpolate()'s terms). */
+static inline acc_t cr_one(__global const elem_t *in, const idx_t *coff, const acc_t *cw,
+                           idx_t lo, idx_t st, float w)
+{
+    const acc_t g0 = (acc_t)1 - (acc_t)w, g1 = (acc_t)w;
+    acc_t acc = 0;
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++) {
+        const acc_t wt0 = cw[oc] * g0, wt1 = cw[oc] * g1;
+        const acc_t x0 = (acc_t)LOAD(in, coff[oc] + lo), x1 = (acc_t)LOAD(in, coff[oc] + lo + st);
+        acc = wt0 != 0 ? acc + wt0 * x0 : acc;
+        acc = wt1 != 0 ? acc + wt1 * x1 : acc;
+    }
+    return acc;
+}
+
+__kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulong in_off,
+                                        __global elem_t *restrict out, ulong out_off,
+                                        __global const uint2 *restrict tab, resample1_args a)
+{
+    idx_t b0, r0, r1;
+    if (!cr_item(&a, &b0, &r0, &r1))
+        return;
+    in += in_off;
+    out += out_off;
+    const idx_t n = CR_LEN(a), step = CR_STEP(a);
+    idx_t lo_a[CR_XB], st_a[CR_XB];
+    float w_a[CR_XB];
+    for (int l = 0; l < CR_XB; l++) {
+        const uint2 r = tab[CR_TAB(a) + min(b0 + l, n - 1)];
+        w_a[l] = as_float(r.y);
+        lo_a[l] = (idx_t)r.x * step;
+        st_a[l] = w_a[l] != 0 ? step : 0;
+    }
+#if INNER_RES
+    idx_t base[CR_NV];
+    cr_acc f0[CR_NV], f1[CR_NV];
+    int fit[CR_NV];
+    for (int v = 0; v < CR_NV; v++) {
+        fit[v] = cr_fits(lo_a + v * CR_W, st_a + v * CR_W, (idx_t)a.inner_nin, 1, &base[v]);
+        acc_t g0[CR_W], g1[CR_W];
+        for (int j = 0; j < CR_W; j++) {
+            g1[j] = (acc_t)w_a[v * CR_W + j];
+            g0[j] = (acc_t)1 - g1[j];
+        }
+        f0[v] = vload16(0, g0);
+        f1[v] = vload16(0, g1);
+    }
+#endif
+    for (idx_t row = r0; row < r1; row++) {
+        idx_t io = 0, oo = 0, lo[K], hi[K];
+        float w[K];
+        outer_linear(row, &a, tab, &io, &oo, lo, hi, w);
+        idx_t coff[NOC];
+        acc_t cw[NOC];
+#pragma unroll
+        for (int oc = 0; oc < NOC; oc++) {
+            coff[oc] = io;
+            cw[oc] = corner((uint)oc << 1, lo, hi, w, &coff[oc]); /* its factor: 1 - 0 */
+        }
+#if INNER_RES
+        __global elem_t *o = out + oo + b0;
+        for (int v = 0; v < CR_NV && b0 + v * CR_W < n; v++) {
+            if (fit[v] && b0 + (v + 1) * CR_W <= n) {
+                cr_acc acc = 0;
+#pragma unroll
+                for (int oc = 0; oc < NOC; oc++) {
+                    const cr_acc x = CR_LOAD(in + coff[oc] + base[v]);
+                    const cr_acc wt0 = cw[oc] * f0[v], wt1 = cw[oc] * f1[v];
+                    acc = wt0 != 0 ? acc + wt0 * shuffle(x, CR_MASK(CR_PL)) : acc;
+                    acc = wt1 != 0 ? acc + wt1 * shuffle(x, CR_MASK(CR_PU)) : acc;
+                }
+                CR_STORE(acc, o + v * CR_W);
+                continue;
+            }
+            for (int j = 0; j < CR_W && b0 + v * CR_W + j < n; j++) {
+                const int l = v * CR_W + j;
+                STORE(o, l, cr_one(in, coff, cw, lo_a[l], st_a[l], w_a[l]));
+            }
+        }
+#else
+        const idx_t c_n = (idx_t)a.inner_size;
+        for (int q = 0; q < CR_XB && b0 + q < n; q++) {
+            __global elem_t *o = out + oo + (b0 + q) * (idx_t)a.out2;
+            const acc_t g0 = (acc_t)1 - (acc_t)w_a[q], g1 = (acc_t)w_a[q];
+            idx_t c = 0;
+            for (; c + CR_C <= c_n; c += CR_C) {
+                cr_acc8 acc = 0;
+#pragma unroll
+                for (int oc = 0; oc < NOC; oc++) {
+                    __global const elem_t *p = in + coff[oc] + lo_a[q] + c;
+                    const acc_t wt0 = cw[oc] * g0, wt1 = cw[oc] * g1;
+                    acc = wt0 != 0 ? acc + wt0 * CR_LOAD8(p) : acc;
+                    acc = wt1 != 0 ? acc + wt1 * CR_LOAD8(p + st_a[q]) : acc;
+                }
+                CR_STORE8(acc, o + c);
+            }
+            for (; c < c_n; c++)
+                STORE(o, c, cr_one(in, coff, cw, lo_a[q] + c, st_a[q], w_a[q]));
+        }
+#endif
+    }
+}
+
+#else /* nearest: moves bits */
+
+#if ELEM_BYTES == 1
+typedef uchar16 cr_bits;
+typedef uchar8 cr_bits8;
+#elif ELEM_BYTES == 2
+typedef ushort16 cr_bits;
+typedef ushort8 cr_bits8;
+#elif ELEM_BYTES == 4
+typedef uint16 cr_bits;
+typedef uint8 cr_bits8;
+#else
+typedef ulong16 cr_bits;
+typedef ulong8 cr_bits8;
+#endif
+/* Vectors of element alignment (see cr_u16). */
+typedef cr_bits cr_ubits __attribute__((aligned(ELEM_BYTES)));
+typedef cr_bits8 cr_ubits8 __attribute__((aligned(ELEM_BYTES)));
+
+__kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulong in_off,
+                                        __global bits_t *restrict out, ulong out_off,
+                                        __global const uint *restrict tab, resample1_args a)
+{
+    idx_t b0, r0, r1;
+    if (!cr_item(&a, &b0, &r0, &r1))
+        return;
+    in += in_off;
+    out += out_off;
+    const idx_t n = CR_LEN(a), step = CR_STEP(a);
+    idx_t lo_a[CR_XB];
+    for (int l = 0; l < CR_XB; l++)
+        lo_a[l] = (idx_t)tab[CR_TAB(a) + min(b0 + l, n - 1)] * step;
+#if INNER_RES
+    idx_t base[CR_NV];
+    int fit[CR_NV];
+    for (int v = 0; v < CR_NV; v++)
+        fit[v] = cr_fits(lo_a + v * CR_W, NULL, (idx_t)a.inner_nin, 0, &base[v]);
+#endif
+    for (idx_t row = r0; row < r1; row++) {
+        idx_t io = 0, oo = 0;
+        outer_gather(row, &a, tab, &io, &oo);
+        __global const bits_t *i = in + io;
+#if INNER_RES
+        __global bits_t *o = out + oo + b0;
+        for (int v = 0; v < CR_NV && b0 + v * CR_W < n; v++) {
+            if (fit[v] && b0 + (v + 1) * CR_W <= n) {
+                const cr_bits x = *(__global const cr_ubits *)(i + base[v]);
+                *(__global cr_ubits *)(o + v * CR_W) = shuffle(x, CR_MASK(CR_PL));
+                continue;
+            }
+            for (int j = 0; j < CR_W && b0 + v * CR_W + j < n; j++)
+                o[v * CR_W + j] = i[lo_a[v * CR_W + j]];
+        }
+#else
+        const idx_t c_n = (idx_t)a.inner_size;
+        for (int q = 0; q < CR_XB && b0 + q < n; q++) {
+            __global bits_t *o = out + oo + (b0 + q) * (idx_t)a.out2;
+            __global const bits_t *p = i + lo_a[q];
+            idx_t c = 0;
+            for (; c + CR_C <= c_n; c += CR_C)
+                *(__global cr_ubits8 *)(o + c) = *(__global const cr_ubits8 *)(p + c);
+            for (; c < c_n; c++)
+                o[c] = p[c];
+        }
+#endif
+    }
+}
+#endif
