@@ -31,7 +31,7 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 #define CR_W 16              /* outputs per vector (INNER_RES=1) */
-#define CR_NV 8              /* vectors per block */
+#define CR_NV 64             /* vectors per block */
 #define CR_XB (CR_W * CR_NV) /* outputs (INNER_RES=0: positions) per block */
 #define CR_C 8               /* channels per vector (INNER_RES=0) */
 
@@ -46,13 +46,21 @@
 #define CR_MASK_T ulong16
 #endif
 
-/* The patterns as constant masks (nibble j = lane j). */
-#define CR_NIB(P, j) (((P) >> (4 * (j))) & 15)
-#define CR_MASK(P)                                                                             \
-    ((CR_MASK_T)(CR_NIB(P, 0), CR_NIB(P, 1), CR_NIB(P, 2), CR_NIB(P, 3), CR_NIB(P, 4),          \
-               CR_NIB(P, 5), CR_NIB(P, 6), CR_NIB(P, 7), CR_NIB(P, 8), CR_NIB(P, 9),          \
-               CR_NIB(P, 10), CR_NIB(P, 11), CR_NIB(P, 12), CR_NIB(P, 13), CR_NIB(P, 14),     \
-               CR_NIB(P, 15)))
+/* The patterns as constant masks: lane j's input is the vector's first + nibble j of P
+ * + 16 x bit j of H (CR_PLH, CR_PUH: where the inputs span more than 16). */
+#ifndef CR_PLH
+#define CR_PLH 0
+#endif
+#ifndef CR_PUH
+#define CR_PUH 0
+#endif
+#define CR_WIN (CR_PLH || CR_PUH ? 2 * CR_W : CR_W) /* the window: one vector or two */
+#define CR_LANE(P, H, j) ((((P) >> (4 * (j))) & 15) | ((((H) >> (j)) & 1) << 4))
+#define CR_MASK(P, H)                                                                          \
+    ((CR_MASK_T)(CR_LANE(P, H, 0), CR_LANE(P, H, 1), CR_LANE(P, H, 2), CR_LANE(P, H, 3),     \
+                 CR_LANE(P, H, 4), CR_LANE(P, H, 5), CR_LANE(P, H, 6), CR_LANE(P, H, 7),     \
+                 CR_LANE(P, H, 8), CR_LANE(P, H, 9), CR_LANE(P, H, 10), CR_LANE(P, H, 11),   \
+                 CR_LANE(P, H, 12), CR_LANE(P, H, 13), CR_LANE(P, H, 14), CR_LANE(P, H, 15)))
 #ifndef CR_PL
 #define CR_PL 0 /* no pattern: every vector output by output */
 #define CR_NOPAT 1
@@ -62,22 +70,28 @@
 #ifndef CR_PU
 #define CR_PU 0
 #endif
+/* Lane picks from the window at p (one vector or two). */
+#if CR_WIN > CR_W
+#define CR_PICK(LOADF, p, P, H) shuffle2(LOADF(p), LOADF((p) + CR_W), CR_MASK(P, H))
+#else
+#define CR_PICK(LOADF, p, P, H) shuffle(LOADF(p), CR_MASK(P, H))
+#endif
 
 /* Whether a vector's lower inputs lo[j] and upper ones lo[j] + st[j] follow the pattern
- * from *base, all within the row of span inputs. */
+ * from *base, the window within the row of span inputs. */
 static inline int cr_fits(const idx_t *lo, const idx_t *st, idx_t span, int upper, idx_t *base)
 {
 #if CR_NOPAT
     return 0;
 #endif
-    const idx_t first = (idx_t)CR_NIB(CR_PL, 0);
-    if (lo[0] < first || lo[0] - first + CR_W > span)
+    const idx_t first = (idx_t)CR_LANE(CR_PL, CR_PLH, 0);
+    if (lo[0] < first || lo[0] - first + CR_WIN > span)
         return 0;
     *base = lo[0] - first;
     int ok = 1;
     for (int j = 0; j < CR_W; j++)
-        ok &= lo[j] == *base + (idx_t)CR_NIB(CR_PL, j) &&
-              (!upper || lo[j] + st[j] == *base + (idx_t)CR_NIB(CR_PU, j));
+        ok &= lo[j] == *base + (idx_t)CR_LANE(CR_PL, CR_PLH, j) &&
+              (!upper || lo[j] + st[j] == *base + (idx_t)CR_LANE(CR_PU, CR_PUH, j));
     return ok;
 }
 
@@ -191,9 +205,10 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
     in += in_off;
     out += out_off;
     const idx_t n = CR_LEN(a), step = CR_STEP(a);
+    const int nl = (int)min((idx_t)CR_XB, n - b0), nv = (nl + CR_W - 1) / CR_W; /* in the row */
     idx_t lo_a[CR_XB], st_a[CR_XB];
     float w_a[CR_XB];
-    for (int l = 0; l < CR_XB; l++) {
+    for (int l = 0; l < nv * CR_W; l++) {
         const uint2 r = tab[CR_TAB(a) + min(b0 + l, n - 1)];
         w_a[l] = as_float(r.y);
         lo_a[l] = (idx_t)r.x * step;
@@ -203,7 +218,7 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
     idx_t base[CR_NV];
     cr_acc f0[CR_NV], f1[CR_NV];
     int fit[CR_NV];
-    for (int v = 0; v < CR_NV; v++) {
+    for (int v = 0; v < nv; v++) {
         fit[v] = cr_fits(lo_a + v * CR_W, st_a + v * CR_W, (idx_t)a.inner_nin, 1, &base[v]);
         acc_t g0[CR_W], g1[CR_W];
         for (int j = 0; j < CR_W; j++) {
@@ -227,15 +242,15 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
         }
 #if INNER_RES
         __global elem_t *o = out + oo + b0;
-        for (int v = 0; v < CR_NV && b0 + v * CR_W < n; v++) {
+        for (int v = 0; v < nv; v++) {
             if (fit[v] && b0 + (v + 1) * CR_W <= n) {
                 cr_acc acc = 0;
 #pragma unroll
                 for (int oc = 0; oc < NOC; oc++) {
-                    const cr_acc x = CR_LOAD(in + coff[oc] + base[v]);
+                    __global const elem_t *p = in + coff[oc] + base[v];
                     const cr_acc wt0 = cw[oc] * f0[v], wt1 = cw[oc] * f1[v];
-                    acc = wt0 != 0 ? acc + wt0 * shuffle(x, CR_MASK(CR_PL)) : acc;
-                    acc = wt1 != 0 ? acc + wt1 * shuffle(x, CR_MASK(CR_PU)) : acc;
+                    acc = wt0 != 0 ? acc + wt0 * CR_PICK(CR_LOAD, p, CR_PL, CR_PLH) : acc;
+                    acc = wt1 != 0 ? acc + wt1 * CR_PICK(CR_LOAD, p, CR_PU, CR_PUH) : acc;
                 }
                 CR_STORE(acc, o + v * CR_W);
                 continue;
@@ -247,7 +262,7 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
         }
 #else
         const idx_t c_n = (idx_t)a.inner_size;
-        for (int q = 0; q < CR_XB && b0 + q < n; q++) {
+        for (int q = 0; q < nl; q++) {
             __global elem_t *o = out + oo + (b0 + q) * (idx_t)a.out2;
             const acc_t g0 = (acc_t)1 - (acc_t)w_a[q], g1 = (acc_t)w_a[q];
             idx_t c = 0;
@@ -287,6 +302,7 @@ typedef ulong8 cr_bits8;
 /* Vectors of element alignment (see cr_u16). */
 typedef cr_bits cr_ubits __attribute__((aligned(ELEM_BYTES)));
 typedef cr_bits8 cr_ubits8 __attribute__((aligned(ELEM_BYTES)));
+#define CR_LOADB(p) (*(__global const cr_ubits *)(p))
 
 __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulong in_off,
                                         __global bits_t *restrict out, ulong out_off,
@@ -298,13 +314,14 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
     in += in_off;
     out += out_off;
     const idx_t n = CR_LEN(a), step = CR_STEP(a);
+    const int nl = (int)min((idx_t)CR_XB, n - b0), nv = (nl + CR_W - 1) / CR_W; /* in the row */
     idx_t lo_a[CR_XB];
-    for (int l = 0; l < CR_XB; l++)
+    for (int l = 0; l < nv * CR_W; l++)
         lo_a[l] = (idx_t)tab[CR_TAB(a) + min(b0 + l, n - 1)] * step;
 #if INNER_RES
     idx_t base[CR_NV];
     int fit[CR_NV];
-    for (int v = 0; v < CR_NV; v++)
+    for (int v = 0; v < nv; v++)
         fit[v] = cr_fits(lo_a + v * CR_W, NULL, (idx_t)a.inner_nin, 0, &base[v]);
 #endif
     for (idx_t row = r0; row < r1; row++) {
@@ -313,10 +330,10 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
         __global const bits_t *i = in + io;
 #if INNER_RES
         __global bits_t *o = out + oo + b0;
-        for (int v = 0; v < CR_NV && b0 + v * CR_W < n; v++) {
+        for (int v = 0; v < nv; v++) {
             if (fit[v] && b0 + (v + 1) * CR_W <= n) {
-                const cr_bits x = *(__global const cr_ubits *)(i + base[v]);
-                *(__global cr_ubits *)(o + v * CR_W) = shuffle(x, CR_MASK(CR_PL));
+                *(__global cr_ubits *)(o + v * CR_W) =
+                    CR_PICK(CR_LOADB, i + base[v], CR_PL, CR_PLH);
                 continue;
             }
             for (int j = 0; j < CR_W && b0 + v * CR_W + j < n; j++)
@@ -324,7 +341,7 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
         }
 #else
         const idx_t c_n = (idx_t)a.inner_size;
-        for (int q = 0; q < CR_XB && b0 + q < n; q++) {
+        for (int q = 0; q < nl; q++) {
             __global bits_t *o = out + oo + (b0 + q) * (idx_t)a.out2;
             __global const bits_t *p = i + lo_a[q];
             idx_t c = 0;

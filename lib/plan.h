@@ -115,7 +115,7 @@ uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w);
 #define DMLCL_R1_ROWS_VEC(linear) ((linear) ? 4u : 8u)
 #define DMLCL_RESAMPLE1_WORDS(linear) ((linear) ? 2u : 1u)
 /* Flat outputs per item of the CPU row blocks (CR_XB in kernels/resample1_cpu_rows.cl). */
-#define DMLCL_R1_CPU_BLOCK 128u
+#define DMLCL_R1_CPU_BLOCK 1024u
 
 typedef struct dmlcl__resample1_plan {
     int linear;                 /* 1: resample1_linear with K = nr; 0: resample1_gather */
@@ -168,6 +168,7 @@ typedef struct dmlcl__resample1_plan {
     uint64_t cpu_rows;
     uint64_t cpu_span;          /* the input row's span in elements (inner resampled) */
     uint64_t cpu_pl, cpu_pu;    /* the pattern of a vector's lower / upper inputs, or 0 */
+    uint32_t cpu_high;          /* their 5th bits (lower: bits 0-15, upper: 16-31) */
     uint64_t chunks, units;     /* ceil(inner_size / vec); outer rows x chunks */
     dmlcl__fastdiv chunks_div, pdiv[DMLCL_MAXDIM], rdiv[DMLCL_MAXDIM];
     uint64_t table_rows;        /* sum of the resampled dimensions' output sizes */

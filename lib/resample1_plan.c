@@ -526,26 +526,28 @@ static void launch_seg(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
 
 /* The CPU row blocks' pattern (INNER_RES=1, kernels/resample1_cpu_rows.cl): where the
  * mapping puts outputs 16..31 (away from the edges, sizes and tiles aside) relative to
- * the first one's lower input, one nibble per lane; 0 where they span more than 16
- * inputs. *pu: the upper inputs. It depends only on the mapping and the input's step, so
+ * the first one's lower input, one nibble per lane (the 5th bits in *high, the upper
+ * inputs' from bit 16); 0 where they span more than 32 inputs. *pu: the upper inputs. It depends only on the mapping and the input's step, so
  * shapes share the program; the kernel checks each vector against it. */
-static uint64_t cpu_pattern(const dmlcl__resample1_plan *p, uint64_t *pu)
+static uint64_t cpu_pattern(const dmlcl__resample1_plan *p, uint64_t *pu, uint32_t *high)
 {
     enum { W = 16 };
     const uint32_t k = p->inner_k;
     const uint64_t big = (uint64_t)1 << 31;
     uint64_t pl = 0, lo[W], up[W];
     *pu = 0;
+    *high = 0;
     for (unsigned j = 0; j < W; j++) {
         const float x = dmlcl__resample1_coord(W + j, p->rscale[k], p->rip[k], p->rop[k]);
         float w = 0;
         lo[j] = (p->linear ? dmlcl__resample1_linear(x, big, &w)
                            : dmlcl__resample_nearest_rule(x, big, p->rule)) * p->inner_in;
         up[j] = lo[j] + (w != 0 ? p->inner_in : 0);
-        if (lo[j] < lo[0] || up[j] - lo[0] > 15)
+        if (lo[j] < lo[0] || up[j] - lo[0] > 31)
             return *pu = 0;
-        pl |= (lo[j] - lo[0]) << (4 * j);
-        *pu |= (up[j] - lo[0]) << (4 * j);
+        pl |= ((lo[j] - lo[0]) & 15) << (4 * j);
+        *pu |= ((up[j] - lo[0]) & 15) << (4 * j);
+        *high |= ((lo[j] - lo[0]) >> 4) << j | ((up[j] - lo[0]) >> 4) << (16 + j);
     }
     return pl;
 }
@@ -559,6 +561,7 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
 {
     p->cpu_rows = 0;
     p->cpu_pl = p->cpu_pu = 0;
+    p->cpu_high = 0;
     const int forced = t && (t->rows >= 0 || t->seg >= 0 || t->vec || t->wg);
     const int want = t && t->cpu >= 0 ? t->cpu : lim->is_cpu && !forced ? 32 : 0;
     if (!want || p->nr == 0 || p->rows_2d)
@@ -581,7 +584,7 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     p->cpu_rows = per;
     p->cpu_span = p->inner_res ? (p->inner_nin - 1) * p->inner_in + 1 : 0;
     if (p->inner_res)
-        p->cpu_pl = cpu_pattern(p, &p->cpu_pu);
+        p->cpu_pl = cpu_pattern(p, &p->cpu_pu, &p->cpu_high);
     p->seg = 0;
     p->chunks = blocks;
     p->units = blocks * ((rows + per - 1) / per);
@@ -621,7 +624,7 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
      * all 8 slots, in the one order the plan has (PASS_INNER); the compiler otherwise
      * keeps every slot's argument fields in registers across the row loop (H200: the
      * linear rows kernel took 54-66 registers, half the threads resident). */
-    char rows[96] = "";
+    char rows[128] = "";
     if (p->rows_2d && p->linear)
         snprintf(rows, sizeof rows, " -DNPS=%u -DPASS_INNER=%d", p->np, p->pass_inner);
     else if (p->rows_2d)
@@ -636,6 +639,9 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows),
                  " -DCR_PL=0x%llxul -DCR_PU=0x%llxul", (unsigned long long)p->cpu_pl,
                  (unsigned long long)p->cpu_pu);
+    if (p->cpu_pl && p->cpu_high)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DCR_PLH=0x%x -DCR_PUH=0x%x",
+                 p->cpu_high & 0xffff, p->cpu_high >> 16);
     if (p->linear)
         snprintf(p->options, sizeof p->options,
                  "-DLINEAR=1 -DDTYPE=%d -DELEM_BYTES=%u -DK=%u -DV=%u -DINNER_RES=%d "
