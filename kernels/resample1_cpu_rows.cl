@@ -35,6 +35,15 @@
 #define CR_XB (CR_W * CR_NV) /* outputs (INNER_RES=0: positions) per block */
 #define CR_C 8               /* channels per vector (INNER_RES=0) */
 
+/* CR_NT (the planner's, for outputs larger than the caches): 64-byte vectors go out as
+ * non-temporal stores where the output row is 64-byte aligned, so that writing a line
+ * costs no read of it first (half the memory traffic of an upsampled output); the item
+ * ends with a fence, as memcpy's streaming stores do. */
+#ifndef CR_NT
+#define CR_NT 0
+#endif
+#define CR_NT_STORE(T, v, p) __builtin_nontemporal_store((v), (__global T *)(p))
+
 /* Mask lanes as wide as the vectors' (LINEAR: of the accumulators, set below). */
 #if ELEM_BYTES == 1
 #define CR_MASK_T uchar16
@@ -143,6 +152,12 @@ typedef float16 cr_u16 __attribute__((aligned(4)));
 typedef float8 cr_u8 __attribute__((aligned(4)));
 #endif
 #if DTYPE == 9 || DTYPE == 1
+typedef cr_acc cr_a16 __attribute__((aligned(64)));
+#else
+#undef CR_NT
+#define CR_NT 0
+#endif
+#if DTYPE == 9 || DTYPE == 1
 #define CR_LOAD(p) (*(__global const cr_u16 *)(p))
 #define CR_STORE(v, p) (*(__global cr_u16 *)(p) = (v))
 #define CR_LOAD8(p) (*(__global const cr_u8 *)(p))
@@ -195,6 +210,126 @@ static inline acc_t cr_one(__global const elem_t *in, const idx_t *coff, const a
     return acc;
 }
 
+/* Row `row`'s output offset, and its outer corners' input offsets and weights. */
+static inline void cr_outer(idx_t row, const resample1_args *a, __global const uint2 *tab,
+                            idx_t *oo, idx_t *coff, acc_t *cw)
+{
+    idx_t io = 0, lo[K], hi[K];
+    float w[K];
+    *oo = 0;
+    outer_linear(row, a, tab, &io, oo, lo, hi, w);
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++) {
+        coff[oc] = io;
+        cw[oc] = corner((uint)oc << 1, lo, hi, w, &coff[oc]); /* its factor: 1 - 0 */
+    }
+}
+
+/* One output row at o (corner weights cw) or, with `two` (a constant after inlining),
+ * also a second one at o2 (cw2) that reads the same input rows: every input vector is
+ * loaded and picked once for both. */
+#define CR_TERMS(T, ACC, CW, X0, X1, F0, F1)                                                   \
+    {                                                                                          \
+        const T wt0 = (CW) * (F0), wt1 = (CW) * (F1);                                          \
+        ACC = wt0 != 0 ? ACC + wt0 * (X0) : ACC;                                               \
+        ACC = wt1 != 0 ? ACC + wt1 * (X1) : ACC;                                               \
+    }
+#if CR_NT
+#define CR_PUT(v, p, nt)                                                                       \
+    if (nt)                                                                                    \
+        CR_NT_STORE(cr_a16, v, p);                                                             \
+    else                                                                                       \
+        CR_STORE(v, p)
+#else
+#define CR_PUT(v, p, nt) CR_STORE(v, p)
+#endif
+
+#if INNER_RES
+static inline __attribute__((always_inline)) void
+cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o2, const int two,
+               const idx_t *coff, const acc_t *cw, const acc_t *cw2, int nv, int nl,
+               const int *fast, const idx_t *base, const cr_acc *f0, const cr_acc *f1,
+               const idx_t *lo_a, const idx_t *st_a, const float *w_a)
+{
+    const int nt = CR_NT && ((size_t)o & 63) == 0 && (!two || ((size_t)o2 & 63) == 0);
+    for (int v = 0; v < nv; v++) {
+        if (fast[v]) {
+            cr_acc acc = 0, acc2 = 0;
+#pragma unroll
+            for (int oc = 0; oc < NOC; oc++) {
+                __global const elem_t *p = in + coff[oc] + base[v];
+                const cr_acc x0 = CR_PICK(CR_LOAD, p, CR_PL, CR_PLH);
+                const cr_acc x1 = CR_PICK(CR_LOAD, p, CR_PU, CR_PUH);
+                CR_TERMS(cr_acc, acc, cw[oc], x0, x1, f0[v], f1[v]);
+                if (two)
+                    CR_TERMS(cr_acc, acc2, cw2[oc], x0, x1, f0[v], f1[v]);
+            }
+            CR_PUT(acc, o + v * CR_W, nt);
+            if (two)
+                CR_PUT(acc2, o2 + v * CR_W, nt);
+            continue;
+        }
+        if ((v + 1) * CR_W <= nl) { /* a whole vector off the pattern: lane by lane loads */
+            cr_acc acc = 0, acc2 = 0;
+#pragma unroll
+            for (int oc = 0; oc < NOC; oc++) {
+                acc_t r0[CR_W], r1[CR_W];
+                for (int j = 0; j < CR_W; j++) {
+                    const int l = v * CR_W + j;
+                    r0[j] = (acc_t)LOAD(in, coff[oc] + lo_a[l]);
+                    r1[j] = (acc_t)LOAD(in, coff[oc] + lo_a[l] + st_a[l]);
+                }
+                const cr_acc x0 = vload16(0, r0), x1 = vload16(0, r1);
+                CR_TERMS(cr_acc, acc, cw[oc], x0, x1, f0[v], f1[v]);
+                if (two)
+                    CR_TERMS(cr_acc, acc2, cw2[oc], x0, x1, f0[v], f1[v]);
+            }
+            CR_STORE(acc, o + v * CR_W);
+            if (two)
+                CR_STORE(acc2, o2 + v * CR_W);
+            continue;
+        }
+        for (int l = v * CR_W; l < nl; l++) {
+            STORE(o, l, cr_one(in, coff, cw, lo_a[l], st_a[l], w_a[l]));
+            if (two)
+                STORE(o2, l, cr_one(in, coff, cw2, lo_a[l], st_a[l], w_a[l]));
+        }
+    }
+}
+#else
+/* Channels-last: per position, the run's corners as CR_C-wide vectors. */
+static inline __attribute__((always_inline)) void
+cr_row_channels(__global const elem_t *in, __global elem_t *o, __global elem_t *o2, const int two,
+                const idx_t *coff, const acc_t *cw, const acc_t *cw2, int nl, idx_t c_n,
+                idx_t out2, const idx_t *lo_a, const idx_t *st_a, const float *w_a)
+{
+    for (int q = 0; q < nl; q++) {
+        const idx_t oq = (idx_t)q * out2;
+        const acc_t g0 = (acc_t)1 - (acc_t)w_a[q], g1 = (acc_t)w_a[q];
+        idx_t c = 0;
+        for (; c + CR_C <= c_n; c += CR_C) {
+            cr_acc8 acc = 0, acc2 = 0;
+#pragma unroll
+            for (int oc = 0; oc < NOC; oc++) {
+                __global const elem_t *p = in + coff[oc] + lo_a[q] + c;
+                const cr_acc8 x0 = CR_LOAD8(p), x1 = CR_LOAD8(p + st_a[q]);
+                CR_TERMS(acc_t, acc, cw[oc], x0, x1, g0, g1);
+                if (two)
+                    CR_TERMS(acc_t, acc2, cw2[oc], x0, x1, g0, g1);
+            }
+            CR_STORE8(acc, o + oq + c);
+            if (two)
+                CR_STORE8(acc2, o2 + oq + c);
+        }
+        for (; c < c_n; c++) {
+            STORE(o, oq + c, cr_one(in, coff, cw, lo_a[q] + c, st_a[q], w_a[q]));
+            if (two)
+                STORE(o2, oq + c, cr_one(in, coff, cw2, lo_a[q] + c, st_a[q], w_a[q]));
+        }
+    }
+}
+#endif
+
 __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulong in_off,
                                         __global elem_t *restrict out, ulong out_off,
                                         __global const uint2 *restrict tab, resample1_args a)
@@ -217,9 +352,10 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
 #if INNER_RES
     idx_t base[CR_NV];
     cr_acc f0[CR_NV], f1[CR_NV];
-    int fit[CR_NV];
+    int fast[CR_NV]; /* the pattern fits and the vector is whole */
     for (int v = 0; v < nv; v++) {
-        fit[v] = cr_fits(lo_a + v * CR_W, st_a + v * CR_W, (idx_t)a.inner_nin, 1, &base[v]);
+        fast[v] = cr_fits(lo_a + v * CR_W, st_a + v * CR_W, (idx_t)a.inner_nin, 1, &base[v]) &&
+                  (v + 1) * CR_W <= nl;
         acc_t g0[CR_W], g1[CR_W];
         for (int j = 0; j < CR_W; j++) {
             g1[j] = (acc_t)w_a[v * CR_W + j];
@@ -229,59 +365,41 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
         f1[v] = vload16(0, g1);
     }
 #endif
-    for (idx_t row = r0; row < r1; row++) {
-        idx_t io = 0, oo = 0, lo[K], hi[K];
-        float w[K];
-        outer_linear(row, &a, tab, &io, &oo, lo, hi, w);
-        idx_t coff[NOC];
-        acc_t cw[NOC];
+    /* Rows in pairs where the next row reads the same input rows (upsampled outer
+     * dimensions), else one by one. */
+    idx_t oo, oo2, coff[NOC], coff2[NOC];
+    acc_t cw[NOC], cw2[NOC];
+    for (idx_t row = r0; row < r1;) {
+        cr_outer(row, &a, tab, &oo, coff, cw);
+        int two = row + 1 < r1;
+        if (two) {
+            cr_outer(row + 1, &a, tab, &oo2, coff2, cw2);
 #pragma unroll
-        for (int oc = 0; oc < NOC; oc++) {
-            coff[oc] = io;
-            cw[oc] = corner((uint)oc << 1, lo, hi, w, &coff[oc]); /* its factor: 1 - 0 */
+            for (int oc = 0; oc < NOC; oc++)
+                two &= coff2[oc] == coff[oc];
         }
+        __global elem_t *o = out + oo + b0 * (INNER_RES ? 1 : (idx_t)a.out2);
+        __global elem_t *o2 = out + oo2 + b0 * (INNER_RES ? 1 : (idx_t)a.out2);
 #if INNER_RES
-        __global elem_t *o = out + oo + b0;
-        for (int v = 0; v < nv; v++) {
-            if (fit[v] && b0 + (v + 1) * CR_W <= n) {
-                cr_acc acc = 0;
-#pragma unroll
-                for (int oc = 0; oc < NOC; oc++) {
-                    __global const elem_t *p = in + coff[oc] + base[v];
-                    const cr_acc wt0 = cw[oc] * f0[v], wt1 = cw[oc] * f1[v];
-                    acc = wt0 != 0 ? acc + wt0 * CR_PICK(CR_LOAD, p, CR_PL, CR_PLH) : acc;
-                    acc = wt1 != 0 ? acc + wt1 * CR_PICK(CR_LOAD, p, CR_PU, CR_PUH) : acc;
-                }
-                CR_STORE(acc, o + v * CR_W);
-                continue;
-            }
-            for (int j = 0; j < CR_W && b0 + v * CR_W + j < n; j++) {
-                const int l = v * CR_W + j;
-                STORE(o, l, cr_one(in, coff, cw, lo_a[l], st_a[l], w_a[l]));
-            }
-        }
+        if (two)
+            cr_row_vectors(in, o, o2, 1, coff, cw, cw2, nv, nl, fast, base, f0, f1, lo_a, st_a,
+                           w_a);
+        else
+            cr_row_vectors(in, o, o, 0, coff, cw, cw, nv, nl, fast, base, f0, f1, lo_a, st_a,
+                           w_a);
 #else
-        const idx_t c_n = (idx_t)a.inner_size;
-        for (int q = 0; q < nl; q++) {
-            __global elem_t *o = out + oo + (b0 + q) * (idx_t)a.out2;
-            const acc_t g0 = (acc_t)1 - (acc_t)w_a[q], g1 = (acc_t)w_a[q];
-            idx_t c = 0;
-            for (; c + CR_C <= c_n; c += CR_C) {
-                cr_acc8 acc = 0;
-#pragma unroll
-                for (int oc = 0; oc < NOC; oc++) {
-                    __global const elem_t *p = in + coff[oc] + lo_a[q] + c;
-                    const acc_t wt0 = cw[oc] * g0, wt1 = cw[oc] * g1;
-                    acc = wt0 != 0 ? acc + wt0 * CR_LOAD8(p) : acc;
-                    acc = wt1 != 0 ? acc + wt1 * CR_LOAD8(p + st_a[q]) : acc;
-                }
-                CR_STORE8(acc, o + c);
-            }
-            for (; c < c_n; c++)
-                STORE(o, c, cr_one(in, coff, cw, lo_a[q] + c, st_a[q], w_a[q]));
-        }
+        if (two)
+            cr_row_channels(in, o, o2, 1, coff, cw, cw2, nl, (idx_t)a.inner_size,
+                            (idx_t)a.out2, lo_a, st_a, w_a);
+        else
+            cr_row_channels(in, o, o, 0, coff, cw, cw, nl, (idx_t)a.inner_size, (idx_t)a.out2,
+                            lo_a, st_a, w_a);
 #endif
+        row += two ? 2 : 1;
     }
+#if CR_NT
+    write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+#endif
 }
 
 #else /* nearest: moves bits */
@@ -303,6 +421,12 @@ typedef ulong8 cr_bits8;
 typedef cr_bits cr_ubits __attribute__((aligned(ELEM_BYTES)));
 typedef cr_bits8 cr_ubits8 __attribute__((aligned(ELEM_BYTES)));
 #define CR_LOADB(p) (*(__global const cr_ubits *)(p))
+#if ELEM_BYTES >= 4
+typedef cr_bits cr_abits __attribute__((aligned(64)));
+#else
+#undef CR_NT
+#define CR_NT 0
+#endif
 
 __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulong in_off,
                                         __global bits_t *restrict out, ulong out_off,
@@ -330,10 +454,16 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
         __global const bits_t *i = in + io;
 #if INNER_RES
         __global bits_t *o = out + oo + b0;
+        const int nt = CR_NT && ((size_t)o & 63) == 0;
         for (int v = 0; v < nv; v++) {
             if (fit[v] && b0 + (v + 1) * CR_W <= n) {
-                *(__global cr_ubits *)(o + v * CR_W) =
-                    CR_PICK(CR_LOADB, i + base[v], CR_PL, CR_PLH);
+                const cr_bits x = CR_PICK(CR_LOADB, i + base[v], CR_PL, CR_PLH);
+#if CR_NT
+                if (nt)
+                    CR_NT_STORE(cr_abits, x, o + v * CR_W);
+                else
+#endif
+                    *(__global cr_ubits *)(o + v * CR_W) = x;
                 continue;
             }
             for (int j = 0; j < CR_W && b0 + v * CR_W + j < n; j++)
@@ -352,5 +482,8 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
         }
 #endif
     }
+#if CR_NT
+    write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+#endif
 }
 #endif

@@ -169,6 +169,7 @@ typedef struct dmlcl__resample1_plan {
     uint64_t cpu_span;          /* the input row's span in elements (inner resampled) */
     uint64_t cpu_pl, cpu_pu;    /* the pattern of a vector's lower / upper inputs, or 0 */
     uint32_t cpu_high;          /* their 5th bits (lower: bits 0-15, upper: 16-31) */
+    int cpu_nt;                 /* non-temporal stores (outputs beyond the caches) */
     uint64_t chunks, units;     /* ceil(inner_size / vec); outer rows x chunks */
     dmlcl__fastdiv chunks_div, pdiv[DMLCL_MAXDIM], rdiv[DMLCL_MAXDIM];
     uint64_t table_rows;        /* sum of the resampled dimensions' output sizes */
@@ -201,12 +202,13 @@ typedef struct dmlcl__r1_tune {
     int pair; /* -1: the planner's choice; 0: off; 1: wherever some rows pair up */
     uint32_t gpc; /* GPUs: work-groups per compute unit before items loop (0: the planner's) */
     int cpu;  /* -1: the planner's choice; 0: off; N: the CPU row blocks, N rows per item */
+    int nt;   /* -1: the planner's choice; 0/1: their non-temporal stores off/on */
 } dmlcl__r1_tune;
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t); /* 0, or -1 if malformed */
 /* The keys it takes, for the messages that refuse a malformed value. */
 #define DMLCL__R1_TUNE_KEYS                                                                     \
     "v=1..64, wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096, "            \
-    "cpu=0..65536"
+    "cpu=0..65536, nt=0|1"
 /* The tests' hook dmlcl_test_resample_force_idx64 (resample1.c): 1 = 64-bit indices. */
 int dmlcl__resample_idx64_forced(void);
 /* Picks the inner dimension, the outputs per unit and the NDRange for a plan whose

@@ -673,7 +673,8 @@ START_TEST(channels_last_vector_loads)
 END_TEST
 
 /* The CPU row blocks (kernels/resample1_cpu_rows.cl), forced with cpu=3 (3 rows per item,
- * so items split the rows; rows=0,seg=256 so that GPUs plan them too): the vector path
+ * so items split the rows and pair some; rows=0,seg=256 so that GPUs plan them too; every
+ * other case with non-temporal stores, nt=1, on its 64-byte aligned rows): the vector path
  * where a row's vectors follow one pattern (2x, 4x, align-corners and asymmetric 2x,
  * whose even outputs have weight 0; 0.5x and 0.75x from a window of two vectors),
  * output by output where not (0.3x; 1.5x in two vectors of three) and at the rows' ends (rows of 80, 600: partial vectors and blocks),
@@ -709,8 +710,9 @@ START_TEST(cpu_row_blocks)
     };
     static const dmlcl_tensor_data_type types[] = {F32, F16, I8, U8, F64};
     uint64_t rng = 0xc9b1;
-    setenv("DMLCL_RESAMPLE_PLAN", "rows=0,seg=256,cpu=3", 1);
     for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        setenv("DMLCL_RESAMPLE_PLAN", n % 2 ? "rows=0,seg=256,cpu=3,nt=1" : "rows=0,seg=256,cpu=3",
+               1);
         int t = (int)(n % 5);
         if (types[t] == F64 && !tu_context()->info.has_fp64)
             t = 0;
@@ -887,7 +889,7 @@ START_TEST(row_windows)
         tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
                         "resample1: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
                         "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096, "
-                        "cpu=0..65536)");
+                        "cpu=0..65536, nt=0|1)");
         ck_assert_ptr_null(op);
     }
     unsetenv("DMLCL_RESAMPLE_PLAN");
