@@ -56,29 +56,56 @@
 #endif
 
 /* The patterns as constant masks: lane j's input is the vector's first + nibble j of P
- * + 16 x bit j of H (CR_PLH, CR_PUH: where the inputs span more than 16). */
+ * + 16 x bit j of H (CR_PLH, CR_PUH: where the inputs span more than 16). Up to three
+ * patterns (CR_PL, CR_PL2, CR_PL3 with their PU, PLH, PUH): a scale like 1.5 puts its
+ * vectors' inputs in three phases, one pattern each. */
 #ifndef CR_PLH
 #define CR_PLH 0
 #endif
 #ifndef CR_PUH
 #define CR_PUH 0
 #endif
-#define CR_WIN (CR_PLH || CR_PUH ? 2 * CR_W : CR_W) /* the window: one vector or two */
+#ifndef CR_PU
+#define CR_PU 0
+#endif
+#ifdef CR_PL3
+#define CR_NP 3
+#elif defined(CR_PL2)
+#define CR_NP 2
+#elif defined(CR_PL)
+#define CR_NP 1
+#else
+#define CR_NP 0 /* no pattern: every vector lane by lane */
+#define CR_PL 0
+#endif
+#ifndef CR_PL2
+#define CR_PL2 0
+#define CR_PU2 0
+#endif
+#ifndef CR_PL3
+#define CR_PL3 0
+#define CR_PU3 0
+#endif
+#ifndef CR_PLH2
+#define CR_PLH2 0
+#endif
+#ifndef CR_PUH2
+#define CR_PUH2 0
+#endif
+#ifndef CR_PLH3
+#define CR_PLH3 0
+#endif
+#ifndef CR_PUH3
+#define CR_PUH3 0
+#endif
+/* The window: one vector or, where some input is 16 or more past the first, two. */
+#define CR_WIN (CR_PLH || CR_PUH || CR_PLH2 || CR_PUH2 || CR_PLH3 || CR_PUH3 ? 2 * CR_W : CR_W)
 #define CR_LANE(P, H, j) ((((P) >> (4 * (j))) & 15) | ((((H) >> (j)) & 1) << 4))
 #define CR_MASK(P, H)                                                                          \
     ((CR_MASK_T)(CR_LANE(P, H, 0), CR_LANE(P, H, 1), CR_LANE(P, H, 2), CR_LANE(P, H, 3),     \
                  CR_LANE(P, H, 4), CR_LANE(P, H, 5), CR_LANE(P, H, 6), CR_LANE(P, H, 7),     \
                  CR_LANE(P, H, 8), CR_LANE(P, H, 9), CR_LANE(P, H, 10), CR_LANE(P, H, 11),   \
                  CR_LANE(P, H, 12), CR_LANE(P, H, 13), CR_LANE(P, H, 14), CR_LANE(P, H, 15)))
-#ifndef CR_PL
-#define CR_PL 0 /* no pattern: every vector output by output */
-#define CR_NOPAT 1
-#else
-#define CR_NOPAT 0
-#endif
-#ifndef CR_PU
-#define CR_PU 0
-#endif
 /* Lane picks from the window at p (one vector or two). */
 #if CR_WIN > CR_W
 #define CR_PICK(LOADF, p, P, H) shuffle2(LOADF(p), LOADF((p) + CR_W), CR_MASK(P, H))
@@ -86,22 +113,32 @@
 #define CR_PICK(LOADF, p, P, H) shuffle(LOADF(p), CR_MASK(P, H))
 #endif
 
-/* Whether a vector's lower inputs lo[j] and upper ones lo[j] + st[j] follow the pattern
- * from *base, the window within the row of span inputs. */
-static inline int cr_fits(const idx_t *lo, const idx_t *st, idx_t span, int upper, idx_t *base)
+/* Whether a vector's lower inputs lo[j] and (upper) upper ones lo[j] + st[j] follow
+ * pattern (pl, plh; pu, puh) from *base, the window within the row of span inputs. */
+static inline int cr_fits(const idx_t *lo, const idx_t *st, idx_t span, int upper, ulong pl,
+                          ulong plh, ulong pu, ulong puh, idx_t *base)
 {
-#if CR_NOPAT
-    return 0;
-#endif
-    const idx_t first = (idx_t)CR_LANE(CR_PL, CR_PLH, 0);
+    const idx_t first = (idx_t)CR_LANE(pl, plh, 0);
     if (lo[0] < first || lo[0] - first + CR_WIN > span)
         return 0;
     *base = lo[0] - first;
     int ok = 1;
     for (int j = 0; j < CR_W; j++)
-        ok &= lo[j] == *base + (idx_t)CR_LANE(CR_PL, CR_PLH, j) &&
-              (!upper || lo[j] + st[j] == *base + (idx_t)CR_LANE(CR_PU, CR_PUH, j));
+        ok &= lo[j] == *base + (idx_t)CR_LANE(pl, plh, j) &&
+              (!upper || lo[j] + st[j] == *base + (idx_t)CR_LANE(pu, puh, j));
     return ok;
+}
+
+/* The pattern a vector follows (1..CR_NP), or 0. */
+static inline int cr_kind(const idx_t *lo, const idx_t *st, idx_t span, int upper, idx_t *base)
+{
+    if (CR_NP >= 1 && cr_fits(lo, st, span, upper, CR_PL, CR_PLH, CR_PU, CR_PUH, base))
+        return 1;
+    if (CR_NP >= 2 && cr_fits(lo, st, span, upper, CR_PL2, CR_PLH2, CR_PU2, CR_PUH2, base))
+        return 2;
+    if (CR_NP >= 3 && cr_fits(lo, st, span, upper, CR_PL3, CR_PLH3, CR_PU3, CR_PUH3, base))
+        return 3;
+    return 0;
 }
 
 /* This item's block (*b0: its first output or position) and rows [*r0, *r1); 0 if the
@@ -253,22 +290,32 @@ cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o
 {
     const int nt = CR_NT && ((size_t)o & 63) == 0 && (!two || ((size_t)o2 & 63) == 0);
     for (int v = 0; v < nv; v++) {
-        if (fast[v]) {
-            cr_acc acc = 0, acc2 = 0;
-#pragma unroll
-            for (int oc = 0; oc < NOC; oc++) {
-                __global const elem_t *p = in + coff[oc] + base[v];
-                const cr_acc x0 = CR_PICK(CR_LOAD, p, CR_PL, CR_PLH);
-                const cr_acc x1 = CR_PICK(CR_LOAD, p, CR_PU, CR_PUH);
-                CR_TERMS(cr_acc, acc, cw[oc], x0, x1, f0[v], f1[v]);
-                if (two)
-                    CR_TERMS(cr_acc, acc2, cw2[oc], x0, x1, f0[v], f1[v]);
-            }
-            CR_PUT(acc, o + v * CR_W, nt);
-            if (two)
-                CR_PUT(acc2, o2 + v * CR_W, nt);
-            continue;
-        }
+#define CR_FAST(PL, PLH, PU, PUH)                                                              \
+    {                                                                                          \
+        cr_acc acc = 0, acc2 = 0;                                                              \
+        _Pragma("unroll") for (int oc = 0; oc < NOC; oc++)                                     \
+        {                                                                                      \
+            __global const elem_t *p = in + coff[oc] + base[v];                                \
+            const cr_acc x0 = CR_PICK(CR_LOAD, p, PL, PLH), x1 = CR_PICK(CR_LOAD, p, PU, PUH); \
+            CR_TERMS(cr_acc, acc, cw[oc], x0, x1, f0[v], f1[v]);                               \
+            if (two)                                                                           \
+                CR_TERMS(cr_acc, acc2, cw2[oc], x0, x1, f0[v], f1[v]);                         \
+        }                                                                                      \
+        CR_PUT(acc, o + v * CR_W, nt);                                                         \
+        if (two)                                                                               \
+            CR_PUT(acc2, o2 + v * CR_W, nt);                                                   \
+        continue;                                                                              \
+    }
+        if (fast[v] == 1)
+            CR_FAST(CR_PL, CR_PLH, CR_PU, CR_PUH)
+#if CR_NP >= 2
+        if (fast[v] == 2)
+            CR_FAST(CR_PL2, CR_PLH2, CR_PU2, CR_PUH2)
+#endif
+#if CR_NP >= 3
+        if (fast[v] == 3)
+            CR_FAST(CR_PL3, CR_PLH3, CR_PU3, CR_PUH3)
+#endif
         if ((v + 1) * CR_W <= nl) { /* a whole vector off the pattern: lane by lane loads */
             cr_acc acc = 0, acc2 = 0;
 #pragma unroll
@@ -352,10 +399,11 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
 #if INNER_RES
     idx_t base[CR_NV];
     cr_acc f0[CR_NV], f1[CR_NV];
-    int fast[CR_NV]; /* the pattern fits and the vector is whole */
+    int fast[CR_NV]; /* the vector is whole and follows pattern fast[v] (0: none) */
     for (int v = 0; v < nv; v++) {
-        fast[v] = cr_fits(lo_a + v * CR_W, st_a + v * CR_W, (idx_t)a.inner_nin, 1, &base[v]) &&
-                  (v + 1) * CR_W <= nl;
+        fast[v] = (v + 1) * CR_W <= nl
+                      ? cr_kind(lo_a + v * CR_W, st_a + v * CR_W, (idx_t)a.inner_nin, 1, &base[v])
+                      : 0;
         acc_t g0[CR_W], g1[CR_W];
         for (int j = 0; j < CR_W; j++) {
             g1[j] = (acc_t)w_a[v * CR_W + j];
@@ -446,7 +494,9 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
     idx_t base[CR_NV];
     int fit[CR_NV];
     for (int v = 0; v < nv; v++)
-        fit[v] = cr_fits(lo_a + v * CR_W, NULL, (idx_t)a.inner_nin, 0, &base[v]);
+        fit[v] = b0 + (v + 1) * CR_W <= n
+                     ? cr_kind(lo_a + v * CR_W, NULL, (idx_t)a.inner_nin, 0, &base[v])
+                     : 0;
 #endif
     for (idx_t row = r0; row < r1; row++) {
         idx_t io = 0, oo = 0;
@@ -456,8 +506,15 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
         __global bits_t *o = out + oo + b0;
         const int nt = CR_NT && ((size_t)o & 63) == 0;
         for (int v = 0; v < nv; v++) {
-            if (fit[v] && b0 + (v + 1) * CR_W <= n) {
+            if (fit[v]) {
+#if CR_NP >= 2
+                const cr_bits x =
+                    fit[v] == 1 ? CR_PICK(CR_LOADB, i + base[v], CR_PL, CR_PLH)
+                    : fit[v] == 2 ? CR_PICK(CR_LOADB, i + base[v], CR_PL2, CR_PLH2)
+                                  : CR_PICK(CR_LOADB, i + base[v], CR_PL3, CR_PLH3);
+#else
                 const cr_bits x = CR_PICK(CR_LOADB, i + base[v], CR_PL, CR_PLH);
+#endif
 #if CR_NT
                 if (nt)
                     CR_NT_STORE(cr_abits, x, o + v * CR_W);

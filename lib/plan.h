@@ -116,6 +116,7 @@ uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w);
 #define DMLCL_RESAMPLE1_WORDS(linear) ((linear) ? 2u : 1u)
 /* Flat outputs per item of the CPU row blocks (CR_XB in kernels/resample1_cpu_rows.cl). */
 #define DMLCL_R1_CPU_BLOCK 1024u
+#define DMLCL_R1_CPU_PATTERNS 3 /* patterns a program of them takes at most */
 
 typedef struct dmlcl__resample1_plan {
     int linear;                 /* 1: resample1_linear with K = nr; 0: resample1_gather */
@@ -167,8 +168,9 @@ typedef struct dmlcl__resample1_plan {
      * flat outputs of cpu_rows consecutive rows; 0 = off. chunks counts blocks per row. */
     uint64_t cpu_rows;
     uint64_t cpu_span;          /* the input row's span in elements (inner resampled) */
-    uint64_t cpu_pl, cpu_pu;    /* the pattern of a vector's lower / upper inputs, or 0 */
-    uint32_t cpu_high;          /* their 5th bits (lower: bits 0-15, upper: 16-31) */
+    uint32_t cpu_np;            /* patterns of a vector's lower / upper inputs (0: none) */
+    uint64_t cpu_pl[DMLCL_R1_CPU_PATTERNS], cpu_pu[DMLCL_R1_CPU_PATTERNS];
+    uint32_t cpu_high[DMLCL_R1_CPU_PATTERNS]; /* their 5th bits (lower: 0-15, upper: 16-31) */
     int cpu_nt;                 /* non-temporal stores (outputs beyond the caches) */
     uint64_t chunks, units;     /* ceil(inner_size / vec); outer rows x chunks */
     dmlcl__fastdiv chunks_div, pdiv[DMLCL_MAXDIM], rdiv[DMLCL_MAXDIM];
@@ -176,7 +178,7 @@ typedef struct dmlcl__resample1_plan {
     uint64_t table_bytes;       /* table_rows * words * 4 */
     int idx64;                  /* 64-bit index arithmetic needed (or forced by a test) */
     size_t global, local;
-    char options[224];          /* complete build options: the program variant */
+    char options[512];          /* complete build options: the program variant */
 } dmlcl__resample1_plan;
 
 /* Classifies and collapses the dimensions and picks the variant; `linear` is the mode.
