@@ -265,12 +265,21 @@ static inline void cr_outer(idx_t row, const resample1_args *a, __global const u
 /* One output row at o (corner weights cw) or, with `two` (a constant after inlining),
  * also a second one at o2 (cw2) that reads the same input rows: every input vector is
  * loaded and picked once for both. */
-#define CR_TERMS(T, ACC, CW, X0, X1, F0, F1)                                                   \
+#define CR_TERMS(T, ACC, CW, X0, X1, F0, F1) CR_TERMS_SEL(T, ACC, CW, X0, X1, F0, F1, 1)
+/* SEL 0 (a constant): every weight is known to be nonzero, so the selects would all add. */
+#define CR_TERMS_SEL(T, ACC, CW, X0, X1, F0, F1, SEL)                                          \
     {                                                                                          \
         const T wt0 = (CW) * (F0), wt1 = (CW) * (F1);                                          \
-        ACC = wt0 != 0 ? ACC + wt0 * (X0) : ACC;                                               \
-        ACC = wt1 != 0 ? ACC + wt1 * (X1) : ACC;                                               \
+        if (SEL) {                                                                             \
+            ACC = wt0 != 0 ? ACC + wt0 * (X0) : ACC;                                           \
+            ACC = wt1 != 0 ? ACC + wt1 * (X1) : ACC;                                           \
+        } else {                                                                               \
+            ACC = ACC + wt0 * (X0);                                                            \
+            ACC = ACC + wt1 * (X1);                                                            \
+        }                                                                                      \
     }
+/* Weights at least this large multiply to a nonzero float (2^-120 > 2^-149). */
+#define CR_BIG 0x1p-60f
 #if CR_NT
 #define CR_PUT(v, p, nt)                                                                       \
     if (nt)                                                                                    \
@@ -289,32 +298,44 @@ cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o
                const idx_t *lo_a, const idx_t *st_a, const float *w_a)
 {
     const int nt = CR_NT && ((size_t)o & 63) == 0 && (!two || ((size_t)o2 & 63) == 0);
+    int cwbig = 1; /* every outer corner weight is CR_BIG */
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++)
+        cwbig &= cw[oc] >= (acc_t)CR_BIG && (!two || cw2[oc] >= (acc_t)CR_BIG);
     for (int v = 0; v < nv; v++) {
-#define CR_FAST(PL, PLH, PU, PUH)                                                              \
+#define CR_FAST(PL, PLH, PU, PUH, SEL)                                                         \
     {                                                                                          \
         cr_acc acc = 0, acc2 = 0;                                                              \
         _Pragma("unroll") for (int oc = 0; oc < NOC; oc++)                                     \
         {                                                                                      \
             __global const elem_t *p = in + coff[oc] + base[v];                                \
             const cr_acc x0 = CR_PICK(CR_LOAD, p, PL, PLH), x1 = CR_PICK(CR_LOAD, p, PU, PUH); \
-            CR_TERMS(cr_acc, acc, cw[oc], x0, x1, f0[v], f1[v]);                               \
+            CR_TERMS_SEL(cr_acc, acc, cw[oc], x0, x1, f0[v], f1[v], SEL);                      \
             if (two)                                                                           \
-                CR_TERMS(cr_acc, acc2, cw2[oc], x0, x1, f0[v], f1[v]);                         \
+                CR_TERMS_SEL(cr_acc, acc2, cw2[oc], x0, x1, f0[v], f1[v], SEL);                \
         }                                                                                      \
         CR_PUT(acc, o + v * CR_W, nt);                                                         \
         if (two)                                                                               \
             CR_PUT(acc2, o2 + v * CR_W, nt);                                                   \
         continue;                                                                              \
     }
-        if (fast[v] == 1)
-            CR_FAST(CR_PL, CR_PLH, CR_PU, CR_PUH)
+        /* fast[v]: the pattern in bits 0-1, bit 2: every lane's weights are CR_BIG. */
+        const int kind = fast[v] & 3, nz = (fast[v] >> 2) & cwbig;
+        if (kind == 1 && nz)
+            CR_FAST(CR_PL, CR_PLH, CR_PU, CR_PUH, 0)
+        if (kind == 1)
+            CR_FAST(CR_PL, CR_PLH, CR_PU, CR_PUH, 1)
 #if CR_NP >= 2
-        if (fast[v] == 2)
-            CR_FAST(CR_PL2, CR_PLH2, CR_PU2, CR_PUH2)
+        if (kind == 2 && nz)
+            CR_FAST(CR_PL2, CR_PLH2, CR_PU2, CR_PUH2, 0)
+        if (kind == 2)
+            CR_FAST(CR_PL2, CR_PLH2, CR_PU2, CR_PUH2, 1)
 #endif
 #if CR_NP >= 3
-        if (fast[v] == 3)
-            CR_FAST(CR_PL3, CR_PLH3, CR_PU3, CR_PUH3)
+        if (kind == 3 && nz)
+            CR_FAST(CR_PL3, CR_PLH3, CR_PU3, CR_PUH3, 0)
+        if (kind == 3)
+            CR_FAST(CR_PL3, CR_PLH3, CR_PU3, CR_PUH3, 1)
 #endif
         if ((v + 1) * CR_W <= nl) { /* a whole vector off the pattern: lane by lane loads */
             cr_acc acc = 0, acc2 = 0;
@@ -409,6 +430,10 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
             g1[j] = (acc_t)w_a[v * CR_W + j];
             g0[j] = (acc_t)1 - g1[j];
         }
+        int big = 1;
+        for (int j = 0; j < CR_W; j++)
+            big &= g0[j] >= (acc_t)CR_BIG && g1[j] >= (acc_t)CR_BIG;
+        fast[v] |= big << 2;
         f0[v] = vload16(0, g0);
         f1[v] = vload16(0, g1);
     }
