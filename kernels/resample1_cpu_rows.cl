@@ -548,7 +548,14 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
                     *(__global cr_ubits *)(o + v * CR_W) = x;
                 continue;
             }
-            for (int j = 0; j < CR_W && b0 + v * CR_W + j < n; j++)
+            if (b0 + (v + 1) * CR_W <= n) { /* whole, off the patterns: lane by lane loads */
+                bits_t x[CR_W];
+                for (int j = 0; j < CR_W; j++)
+                    x[j] = i[lo_a[v * CR_W + j]];
+                *(__global cr_ubits *)(o + v * CR_W) = vload16(0, x);
+                continue;
+            }
+            for (int j = 0; b0 + v * CR_W + j < n; j++)
                 o[v * CR_W + j] = i[lo_a[v * CR_W + j]];
         }
 #else
