@@ -56,9 +56,10 @@
 #endif
 
 /* The patterns as constant masks: lane j's input is the vector's first + nibble j of P
- * + 16 x bit j of H (CR_PLH, CR_PUH: where the inputs span more than 16). Up to three
- * patterns (CR_PL, CR_PL2, CR_PL3 with their PU, PLH, PUH): a scale like 1.5 puts its
- * vectors' inputs in three phases, one pattern each. */
+ * + 16 x bit j of H (CR_PLH, CR_PUH: where the inputs span more than 16). Up to four
+ * patterns (CR_PL, CR_PL2, CR_PL3, CR_PL4 with their PU, PLH, PUH): a row's first vector
+ * (clamped at the edge) and, in its interior, a scale like 1.5 puts the vectors' inputs
+ * in three phases, one pattern each. */
 #ifndef CR_PLH
 #define CR_PLH 0
 #endif
@@ -68,7 +69,9 @@
 #ifndef CR_PU
 #define CR_PU 0
 #endif
-#ifdef CR_PL3
+#ifdef CR_PL4
+#define CR_NP 4
+#elif defined(CR_PL3)
 #define CR_NP 3
 #elif defined(CR_PL2)
 #define CR_NP 2
@@ -86,6 +89,16 @@
 #define CR_PL3 0
 #define CR_PU3 0
 #endif
+#ifndef CR_PL4
+#define CR_PL4 0
+#define CR_PU4 0
+#endif
+#ifndef CR_PLH4
+#define CR_PLH4 0
+#endif
+#ifndef CR_PUH4
+#define CR_PUH4 0
+#endif
 #ifndef CR_PLH2
 #define CR_PLH2 0
 #endif
@@ -99,7 +112,10 @@
 #define CR_PUH3 0
 #endif
 /* The window: one vector or, where some input is 16 or more past the first, two. */
-#define CR_WIN (CR_PLH || CR_PUH || CR_PLH2 || CR_PUH2 || CR_PLH3 || CR_PUH3 ? 2 * CR_W : CR_W)
+#define CR_WIN                                                                                 \
+    (CR_PLH || CR_PUH || CR_PLH2 || CR_PUH2 || CR_PLH3 || CR_PUH3 || CR_PLH4 || CR_PUH4        \
+         ? 2 * CR_W                                                                            \
+         : CR_W)
 #define CR_LANE(P, H, j) ((((P) >> (4 * (j))) & 15) | ((((H) >> (j)) & 1) << 4))
 #define CR_MASK(P, H)                                                                          \
     ((CR_MASK_T)(CR_LANE(P, H, 0), CR_LANE(P, H, 1), CR_LANE(P, H, 2), CR_LANE(P, H, 3),     \
@@ -138,6 +154,8 @@ static inline int cr_kind(const idx_t *lo, const idx_t *st, idx_t span, int uppe
         return 2;
     if (CR_NP >= 3 && cr_fits(lo, st, span, upper, CR_PL3, CR_PLH3, CR_PU3, CR_PUH3, base))
         return 3;
+    if (CR_NP >= 4 && cr_fits(lo, st, span, upper, CR_PL4, CR_PLH4, CR_PU4, CR_PUH4, base))
+        return 4;
     return 0;
 }
 
@@ -319,8 +337,8 @@ cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o
             CR_PUT(acc2, o2 + v * CR_W, nt);                                                   \
         continue;                                                                              \
     }
-        /* fast[v]: the pattern in bits 0-1, bit 2: every lane's weights are CR_BIG. */
-        const int kind = fast[v] & 3, nz = (fast[v] >> 2) & cwbig;
+        /* fast[v]: the pattern in bits 0-2, bit 3: every lane's weights are CR_BIG. */
+        const int kind = fast[v] & 7, nz = (fast[v] >> 3) & cwbig;
         if (kind == 1 && nz)
             CR_FAST(CR_PL, CR_PLH, CR_PU, CR_PUH, 0)
         if (kind == 1)
@@ -336,6 +354,10 @@ cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o
             CR_FAST(CR_PL3, CR_PLH3, CR_PU3, CR_PUH3, 0)
         if (kind == 3)
             CR_FAST(CR_PL3, CR_PLH3, CR_PU3, CR_PUH3, 1)
+#endif
+#if CR_NP >= 4
+        if (kind == 4)
+            CR_FAST(CR_PL4, CR_PLH4, CR_PU4, CR_PUH4, 1)
 #endif
         if ((v + 1) * CR_W <= nl) { /* a whole vector off the pattern: lane by lane loads */
             cr_acc acc = 0, acc2 = 0;
@@ -433,7 +455,7 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
         int big = 1;
         for (int j = 0; j < CR_W; j++)
             big &= g0[j] >= (acc_t)CR_BIG && g1[j] >= (acc_t)CR_BIG;
-        fast[v] |= big << 2;
+        fast[v] |= big << 3;
         f0[v] = vload16(0, g0);
         f1[v] = vload16(0, g1);
     }
@@ -534,9 +556,10 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
             if (fit[v]) {
 #if CR_NP >= 2
                 const cr_bits x =
-                    fit[v] == 1 ? CR_PICK(CR_LOADB, i + base[v], CR_PL, CR_PLH)
+                    fit[v] == 1   ? CR_PICK(CR_LOADB, i + base[v], CR_PL, CR_PLH)
                     : fit[v] == 2 ? CR_PICK(CR_LOADB, i + base[v], CR_PL2, CR_PLH2)
-                                  : CR_PICK(CR_LOADB, i + base[v], CR_PL3, CR_PLH3);
+                    : fit[v] == 3 ? CR_PICK(CR_LOADB, i + base[v], CR_PL3, CR_PLH3)
+                                  : CR_PICK(CR_LOADB, i + base[v], CR_PL4, CR_PLH4);
 #else
                 const cr_bits x = CR_PICK(CR_LOADB, i + base[v], CR_PL, CR_PLH);
 #endif

@@ -116,7 +116,7 @@ uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w);
 #define DMLCL_RESAMPLE1_WORDS(linear) ((linear) ? 2u : 1u)
 /* Flat outputs per item of the CPU row blocks (CR_XB in kernels/resample1_cpu_rows.cl). */
 #define DMLCL_R1_CPU_BLOCK 1024u
-#define DMLCL_R1_CPU_PATTERNS 3 /* patterns a program of them takes at most */
+#define DMLCL_R1_CPU_PATTERNS 4 /* patterns a program of them takes at most */
 
 typedef struct dmlcl__resample1_plan {
     int linear;                 /* 1: resample1_linear with K = nr; 0: resample1_gather */
@@ -178,7 +178,7 @@ typedef struct dmlcl__resample1_plan {
     uint64_t table_bytes;       /* table_rows * words * 4 */
     int idx64;                  /* 64-bit index arithmetic needed (or forced by a test) */
     size_t global, local;
-    char options[512];          /* complete build options: the program variant */
+    char options[640];          /* complete build options: the program variant */
 } dmlcl__resample1_plan;
 
 /* Classifies and collapses the dimensions and picks the variant; `linear` is the mode.

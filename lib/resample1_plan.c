@@ -554,12 +554,12 @@ static uint64_t cpu_pattern(const dmlcl__resample1_plan *p, uint64_t v, uint64_t
     return pl;
 }
 
-/* Up to DMLCL_R1_CPU_PATTERNS distinct patterns, from vectors 1, 2 and 3 (a scale of 1.5
- * cycles through three). */
+/* Up to DMLCL_R1_CPU_PATTERNS distinct patterns, from vectors 0 (the row's start, clamped
+ * at the edge; sizes aside) and 1, 2 and 3 (a scale of 1.5 cycles through three). */
 static void cpu_patterns(dmlcl__resample1_plan *p)
 {
     p->cpu_np = 0;
-    for (uint64_t v = 1; v <= DMLCL_R1_CPU_PATTERNS; v++) {
+    for (uint64_t v = 0; v < DMLCL_R1_CPU_PATTERNS; v++) {
         uint64_t pu;
         uint32_t high;
         const uint64_t pl = cpu_pattern(p, v, &pu, &high);
@@ -646,7 +646,7 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
      * all 8 slots, in the one order the plan has (PASS_INNER); the compiler otherwise
      * keeps every slot's argument fields in registers across the row loop (H200: the
      * linear rows kernel took 54-66 registers, half the threads resident). */
-    char rows[384] = "";
+    char rows[512] = "";
     if (p->rows_2d && p->linear)
         snprintf(rows, sizeof rows, " -DNPS=%u -DPASS_INNER=%d", p->np, p->pass_inner);
     else if (p->rows_2d)
@@ -663,7 +663,8 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
     if (p->cpu_rows && p->cpu_nt)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DCR_NT=1");
     for (uint32_t i = 0; p->cpu_rows && i < p->cpu_np; i++) {
-        const char *sfx = i == 0 ? "" : i == 1 ? "2" : "3";
+        const char *const sfxs[DMLCL_R1_CPU_PATTERNS] = {"", "2", "3", "4"};
+        const char *sfx = sfxs[i];
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows),
                  " -DCR_PL%s=0x%llxul -DCR_PU%s=0x%llxul", sfx,
                  (unsigned long long)p->cpu_pl[i], sfx, (unsigned long long)p->cpu_pu[i]);

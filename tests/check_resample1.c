@@ -689,7 +689,7 @@ START_TEST(cpu_row_blocks)
         int mode, channels_last, offsets; /* offsets: 0 pixel centre, 1 align corners, 2 zero */
         const char *want;
     } cases[] = {
-        {4, {1, 2, 5, 40}, {1, 2, 10, 80}, LINEAR, 0, 0, "-DCR_PL=0x8776655443322110ul"},
+        {4, {1, 2, 5, 40}, {1, 2, 10, 80}, LINEAR, 0, 0, "-DCR_PL2=0x8776655443322110ul"},
         {4, {1, 2, 5, 40}, {1, 2, 10, 80}, NEAREST, 0, 0, "-DCR_PL=0x7766554433221100ul"},
         {4, {2, 1, 3, 300}, {2, 1, 7, 600}, LINEAR, 0, 0, "-DCR_PL="},
         {4, {1, 2, 4, 40}, {1, 2, 8, 160}, LINEAR, 0, 0, "-DCR_PL="},
