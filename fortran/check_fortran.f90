@@ -1,6 +1,7 @@
 ! The Fortran module against the plain C reference (fortran/reference.c): the array
 ! routines on ranks 1 to 7, sections and every type they take, the backward pass, bad
-! input with its status and message, and the C API through the bind(C) descriptors.
+! input with its status and message, the C API through the bind(C) descriptors, and tiles
+! of larger arrays with their halo queries.
 ! Prints one line per check; exit status 1 if any failed. Run by `make check`.
 program check_fortran
   use, intrinsic :: iso_c_binding
@@ -40,6 +41,8 @@ program check_fortran
   call grad()
   call errors()
   call c_api()
+  call tiles()
+  call tiles_c_api()
   call dmlcl_release_default_context()
   print '(i0, a, i0, a)', checks, " checks, ", failures, " failed"
   if (failures > 0) error stop 1
@@ -268,6 +271,9 @@ contains
          rounding=DMLCL_AXIS_DIRECTION_DECREASING)
     call ok(st == 0 .and. all(dx(1, :) == [9, 6]) .and. all(dx(2, :) == 0), &
          "resample_grad: DirectML's example")
+    call dmlcl_resample_grad(dy, dx, [0.5, 1.5], DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, st)
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(dmlcl_error_message(), "rounding absent &
+         &(round half up) has no backward operator") > 0, "resample_grad: nearest needs a rounding")
     ! Linear 2x: the transpose of the forward weights (reference: forward on unit vectors).
     call random_number(xr)
     dy2 = reshape(real(xr, c_float), [8, 4])
@@ -373,5 +379,184 @@ contains
     call ok(dmlcl_version_string() /= "", "version " // dmlcl_version_string())
     call ok(dmlcl_status_name(DMLCL_NO_DEVICE) == "DMLCL_NO_DEVICE", "dmlcl_status_name")
   end subroutine c_api
+
+  !> a and b hold the same bits (real(c_float), any shape of the same size).
+  logical function same_bits(a, b, n)
+    integer, intent(in) :: n
+    real(c_float), intent(in) :: a(n), b(n)
+    same_bits = all(transfer(a, [0_int32]) == transfer(b, [0_int32]))
+  end function same_bits
+
+  !> Tiles through the array routines: for a box of y, the halo query gives the box of x;
+  !> that section of the whole x (no copy), placed by x_whole/x_start and y_whole/y_start,
+  !> gives the whole run's box of y bit for bit.
+  subroutine tiles()
+    real(c_float) :: x(7, 6), y(14, 12), xa(12, 10), ya(6, 5), dy(14, 12), dx(7, 6)
+    real(c_float), allocatable :: yt(:,:)
+    real(c_float) :: xr(5, 6, 4), yr(5, 6, 4), yrt(3, 6, 2)
+    integer(int32) :: ys(2), yc(2), xs(2), xc(2), lengths(5, 1, 4), s3(3), xs3(3), xc3(3)
+    integer(int64) :: xs8(2), xc8(2)
+    character(len=:), allocatable :: msg
+    integer :: i
+    call random_number(x)
+    call dmlcl_resample(x, y, [2.0, 2.0], status=st)
+    call status_ok("tiles: the whole 2x run")
+    ! Output rows 6-11, columns 4-10 (0-based starts 5 and 3) read x(3:6, 2:6).
+    ys = [5, 3]
+    yc = [6, 7]
+    call dmlcl_resample_input_box(shape(x), shape(y), ys, yc, xs, xc, [2.0, 2.0], status=st)
+    call status_ok("tiles: dmlcl_resample_input_box")
+    call ok(all(xs == [2, 1]) .and. all(xc == [4, 5]), "tiles: the 2x halo box is x(3:6, 2:6)")
+    call dmlcl_resample_input_box(int(shape(x), int64), int(shape(y), int64), int(ys, int64), &
+         int(yc, int64), xs8, xc8, status=st)
+    call ok(st == 0 .and. all(xs8 == xs) .and. all(xc8 == xc), &
+         "tiles: integer(int64) boxes, scales from the shapes")
+    allocate(yt(yc(1), yc(2)))
+    call dmlcl_resample(x(xs(1)+1:xs(1)+xc(1), xs(2)+1:xs(2)+xc(2)), yt, [2.0, 2.0], status=st, &
+         x_whole=shape(x), x_start=xs, y_whole=shape(y), y_start=ys)
+    call status_ok("tiles: the tile of a 2x upsample")
+    call ok(same_bits(yt, y(ys(1)+1:ys(1)+yc(1), ys(2)+1:ys(2)+yc(2)), size(yt)), &
+         "tiles: the tile equals the whole run's box bit for bit")
+    ! Scales absent: from the logical shapes (2 and 2), not the tiles'.
+    yt = 0
+    call dmlcl_resample(x(xs(1)+1:xs(1)+xc(1), xs(2)+1:xs(2)+xc(2)), yt, status=st, &
+         x_whole=shape(x), x_start=xs, y_whole=shape(y), y_start=ys)
+    call ok(st == 0 .and. same_bits(yt, y(ys(1)+1:ys(1)+yc(1), ys(2)+1:ys(2)+yc(2)), size(yt)), &
+         "tiles: scales from the logical shapes")
+    ! The whole x with an output tile.
+    yt = 0
+    call dmlcl_resample(x, yt, [2.0, 2.0], status=st, y_whole=shape(y), y_start=ys)
+    call ok(st == 0 .and. same_bits(yt, y(ys(1)+1:ys(1)+yc(1), ys(2)+1:ys(2)+yc(2)), size(yt)), &
+         "tiles: the whole x, an output tile")
+    deallocate(yt)
+
+    ! Antialiased 0.5x, a tile cut along the second dimension only.
+    call random_number(xa)
+    call dmlcl_resample(xa, ya, [0.5, 0.5], status=st, antialias=.true.)
+    ys = [0, 2]
+    yc = [6, 3]
+    call dmlcl_resample_input_box(shape(xa), shape(ya), ys, yc, xs, xc, [0.5, 0.5], status=st, &
+         antialias=.true.)
+    allocate(yt(6, 3))
+    call dmlcl_resample(xa(:, xs(2)+1:xs(2)+xc(2)), yt, [0.5, 0.5], status=st, antialias=.true., &
+         x_whole=shape(xa), x_start=xs, y_whole=shape(ya), y_start=ys)
+    call ok(st == 0 .and. xs(1) == 0 .and. xc(1) == 12 .and. &
+         same_bits(yt, ya(:, 3:5), size(yt)), "tiles: antialiased 0.5x, bit for bit")
+    deallocate(yt)
+
+    ! The backward pass of linear 2x: dx(2:5, 4:6) from the box of dy it reads.
+    call random_number(dy)
+    call dmlcl_resample_grad(dy, dx, [2.0, 2.0], status=st)
+    call dmlcl_resample_grad_input_box(shape(dy), shape(dx), [1, 3], [4, 3], xs, xc, &
+         [2.0, 2.0], status=st)
+    call status_ok("tiles: dmlcl_resample_grad_input_box")
+    allocate(yt(4, 3))
+    call dmlcl_resample_grad(dy(xs(1)+1:xs(1)+xc(1), xs(2)+1:xs(2)+xc(2)), yt, [2.0, 2.0], status=st, &
+         dy_whole=shape(dy), dy_start=xs, dx_whole=shape(dx), dx_start=[1, 3])
+    call ok(st == 0 .and. same_bits(yt, dx(2:5, 4:6), size(yt)), &
+         "tiles: the backward pass, bit for bit")
+    deallocate(yt)
+
+    ! REVERSE_SUBSEQUENCES along dimension 2, tiles cut along dimensions 1 and 3.
+    call random_number(xr)
+    lengths = reshape([(mod(i * 5, 8), i = 1, 20)], shape(lengths))
+    call dmlcl_reverse_subsequences(xr, lengths, yr, 2, st)
+    s3 = [1, 0, 2]
+    ! Part of dimension 2 asked for: the halo box spans all of it.
+    call dmlcl_reverse_subsequences_input_box(shape(xr), 2, s3, [3, 4, 2], xs3, xc3, st)
+    call ok(st == 0 .and. all(xs3 == s3) .and. all(xc3 == [3, 6, 2]), &
+         "tiles: the reverse halo box spans the axis")
+    call dmlcl_reverse_subsequences(xr(2:4, :, 3:4), lengths(2:4, :, 3:4), yrt, 2, st, &
+         x_whole=shape(xr), x_start=s3, y_whole=shape(yr), y_start=s3)
+    call ok(st == 0 .and. same_bits(yrt, yr(2:4, :, 3:4), size(yrt)), &
+         "tiles: reverse along dimension 2, cut along 1 and 3")
+
+    ! Errors: the library's rule and the module's own.
+    allocate(yt(6, 7))
+    call dmlcl_resample(x(4:6, 2:6), yt, [2.0, 2.0], status=st, x_whole=shape(x), x_start=[3, 1], &
+         y_whole=shape(y), y_start=[5, 3])
+    msg = dmlcl_error_message()
+    ! The library numbers dimensions from 0, in the descriptor's (here Fortran's) order.
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(msg, "resample1: input_tile covers [3, 6) &
+         &of dimension 0, but the output tile reads [2, 6)") > 0, &
+         "tiles: a short input tile: " // msg)
+    call dmlcl_resample(x(4:6, 2:6), yt, [2.0, 2.0], status=st, x_whole=shape(x))
+    msg = dmlcl_error_message()
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(msg, "dmlcl_resample: x_whole and x_start &
+         &come together") > 0, "tiles: x_whole without x_start: " // msg)
+    call dmlcl_resample(x(4:6, 2:6), yt, [2.0, 2.0], status=st, x_whole=shape(x), x_start=[3, -1])
+    msg = dmlcl_error_message()
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(msg, "x_start(2) is -1, outside 0 to") > 0, &
+         "tiles: a negative start: " // msg)
+    call dmlcl_resample_input_box(shape(x), shape(y), [5, 3], [10, 7], xs, xc, [2.0, 2.0], status=st)
+    msg = dmlcl_error_message()
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(msg, "resample1:") > 0, &
+         "tiles: a box outside y: " // msg)
+    call dmlcl_resample_input_box(shape(x), shape(y), [5, 3, 0], [1, 1, 1], xs, xc, status=st)
+    msg = dmlcl_error_message()
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(msg, "y_start needs one integer(int32) or &
+         &integer(int64) per dimension (2), got 3") > 0, "tiles: a start of rank 3: " // msg)
+  end subroutine tiles
+
+  !> Tiles through the C API: dmlcl_tile_desc, dmlcl_operator_input_box and
+  !> dmlcl_operator_create_tile on x(4, 3) described in dmlcl's order (sizes {3, 4}, packed),
+  !> as in c_api().
+  subroutine tiles_c_api()
+    real(c_float), target :: x(4, 3), y(8, 6)
+    real(c_float), allocatable, target :: xt(:,:), yt(:,:)
+    integer(c_int32_t), target :: in_sizes(2), out_sizes(2), in_start(2), in_box(2), &
+         out_start(2), out_box(2)
+    real(c_float), target :: scales(2), io(2), oo(2)
+    type(dmlcl_tensor_desc), target :: tin, tout
+    type(dmlcl_resample1_desc), target :: rd
+    type(dmlcl_tile_desc) :: tile_in, tile_out
+    type(c_ptr) :: ctx, op
+    call random_number(x)
+    in_sizes = [3, 4]
+    out_sizes = [6, 8]
+    scales = 2
+    io = 0.5
+    oo = -0.5
+    tin = dmlcl_tensor_desc(DMLCL_TENSOR_DATA_TYPE_FLOAT32, 2, c_loc(in_sizes), c_null_ptr, 0)
+    tout = dmlcl_tensor_desc(DMLCL_TENSOR_DATA_TYPE_FLOAT32, 2, c_loc(out_sizes), c_null_ptr, 0)
+    rd = dmlcl_resample1_desc(c_loc(tin), c_loc(tout), DMLCL_INTERPOLATION_MODE_LINEAR, 2, &
+         c_loc(scales), c_loc(io), c_loc(oo))
+    ! The whole run in the same dimension order (the array routines sum the corners in
+    ! Fortran's order, which may differ in the last bit).
+    st = dmlcl_context_create_for("cpu" // c_null_char, ctx)
+    st = dmlcl_operator_create(ctx, dmlcl_operator_desc(DMLCL_OPERATOR_RESAMPLE1, c_loc(rd)), op)
+    if (st == 0) st = dmlcl_operator_execute_host(op, [c_loc(x)], [c_loc(y)])
+    call status_ok("C API: the whole run")
+    call dmlcl_operator_release(op)
+    ! Output columns 2-4 of y (dmlcl dimension 0, 0-based start 1), every row.
+    out_start = [1, 0]
+    out_box = [3, 8]
+    st = dmlcl_operator_input_box(dmlcl_operator_desc(DMLCL_OPERATOR_RESAMPLE1, c_loc(rd)), &
+         out_start, out_box, in_start, in_box)
+    call status_ok("C API: dmlcl_operator_input_box")
+    call ok(all(in_start == [0, 0]) .and. all(in_box == [3, 4]), "C API: the box of x")
+    allocate(xt(in_box(2), in_box(1)), yt(out_box(2), out_box(1)))
+    xt = x(in_start(2)+1:in_start(2)+in_box(2), in_start(1)+1:in_start(1)+in_box(1))
+    tin%sizes = c_loc(in_box)
+    tout%sizes = c_loc(out_box)
+    tile_in = dmlcl_tile_desc(2, c_loc(in_sizes), c_loc(in_start))
+    tile_out = dmlcl_tile_desc(2, c_loc(out_sizes), c_loc(out_start))
+    st = dmlcl_operator_create_tile(ctx, dmlcl_operator_desc(DMLCL_OPERATOR_RESAMPLE1, &
+         c_loc(rd)), tile_in, tile_out, op)
+    call status_ok("C API: dmlcl_operator_create_tile")
+    st = dmlcl_operator_execute_host(op, [c_loc(xt)], [c_loc(yt)])
+    call ok(st == 0 .and. same_bits(yt, y(:, 2:4), size(yt)), &
+         "C API: the tile equals the whole run's columns 2-4 bit for bit")
+    call dmlcl_operator_release(op)
+    ! An absent input_tile: x is the whole tensor (NULL).
+    tin%sizes = c_loc(in_sizes)
+    st = dmlcl_operator_create_tile(ctx, dmlcl_operator_desc(DMLCL_OPERATOR_RESAMPLE1, &
+         c_loc(rd)), output_tile=tile_out, out=op)
+    yt = 0
+    if (st == 0) st = dmlcl_operator_execute_host(op, [c_loc(x)], [c_loc(yt)])
+    call ok(st == 0 .and. same_bits(yt, y(:, 2:4), size(yt)), "C API: no input_tile")
+    call dmlcl_operator_release(op)
+    call dmlcl_context_release(ctx)
+  end subroutine tiles_c_api
 
 end program check_fortran

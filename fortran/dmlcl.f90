@@ -20,11 +20,31 @@
 !>    GPU, else the first CPU), created on first use; each call creates and releases its
 !>    operator (the compiled program stays cached in memory).
 !>
+!>    Tiles of a larger array (a field domain-decomposed over MPI ranks): the optional
+!>    x_whole, x_start, y_whole, y_start (dmlcl_resample_grad: dy_*, dx_*) say that x and y
+!>    are boxes of larger logical arrays: *_whole is the logical array's shape, *_start
+!>    the box's 0-based start in it (the elements before it, as MPI_Type_create_subarray's
+!>    starts and HDF5's hyperslab start), both in Fortran's dimension order like the
+!>    arrays' own shapes, integer(int32) or integer(int64). The result is the whole run's
+!>    box bit for bit (dmlcl_operator_create_tile). The halo queries say which box of x a
+!>    box of y reads (dmlcl_operator_input_box on the logical shapes):
+!>
+!>        call dmlcl_resample_input_box(x_whole, y_whole, y_start, y_count, x_start,
+!>                                      x_count, scales, mode, status [, ...])
+!>        call dmlcl_resample_grad_input_box(dy_whole, dx_whole, dx_start, dx_count,
+!>                                           dy_start, dy_count, scales, mode, status [, ...])
+!>        call dmlcl_reverse_subsequences_input_box(whole, dim, y_start, y_count, x_start,
+!>                                                  x_count, status)
+!>
 !> 2. The C API itself: the descriptors as bind(C) derived types, field for field as in
 !>    dmlcl.h, and every function as an interface with the C name (strings come back as
 !>    type(c_ptr); dmlcl_error_message(), dmlcl_status_name() and dmlcl_version_string()
 !>    return Fortran strings). Build descriptors with c_loc() of target arrays; sizes and
 !>    strides are integer(c_int32_t) (read as uint32_t), in dmlcl's dimension order.
+!>    dmlcl_tile_desc (logical_sizes, start) and dmlcl_operator_input_box's boxes follow
+!>    the tensor descriptors' dimension order, whichever it is (Fortran's with
+!>    column-major strides, as the array routines build them, or reversed with packed
+!>    strides); starts are 0-based. The library's messages number dimensions from 0.
 !>
 !> Link: gfortran prog.f90 $(pkg-config --cflags --libs dmlcl-fortran)
 !> (libdmlclf holds this module's code and its C side; it links libdmlcl).
@@ -127,6 +147,13 @@ module dmlcl
      integer(c_int) :: antialiased = 0
   end type dmlcl_resample3_desc
 
+  !> A tensor as a box of a larger, logical one (dmlcl_operator_create_tile).
+  type, bind(C), public :: dmlcl_tile_desc
+     integer(c_int32_t) :: dimension_count = 0
+     type(c_ptr) :: logical_sizes = c_null_ptr ! integer(c_int32_t) sizes(dimension_count)
+     type(c_ptr) :: start = c_null_ptr         ! integer(c_int32_t), 0-based, same order
+  end type dmlcl_tile_desc
+
   type, bind(C), public :: dmlcl_operator_desc
      integer(c_int) :: type = DMLCL_OPERATOR_INVALID
      type(c_ptr) :: desc = c_null_ptr        ! c_loc(a target dmlcl_*_desc)
@@ -150,10 +177,13 @@ module dmlcl
        dmlcl_context_create_for, dmlcl_context_release, dmlcl_context_cl_context, &
        dmlcl_context_device, dmlcl_context_queue, dmlcl_operator_create, &
        dmlcl_operator_release, dmlcl_operator_plan, dmlcl_operator_enqueue, &
+       dmlcl_operator_create_tile, dmlcl_operator_input_box, &
        dmlcl_operator_execute_host, dmlcl_cache_get_stats, dmlcl_cache_directory, &
        dmlcl_cache_clear, dmlcl_cache_disk_usage
   ! ---- Fortran conveniences ----------------------------------------------------------------
   public :: dmlcl_resample, dmlcl_resample_grad, dmlcl_reverse_subsequences, &
+       dmlcl_resample_input_box, dmlcl_resample_grad_input_box, &
+       dmlcl_reverse_subsequences_input_box, &
        dmlcl_error_message, dmlcl_status_name, dmlcl_version_string, dmlcl_string, &
        dmlcl_release_default_context
 
@@ -232,6 +262,26 @@ module dmlcl
        type(c_ptr), intent(out) :: out             ! dmlcl_operator *
      end function dmlcl_operator_create
 
+     !> input_tile, output_tile absent: that tensor is the whole logical one (NULL).
+     integer(c_int) function dmlcl_operator_create_tile(context, desc, input_tile, &
+          output_tile, out) bind(C, name="dmlcl_operator_create_tile")
+       import :: c_int, c_ptr, dmlcl_operator_desc, dmlcl_tile_desc
+       type(c_ptr), value :: context
+       type(dmlcl_operator_desc), intent(in) :: desc
+       type(dmlcl_tile_desc), intent(in), optional :: input_tile, output_tile
+       type(c_ptr), intent(out) :: out
+     end function dmlcl_operator_create_tile
+
+     !> The halo query on a descriptor of the whole tensors: one value per dimension,
+     !> dmlcl's order, starts 0-based.
+     integer(c_int) function dmlcl_operator_input_box(desc, output_start, output_sizes, &
+          input_start, input_sizes) bind(C, name="dmlcl_operator_input_box")
+       import :: c_int, c_int32_t, dmlcl_operator_desc
+       type(dmlcl_operator_desc), intent(in) :: desc
+       integer(c_int32_t), intent(in) :: output_start(*), output_sizes(*)
+       integer(c_int32_t), intent(out) :: input_start(*), input_sizes(*)
+     end function dmlcl_operator_input_box
+
      subroutine dmlcl_operator_release(op) bind(C, name="dmlcl_operator_release")
        import :: c_ptr
        type(c_ptr), value :: op
@@ -292,7 +342,8 @@ module dmlcl
      end subroutine dmlcl_release_default_context
 
      subroutine c_resample(x, y, scales, mode, input_offsets, output_offsets, rounding, &
-          antialias, grad, status) bind(C, name="dmlclf_resample")
+          antialias, grad, x_whole, x_start, y_whole, y_start, status) &
+          bind(C, name="dmlclf_resample")
        import :: c_int, c_float
        type(*), dimension(..), intent(in) :: x
        type(*), dimension(..), intent(inout) :: y
@@ -301,17 +352,42 @@ module dmlcl
        real(c_float), intent(in), optional :: input_offsets(:), output_offsets(:)
        integer(c_int), intent(in), optional :: rounding
        integer(c_int), value :: antialias, grad
+       type(*), dimension(..), intent(in), optional :: x_whole, x_start, y_whole, y_start
        integer(c_int), intent(out) :: status
      end subroutine c_resample
 
-     subroutine c_reverse_subsequences(x, lengths, y, dim, status) &
-          bind(C, name="dmlclf_reverse_subsequences")
+     subroutine c_reverse_subsequences(x, lengths, y, dim, x_whole, x_start, y_whole, &
+          y_start, status) bind(C, name="dmlclf_reverse_subsequences")
        import :: c_int
        type(*), dimension(..), intent(in) :: x, lengths
        type(*), dimension(..), intent(inout) :: y
        integer(c_int), value :: dim
+       type(*), dimension(..), intent(in), optional :: x_whole, x_start, y_whole, y_start
        integer(c_int), intent(out) :: status
      end subroutine c_reverse_subsequences
+
+     subroutine c_resample_input_box(x_whole, y_whole, y_start, y_count, x_start, x_count, &
+          scales, mode, input_offsets, output_offsets, rounding, antialias, grad, status) &
+          bind(C, name="dmlclf_resample_input_box")
+       import :: c_int, c_float
+       type(*), dimension(..), intent(in) :: x_whole, y_whole, y_start, y_count
+       type(*), dimension(..), intent(inout) :: x_start, x_count
+       real(c_float), intent(in), optional :: scales(:)
+       integer(c_int), value :: mode
+       real(c_float), intent(in), optional :: input_offsets(:), output_offsets(:)
+       integer(c_int), intent(in), optional :: rounding
+       integer(c_int), value :: antialias, grad
+       integer(c_int), intent(out) :: status
+     end subroutine c_resample_input_box
+
+     subroutine c_reverse_subsequences_input_box(whole, dim, y_start, y_count, x_start, &
+          x_count, status) bind(C, name="dmlclf_reverse_subsequences_input_box")
+       import :: c_int
+       type(*), dimension(..), intent(in) :: whole, y_start, y_count
+       integer(c_int), value :: dim
+       type(*), dimension(..), intent(inout) :: x_start, x_count
+       integer(c_int), intent(out) :: status
+     end subroutine c_reverse_subsequences_input_box
   end interface
 
 contains
@@ -385,8 +461,10 @@ contains
   !>   input_offsets, output_offsets: one per dimension, default 0.5 and -0.5 (pixel
   !>            centres)
   !>   antialias: .true.: linear downsampling through the widened triangle filter
+  !>   x_whole, x_start, y_whole, y_start: x and y as boxes of larger logical arrays
+  !>            (see the module's header); scales absent: of the logical shapes
   subroutine dmlcl_resample(x, y, scales, mode, status, input_offsets, output_offsets, &
-       rounding, antialias)
+       rounding, antialias, x_whole, x_start, y_whole, y_start)
     type(*), dimension(..), intent(in) :: x
     type(*), dimension(..), intent(inout) :: y
     real(c_float), intent(in), optional :: scales(:)
@@ -395,23 +473,57 @@ contains
     real(c_float), intent(in), optional :: input_offsets(:), output_offsets(:)
     integer(c_int), intent(in), optional :: rounding
     logical, intent(in), optional :: antialias
-    integer(c_int) :: m, aa, st
-    m = DMLCL_INTERPOLATION_MODE_LINEAR
-    if (present(mode)) m = mode
-    aa = 0
-    if (present(antialias)) then
-       if (antialias) aa = 1
-    end if
-    call c_resample(x, y, scales, m, input_offsets, output_offsets, rounding, aa, 0_c_int, st)
+    type(*), dimension(..), intent(in), optional :: x_whole, x_start, y_whole, y_start
+    integer(c_int) :: st
+    call c_resample(x, y, scales, mode_or_linear(mode), input_offsets, output_offsets, &
+         rounding, flag(antialias), 0_c_int, x_whole, x_start, y_whole, y_start, st)
     call finish("dmlcl_resample", st, status)
   end subroutine dmlcl_resample
 
+  !> The halo query of dmlcl_resample: the box of the logical x (shape x_whole) that the
+  !> box of the logical y (shape y_whole) starting at y_start, y_count elements long,
+  !> reads: x_start, x_count (0-based starts, Fortran's dimension order; all of them
+  !> integer(int32) or integer(int64) arrays, one value per dimension). The smallest box
+  !> holding every element read; a y_count of 0 reads nothing (x_count all 0). Other
+  !> arguments as dmlcl_resample's, scales absent: y_whole / x_whole. No device is used.
+  subroutine dmlcl_resample_input_box(x_whole, y_whole, y_start, y_count, x_start, x_count, &
+       scales, mode, status, input_offsets, output_offsets, rounding, antialias)
+    type(*), dimension(..), intent(in) :: x_whole, y_whole, y_start, y_count
+    type(*), dimension(..), intent(inout) :: x_start, x_count
+    real(c_float), intent(in), optional :: scales(:)
+    integer(c_int), intent(in), optional :: mode
+    integer(c_int), intent(out), optional :: status
+    real(c_float), intent(in), optional :: input_offsets(:), output_offsets(:)
+    integer(c_int), intent(in), optional :: rounding
+    logical, intent(in), optional :: antialias
+    integer(c_int) :: st
+    call c_resample_input_box(x_whole, y_whole, y_start, y_count, x_start, x_count, scales, &
+         mode_or_linear(mode), input_offsets, output_offsets, rounding, flag(antialias), &
+         0_c_int, st)
+    call finish("dmlcl_resample_input_box", st, status)
+  end subroutine dmlcl_resample_input_box
+
+  integer(c_int) function mode_or_linear(mode)
+    integer(c_int), intent(in), optional :: mode
+    mode_or_linear = DMLCL_INTERPOLATION_MODE_LINEAR
+    if (present(mode)) mode_or_linear = mode
+  end function mode_or_linear
+
+  integer(c_int) function flag(value)
+    logical, intent(in), optional :: value
+    flag = 0
+    if (present(value)) then
+       if (value) flag = 1
+    end if
+  end function flag
+
   !> The backward pass of dmlcl_resample (RESAMPLE_GRAD1): dy is shaped like the forward
   !> output, dx like the forward input (its shape gives the size); the other arguments are
-  !> the forward pass's. scales absent: size(dy, d) / size(dx, d) in float32. rounding
-  !> absent: the forward pass's round-half-up.
+  !> the forward pass's. scales absent: size(dy, d) / size(dx, d) in float32. Nearest
+  !> needs rounding (RESAMPLE_GRAD1 has no round half up: absent is INVALID_ARGUMENT).
+  !> dy_whole, dy_start, dx_whole, dx_start: dy and dx as boxes of larger logical arrays.
   subroutine dmlcl_resample_grad(dy, dx, scales, mode, status, input_offsets, output_offsets, &
-       rounding)
+       rounding, dy_whole, dy_start, dx_whole, dx_start)
     type(*), dimension(..), intent(in) :: dy
     type(*), dimension(..), intent(inout) :: dx
     real(c_float), intent(in), optional :: scales(:)
@@ -419,26 +531,62 @@ contains
     integer(c_int), intent(out), optional :: status
     real(c_float), intent(in), optional :: input_offsets(:), output_offsets(:)
     integer(c_int), intent(in), optional :: rounding
-    integer(c_int) :: m, st
-    m = DMLCL_INTERPOLATION_MODE_LINEAR
-    if (present(mode)) m = mode
-    call c_resample(dy, dx, scales, m, input_offsets, output_offsets, rounding, 0_c_int, &
-         1_c_int, st)
+    type(*), dimension(..), intent(in), optional :: dy_whole, dy_start, dx_whole, dx_start
+    integer(c_int) :: st
+    call c_resample(dy, dx, scales, mode_or_linear(mode), input_offsets, output_offsets, &
+         rounding, 0_c_int, 1_c_int, dy_whole, dy_start, dx_whole, dx_start, st)
     call finish("dmlcl_resample_grad", st, status)
   end subroutine dmlcl_resample_grad
+
+  !> The halo query of dmlcl_resample_grad: the box of dy (the forward outputs) that the
+  !> box of dx (dx_start, dx_count) reads; as dmlcl_resample_input_box.
+  subroutine dmlcl_resample_grad_input_box(dy_whole, dx_whole, dx_start, dx_count, &
+       dy_start, dy_count, scales, mode, status, input_offsets, output_offsets, rounding)
+    type(*), dimension(..), intent(in) :: dy_whole, dx_whole, dx_start, dx_count
+    type(*), dimension(..), intent(inout) :: dy_start, dy_count
+    real(c_float), intent(in), optional :: scales(:)
+    integer(c_int), intent(in), optional :: mode
+    integer(c_int), intent(out), optional :: status
+    real(c_float), intent(in), optional :: input_offsets(:), output_offsets(:)
+    integer(c_int), intent(in), optional :: rounding
+    integer(c_int) :: st
+    call c_resample_input_box(dy_whole, dx_whole, dx_start, dx_count, dy_start, dy_count, &
+         scales, mode_or_linear(mode), input_offsets, output_offsets, rounding, 0_c_int, &
+         1_c_int, st)
+    call finish("dmlcl_resample_grad_input_box", st, status)
+  end subroutine dmlcl_resample_grad_input_box
 
   !> REVERSE_SUBSEQUENCES along dimension dim (1-based, Fortran's): the first
   !> min(lengths(j), size(x, dim)) elements of every line are reversed into y, the rest
   !> copied. x, y: same type (any integer or real kind above) and shape; lengths:
   !> integer(int32) or integer(int64), >= 0, shaped like x with extent 1 along dim.
-  subroutine dmlcl_reverse_subsequences(x, lengths, y, dim, status)
+  !> x_whole, x_start, y_whole, y_start: boxes of larger logical arrays, cut along any
+  !> dimension but dim (y spans the whole of dim); lengths are then x's box with 1 on dim.
+  subroutine dmlcl_reverse_subsequences(x, lengths, y, dim, status, x_whole, x_start, &
+       y_whole, y_start)
     type(*), dimension(..), intent(in) :: x, lengths
     type(*), dimension(..), intent(inout) :: y
     integer, intent(in) :: dim
     integer(c_int), intent(out), optional :: status
+    type(*), dimension(..), intent(in), optional :: x_whole, x_start, y_whole, y_start
     integer(c_int) :: st
-    call c_reverse_subsequences(x, lengths, y, int(dim, c_int), st)
+    call c_reverse_subsequences(x, lengths, y, int(dim, c_int), x_whole, x_start, y_whole, &
+         y_start, st)
     call finish("dmlcl_reverse_subsequences", st, status)
   end subroutine dmlcl_reverse_subsequences
+
+  !> The halo query of dmlcl_reverse_subsequences on an array of shape whole: the box of
+  !> x that the box of y (y_start, y_count) reads, the same box widened to all of dim.
+  subroutine dmlcl_reverse_subsequences_input_box(whole, dim, y_start, y_count, x_start, &
+       x_count, status)
+    type(*), dimension(..), intent(in) :: whole, y_start, y_count
+    integer, intent(in) :: dim
+    type(*), dimension(..), intent(inout) :: x_start, x_count
+    integer(c_int), intent(out), optional :: status
+    integer(c_int) :: st
+    call c_reverse_subsequences_input_box(whole, int(dim, c_int), y_start, y_count, x_start, &
+         x_count, st)
+    call finish("dmlcl_reverse_subsequences_input_box", st, status)
+  end subroutine dmlcl_reverse_subsequences_input_box
 
 end module dmlcl

@@ -18,7 +18,7 @@ typedef uint bits_t;
 typedef ulong bits_t;
 #endif
 
-/* n / d with d's (mul, sh1 | sh2 << 8) from the host (lib/fastdiv.c): a multiply-high and
+/* n / d with d's (mul, sh1 | sh2 << 8) from the host (lib/core/fastdiv.c): a multiply-high and
  * two shifts instead of a divide (tens of instructions on GPUs). */
 static inline idx_t fdiv(idx_t n, ulong mul, ulong shr)
 {

@@ -1,6 +1,27 @@
-/* The generic operator object: create/release, binding checks, enqueue, host execution. */
-#include "internal.h"
+/* The generic operator object: the table of operator classes, create/release, binding
+ * checks, enqueue, host execution. The top floor: it includes the families' entries. */
+#include "operator.h"
+#include "resample/resample.h"
+#include "reverse/reverse.h"
 #include <string.h>
+
+/* Every operator: one row (its class, defined by its family). */
+static const dmlcl__op_class *const classes[] = {
+    &dmlcl__reverse_subsequences_class,
+    &dmlcl__resample1_class,
+    &dmlcl__resample_class,
+    &dmlcl__resample2_class,
+    &dmlcl__resample_grad1_class,
+    &dmlcl__resample3_class,
+};
+
+const dmlcl__op_class *dmlcl__op_class_find(dmlcl_operator_type type)
+{
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        if (classes[i]->type == type)
+            return classes[i];
+    return NULL;
+}
 
 static dmlcl_status create(dmlcl_context *c, const dmlcl_operator_desc *desc,
                            const dmlcl_tile_desc *tile_in, const dmlcl_tile_desc *tile_out,
@@ -21,30 +42,11 @@ static dmlcl_status create(dmlcl_context *c, const dmlcl_operator_desc *desc,
     op->ctx = c;
     op->tile_in = tile_in;
     op->tile_out = tile_out;
-    dmlcl_status st;
-    switch (desc->type) {
-    case DMLCL_OPERATOR_REVERSE_SUBSEQUENCES:
-        st = dmlcl__reverse_subsequences_create(op, desc->desc);
-        break;
-    case DMLCL_OPERATOR_RESAMPLE1:
-        st = dmlcl__resample1_create(op, desc->desc);
-        break;
-    case DMLCL_OPERATOR_RESAMPLE:
-        st = dmlcl__resample_create(op, desc->desc);
-        break;
-    case DMLCL_OPERATOR_RESAMPLE2:
-        st = dmlcl__resample2_create(op, desc->desc);
-        break;
-    case DMLCL_OPERATOR_RESAMPLE_GRAD1:
-        st = dmlcl__resample_grad1_create(op, desc->desc);
-        break;
-    case DMLCL_OPERATOR_RESAMPLE3:
-        st = dmlcl__resample3_create(op, desc->desc);
-        break;
-    default:
-        st = dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: desc->type %d is not an operator type", fn,
-                         (int)desc->type);
-    }
+    const dmlcl__op_class *cls = dmlcl__op_class_find(desc->type);
+    dmlcl_status st = cls ? cls->create(op, desc->desc)
+                          : dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                                        "%s: desc->type %d is not an operator type", fn,
+                                        (int)desc->type);
     op->tile_in = op->tile_out = NULL; /* the caller's memory */
     if (st) {
         if (op->vt && op->vt->destroy)
@@ -266,46 +268,4 @@ dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *
         if (bufs[i])
             clReleaseMemObject(bufs[i]);
     return st;
-}
-
-/* ---- helpers for operator files ------------------------------------------------------ */
-
-dmlcl_status dmlcl__set_arg(cl_kernel k, cl_uint idx, size_t size, const void *value)
-{
-    cl_int err = clSetKernelArg(k, idx, size, value);
-    if (err)
-        return dmlcl__fail(err == CL_OUT_OF_HOST_MEMORY ? DMLCL_OUT_OF_MEMORY : DMLCL_OPENCL_ERROR,
-                           "clSetKernelArg(%u): %s", idx, dmlcl_opencl_error_name(err));
-    return DMLCL_SUCCESS;
-}
-
-dmlcl_status dmlcl__enqueue_1d(dmlcl_operator *op, cl_kernel k, size_t global, size_t local,
-                               cl_uint nwait, const cl_event *wait, cl_event *event)
-{
-    if (local)
-        global = (global + local - 1) / local * local;
-    cl_int err = clEnqueueNDRangeKernel(op->ctx->queue, k, 1, NULL, &global, local ? &local : NULL,
-                                        nwait, wait, event);
-    if (err)
-        return dmlcl__cl_fail("clEnqueueNDRangeKernel", err);
-    return DMLCL_SUCCESS;
-}
-
-int dmlcl__mem_aligned(cl_mem m)
-{
-    void *host = NULL;
-    if (clGetMemObjectInfo(m, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS)
-        return 0;
-    return (uintptr_t)host % 128 == 0;
-}
-
-dmlcl_status dmlcl__enqueue_2d(dmlcl_operator *op, cl_kernel k, const size_t global[2],
-                               const size_t local[2], cl_uint nwait, const cl_event *wait,
-                               cl_event *event)
-{
-    cl_int err = clEnqueueNDRangeKernel(op->ctx->queue, k, 2, NULL, global, local, nwait, wait,
-                                        event);
-    if (err)
-        return dmlcl__cl_fail("clEnqueueNDRangeKernel", err);
-    return DMLCL_SUCCESS;
 }

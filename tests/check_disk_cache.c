@@ -7,7 +7,7 @@
 #endif
 #include "testutil.h"
 #include "cachetest.h"
-#include "disk_cache.h" /* the entry layout: dmlcl__disk_header and its constants */
+#include "core/disk_cache.h" /* the entry layout: dmlcl__disk_header and its constants */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "plan.h"
+#include "reverse/plan.h"
 #include "plantensor.h"
 
 static const dmlcl__limits gpu = {1024, 132, 0};
@@ -214,6 +214,9 @@ START_TEST(tuning_overrides)
     ck_assert_int_eq(dmlcl__rs_tune_parse("wg=64;waves=2", &t), -1);
     ck_assert_int_eq(dmlcl__rs_tune_parse("colour=red", &t), -1);
     ck_assert_int_eq(dmlcl__rs_tune_parse("cpi=2", &t), -1);
+    /* One syntax for every override (lib/core/overrides.c): numbers are whole values. */
+    ck_assert_int_eq(dmlcl__rs_tune_parse("wg=64x", &t), -1);
+    ck_assert_int_eq(dmlcl__rs_tune_parse("waves=1048577", &t), -1);
 }
 END_TEST
 

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include "plan.h"
+#include "resample/plan.h"
+#include "reverse/plan.h"
 #include "plantensor.h"
 
 static const dmlcl__limits gpu = {1024, 132, 0};
@@ -107,7 +108,7 @@ END_TEST
 /* ---- classification and collapsing ------------------------------------------------------- */
 
 /* GPUs: a resampled inner dimension of at least 64 outputs runs the 2-D row kernels, 4
- * outputs per item for LINEAR and 8 for nearest (lib/plan.h's DMLCL_R1_ROWS_VEC); shorter
+ * outputs per item for LINEAR and 8 for nearest (lib/resample/plan.h's DMLCL_R1_ROWS_VEC); shorter
  * rows, and CPUs, do not. */
 START_TEST(gpu_row_kernels)
 {

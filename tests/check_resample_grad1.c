@@ -4,7 +4,7 @@
  * and every validation rule. Compiles: the tap kernel once per data type (the 8-bit ones
  * are RESAMPLE3's programs too). */
 #include "testutil.h"
-#include "internal.h" /* white-box: device limits for the FLOAT64 rule */
+#include "core/context.h" /* white-box: device limits for the FLOAT64 rule */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Every REVERSE_SUBSEQUENCES kernel variant the planner can pick (lib/plan.h), forced one
+/* Every REVERSE_SUBSEQUENCES kernel variant the planner can pick (lib/reverse/plan.h), forced one
  * after the other through $DMLCL_RS_PLAN on the test device, on randomized cases aimed at
  * each variant's paths: contiguous lines around vector multiples, misaligned bindings and
  * rows, mirrored segments at every alignment, broadcast and per-element lengths, lines

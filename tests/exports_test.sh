@@ -1,6 +1,6 @@
 #!/bin/sh
 # The shared library exports exactly the functions include/dmlcl.h declares, plus test
-# hooks (dmlcl_test_*, declared in the library's private headers such as lib/internal.h),
+# hooks (dmlcl_test_*, declared in the library's private headers such as lib/core/*.h),
 # and nothing else: no internal dmlcl__ helper, no function that should have been static.
 # Each declared function must also be documented in doc/dmlcl.3.
 set -u

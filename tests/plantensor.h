@@ -2,7 +2,7 @@
  * strides: packed), so that the planners run without OpenCL. */
 #ifndef DMLCL_TESTS_PLANTENSOR_H
 #define DMLCL_TESTS_PLANTENSOR_H
-#include "plan.h"
+#include "core/plan.h"
 #include <string.h>
 
 static inline dmlcl__tensor plan_tensor(uint32_t rank, const uint64_t *sizes,

@@ -87,6 +87,9 @@ void tu_resample1_f32(uint32_t rank, const uint32_t *in_sizes, const uint32_t *o
 Suite *reverse_subsequences_suite(void);
 Suite *reverse_variants_suite(void);
 Suite *resample1_suite(void);
+Suite *resample1_layouts_suite(void);
+Suite *resample1_cpu_rows_suite(void);
+Suite *resample1_validation_suite(void);
 Suite *resample2_suite(void);
 Suite *resample_grad1_suite(void);
 Suite *resample3_suite(void);

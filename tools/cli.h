@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* tools/bench.c: `dmlcl bench`, operator timings against clEnqueueCopyBuffer. */
+/* tools/bench/bench.c: `dmlcl bench`, operator timings against clEnqueueCopyBuffer. */
 int dmlcl_cmd_bench(int argc, char **argv);
 
 /* Exit status of every subcommand (documented in `dmlcl --help` and dmlcl(1)). */

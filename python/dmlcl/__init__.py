@@ -13,6 +13,12 @@ layout of their arguments: ``ReverseSubsequences(axis)``, ``Resample(...)``,
 ``ResampleGrad(...)``; ``op(x, out=y)`` on NumPy arrays, ``op.enqueue(x, out=y)`` on
 PyOpenCL arrays (returns ``(out, event)``).
 
+Tiles of larger tensors (a field domain-decomposed over MPI ranks or devices):
+``op.input_box(input_shape, start, size)`` on any operator object is the halo query, the
+input box an output box reads; ``input_tile=(logical_shape, start)`` and
+``output_tile=(logical_shape, start[, size])`` on the calls, ``enqueue`` and the functions
+run one tile, bit for bit the whole run's box.
+
 Devices: ``Context(device="gpu")`` (as ``$DMLCL_DEVICE``: ``gpu``, ``cpu``, ``P:D`` or a
 name substring), ``Context(queue=pyopencl_queue)``; without ``context=``,
 ``default_context()``.

@@ -193,6 +193,11 @@ class Resample3Desc(Structure):
     _fields_ = Resample2Desc._fields_ + [("antialiased", c_int)]
 
 
+class TileDesc(Structure):
+    _fields_ = [("dimension_count", c_uint32), ("logical_sizes", POINTER(c_uint32)),
+                ("start", POINTER(c_uint32))]
+
+
 class OperatorDesc(Structure):
     _fields_ = [("type", c_int), ("desc", c_void_p)]
 
@@ -240,6 +245,10 @@ _proto("dmlcl_context_cl_context", c_void_p, c_void_p)
 _proto("dmlcl_context_device", c_void_p, c_void_p)
 _proto("dmlcl_context_queue", c_void_p, c_void_p)
 _proto("dmlcl_operator_create", c_int, c_void_p, POINTER(OperatorDesc), POINTER(c_void_p))
+_proto("dmlcl_operator_create_tile", c_int, c_void_p, POINTER(OperatorDesc), POINTER(TileDesc),
+       POINTER(TileDesc), POINTER(c_void_p))
+_proto("dmlcl_operator_input_box", c_int, POINTER(OperatorDesc), POINTER(c_uint32),
+       POINTER(c_uint32), POINTER(c_uint32), POINTER(c_uint32))
 _proto("dmlcl_operator_release", None, c_void_p)
 _proto("dmlcl_operator_plan", c_char_p, c_void_p)
 _proto("dmlcl_operator_enqueue", c_int, c_void_p, POINTER(BufferBinding), c_uint32,

@@ -297,6 +297,22 @@ def _tensor_desc(layout):
     return C.TensorDesc(code, r, s, st, 0), (s, st)
 
 
+def _tile_desc(logical, start):
+    """A dmlcl_tile_desc (by reference) and the arrays it points to; None (NULL, the whole
+    tensor) when the tensor is not a tile."""
+    if logical is None:
+        return None, None
+    r = len(logical)
+    ls, st = (c_uint32 * r)(*logical), (c_uint32 * r)(*start)
+    return byref(C.TileDesc(r, ls, st)), (ls, st)
+
+
+def _packed_desc(code, shape):
+    """A packed tensor descriptor of a logical shape (the halo query's whole tensors)."""
+    s = (c_uint32 * len(shape))(*shape)
+    return C.TensorDesc(code, len(shape), s, None, 0), s
+
+
 def _floats(values):
     return (c_float * len(values))(*values)
 
@@ -306,10 +322,15 @@ class _Entry:
     operator when the last reference goes (a call in flight holds one)."""
     __slots__ = ("handle", "context", "out_shape", "plan")
 
-    def __init__(self, context, desc):
+    def __init__(self, context, desc, tiles=None):
         self.handle = None
         h = c_void_p()
-        C.check(C.lib.dmlcl_operator_create(context.handle, byref(desc), byref(h)))
+        if tiles is None:
+            C.check(C.lib.dmlcl_operator_create(context.handle, byref(desc), byref(h)))
+        else:
+            (ti, k1), (to, k2) = _tile_desc(tiles[0], tiles[1]), _tile_desc(tiles[2], tiles[3])
+            C.check(C.lib.dmlcl_operator_create_tile(context.handle, byref(desc), ti, to,
+                                                     byref(h)))
         self.handle = h.value
         self.context = context
         self.plan = C.lib.dmlcl_operator_plan(self.handle).decode()
@@ -449,6 +470,61 @@ def _size(op, name, v):
     return n
 
 
+def _indices(op, name, value, rank, role, low):
+    """One integer per dimension of role (rank of them; None: a shape, 1 to 8 of them),
+    each from low to 4294967295."""
+    if np.ndim(value) != 1:
+        raise _fail(op, "%s must be a sequence of integers, one per dimension, got %r"
+                    % (name, value))
+    values = []
+    for d, v in enumerate(value):
+        try:
+            n = int(v)
+        except (TypeError, ValueError):
+            n = None
+        if n is None or n != v:
+            raise _fail(op, "%s[%d] is %r, not an integer" % (name, d, v))
+        if not low <= n <= U32_MAX:
+            raise _fail(op, "%s[%d] is %d, outside %d to 4294967295" % (name, d, n, low))
+        values.append(n)
+    if rank is None and not 1 <= len(values) <= MAX_RANK:
+        raise _fail(op, "%s has %d dimensions; dmlcl tensors have 1 to 8"
+                    % (name, len(values)))
+    if rank is not None and len(values) != rank:
+        raise _fail(op, "%s has %d values, %s has %d dimensions"
+                    % (name, len(values), role, rank))
+    return tuple(values)
+
+
+def _tile(op, name, tile, rank, role, sized=False):
+    """A tile argument, (logical_shape, start) or, where sized, (logical_shape, start,
+    size), as (logical, start, size) tuples of ints; (None, None, None) for None."""
+    if tile is None:
+        return None, None, None
+    n = len(tile) if isinstance(tile, (tuple, list)) else 0
+    if n != 2 and not (sized and n == 3):
+        raise _fail(op, "%s must be (logical_shape, start)%s, got %r"
+                    % (name, " or (logical_shape, start, size)" if sized else "", tile))
+    logical = _indices(op, name + " logical_shape", tile[0], rank, role, 1)
+    start = _indices(op, name + " start", tile[1], rank, role, 0)
+    size = _indices(op, name + " size", tile[2], rank, role, 1) if n == 3 else None
+    return logical, start, size
+
+
+def _box_query(op_type, desc, start, size):
+    """dmlcl_operator_input_box on a descriptor of the whole tensors: (start, size)."""
+    r = len(start)
+    ist, isz = (c_uint32 * r)(), (c_uint32 * r)()
+    C.check(C.lib.dmlcl_operator_input_box(byref(C.OperatorDesc(op_type, _addr(desc))),
+                                           (c_uint32 * r)(*start), (c_uint32 * r)(*size),
+                                           ist, isz))
+    return tuple(ist), tuple(isz)
+
+
+_FLOAT32 = DTYPES[np.dtype(np.float32)]
+_UINT32 = DTYPES[np.dtype(np.uint32)]
+
+
 # ---- REVERSE_SUBSEQUENCES -------------------------------------------------------------------------
 
 class ReverseSubsequences(_Operator):
@@ -457,7 +533,8 @@ class ReverseSubsequences(_Operator):
     See ``help(dmlcl.reverse_subsequences)`` for the contract. The object keeps one C
     operator per layout of its arguments (dtypes, shapes, strides, context), so calling it
     again on arrays of the same layout reuses the compiled program and the plan.
-    ``close()`` (or a ``with`` block) releases them.
+    ``close()`` (or a ``with`` block) releases them. Tiles (``input_tile``,
+    ``output_tile``) and the halo query ``input_box`` as on ``dmlcl.Resample``.
     """
     _name = "reverse_subsequences"
 
@@ -508,82 +585,141 @@ class ReverseSubsequences(_Operator):
             raise _fail(self._name, "lengths has a negative value (%d)" % lengths.min())
         return lengths.astype(np.uint64)
 
-    def _make(self, ctx, x_layout, l_layout, o_layout, axis):
+    def _make(self, ctx, x_layout, l_layout, o_layout, axis, tiles):
         def make():
             xd, k1 = _tensor_desc(x_layout)
             ld, k2 = _tensor_desc(l_layout)
             od, k3 = _tensor_desc(o_layout)
             d = C.ReverseSubsequencesDesc(_p(xd), _p(ld), _p(od), axis)
             return _Entry(ctx, C.OperatorDesc(C.OPERATOR_REVERSE_SUBSEQUENCES,
-                                              _addr(d)))
+                                              _addr(d)), tiles)
         return make
 
-    def __call__(self, x, lengths, out=None):
+    def _out_shape(self, shape, out, input_tile, output_tile):
+        """(the output array's shape, the tile placement for the cache key and the C call:
+        None, or (input logical, input start, output logical, output start))."""
+        if input_tile is None and output_tile is None:
+            return shape, None
+        r = len(shape)
+        li, si, _ = _tile(self._name, "input_tile", input_tile, r, "x")
+        lo, so, size = _tile(self._name, "output_tile", output_tile, r, "x", sized=True)
+        if lo is None:
+            want, what = li, "the logical tensor (input_tile's logical_shape) is"
+        elif size is not None:
+            want, what = size, "output_tile's size is"
+        elif out is not None:
+            want, what = tuple(out.shape), None
+        else:
+            raise _fail(self._name, "give out= or output_tile's size, "
+                                    "(logical_shape, start, size)")
+        if out is not None and tuple(out.shape) != want:
+            raise _fail(self._name, "out has shape %s, %s %s"
+                        % (tuple(out.shape), what, want))
+        return want, (li, si, lo, so)
+
+    def __call__(self, x, lengths, out=None, input_tile=None, output_tile=None):
         """Runs the operator: returns ``out`` (a new array when None). PyOpenCL arrays stay
-        on the device (see ``enqueue``)."""
+        on the device (see ``enqueue``). ``input_tile=(logical_shape, start)`` and
+        ``output_tile=(logical_shape, start)`` (or ``(logical_shape, start, size)`` without
+        ``out``) run it on tiles of larger logical tensors (see
+        ``help(dmlcl.reverse_subsequences)``)."""
         if _is_device_array(x):
-            out, _ = self._device(x, lengths, out, None)
+            out, _ = self._device(x, lengths, out, None, input_tile, output_tile)
             return out
         x = _host_input(self._name, "x", x)
         axis = self._axis(x.ndim)
         lengths = self._lengths(x, lengths, axis, False)
-        y = np.empty(x.shape, x.dtype) if out is None else out
-        target = y
         if out is not None:
             if type(out) is not np.ndarray:
                 raise _fail(self._name, "out must be a numpy.ndarray, got %s"
                             % type(out).__name__)
             self._check_out(out)
-            if out.shape != x.shape:
+        tiles = None
+        if input_tile is None and output_tile is None:
+            shape = x.shape
+            if out is not None and out.shape != x.shape:
                 raise _fail(self._name, "out has shape %s, x has %s" % (out.shape, x.shape))
-            if _negative(out):
-                target = np.empty(x.shape, x.dtype)  # written, then copied into out
+        else:
+            shape, tiles = self._out_shape(x.shape, out, input_tile, output_tile)
+        y = np.empty(shape, x.dtype) if out is None else out
+        target = y
+        if out is not None and _negative(out):
+            target = np.empty(shape, x.dtype)  # written, then copied into out
         ctx = self._ctx()
         key = (id(ctx), axis, x.dtype, x.shape, x.strides, lengths.dtype, lengths.strides,
-               target.dtype, target.strides)
+               target.dtype, target.shape, target.strides, tiles)
         e = self._entries.get(key)
         if e is None:
             e = self._entry(key, self._make(
                 ctx, _layout(self._name, "x", x.dtype, x.shape, x.strides),
                 _layout(self._name, "lengths", lengths.dtype, lengths.shape, lengths.strides),
-                _layout(self._name, "out", target.dtype, target.shape, target.strides), axis))
+                _layout(self._name, "out", target.dtype, target.shape, target.strides), axis,
+                tiles))
         self._last = e
         self._run_host(e, (x, lengths), target)
         if target is not y:
             np.copyto(y, target)
         return y
 
-    def enqueue(self, x, lengths, out=None, wait_for=None):
+    def enqueue(self, x, lengths, out=None, wait_for=None, input_tile=None,
+                output_tile=None):
         """PyOpenCL arrays: enqueues the operator on the context's queue (after the events
         of x, lengths and out and ``wait_for``) and returns ``(out, event)``; nothing is
-        copied. ``lengths`` may also be a NumPy array or a list (copied to the device)."""
-        return self._device(x, lengths, out, wait_for)
+        copied. ``lengths`` may also be a NumPy array or a list (copied to the device).
+        ``input_tile``, ``output_tile``: as for calling the operator."""
+        return self._device(x, lengths, out, wait_for, input_tile, output_tile)
 
-    def _device(self, x, lengths, out, wait_for):
+    def _device(self, x, lengths, out, wait_for, input_tile, output_tile):
         if not _is_device_array(x):
             raise _fail(self._name, "enqueue needs PyOpenCL arrays; x is %s"
                         % type(x).__name__)
         ctx = self._ctx(x)
         axis = self._axis(x.ndim)
         lengths = self._lengths(x, lengths, axis, True)
-        if out is None:
-            out = _pyopencl()[1].empty(ctx.queue, x.shape, x.dtype)
-        elif not _is_device_array(out):
+        if out is not None and not _is_device_array(out):
             raise _fail(self._name, "out must be a PyOpenCL array when x is one")
+        shape, tiles = self._out_shape(x.shape, out, input_tile, output_tile)
+        if out is None:
+            out = _pyopencl()[1].empty(ctx.queue, shape, x.dtype)
         key = ("dev", id(ctx), axis, x.dtype, x.shape, x.strides, lengths.dtype,
-               lengths.strides, out.dtype, out.shape, out.strides)
+               lengths.strides, out.dtype, out.shape, out.strides, tiles)
         e = self._entry(key, self._make(
             ctx, _device_layout(self._name, "x", x),
             _device_layout(self._name, "lengths", lengths),
-            _device_layout(self._name, "out", out), axis))
+            _device_layout(self._name, "out", out), axis, tiles))
         return out, self._enqueue(e, (x, lengths), out, wait_for)
+
+    def input_box(self, input_shape, start, size, output_shape=None):
+        """The halo query (``dmlcl_operator_input_box``): the box of x, a tensor of the
+        logical shape ``input_shape``, that the output box (``start``, ``size``: one value
+        per dimension, global indices) reads, as ``(start, size)`` tuples: the output box
+        itself, widened to the whole axis (a sequence's elements come from anywhere along
+        it). ``output_shape``, if given, must equal ``input_shape`` (as for the resample
+        operators' ``input_box``). A size of 0 reads nothing: ``size`` all 0. Pure host
+        arithmetic, no device."""
+        op = self._name
+        shape = _indices(op, "input_shape", input_shape, None, None, 1)
+        r = len(shape)
+        if output_shape is not None:
+            output_shape = _indices(op, "output_shape", output_shape, r, "x", 1)
+            if output_shape != shape:
+                raise _fail(op, "output_shape %s differs from input_shape %s (the output "
+                                "has the input's shape)" % (output_shape, shape))
+        axis = self._axis(r)
+        start = _indices(op, "start", start, r, "the output", 0)
+        size = _indices(op, "size", size, r, "the output", 0)
+        xd, k1 = _packed_desc(_FLOAT32, shape)
+        ld, k2 = _packed_desc(_UINT32, shape[:axis] + (1,) + shape[axis + 1:])
+        d = C.ReverseSubsequencesDesc(_p(xd), _p(ld), _p(xd), axis)
+        return _box_query(C.OPERATOR_REVERSE_SUBSEQUENCES, d, start, size)
 
 
 _p = pointer
 _addr = addressof
 
 
-def reverse_subsequences(x, lengths, axis, out=None, context=None):
+def reverse_subsequences(x, lengths, axis, out=None, context=None, input_tile=None,
+                         output_tile=None):
     """Reverses the first ``lengths[j]`` elements of every line of ``x`` along ``axis``
     (REVERSE_SUBSEQUENCES); returns a new array, or writes ``out`` and returns it.
 
@@ -615,6 +751,15 @@ def reverse_subsequences(x, lengths, axis, out=None, context=None):
     context : dmlcl.Context, optional
         The device; default ``dmlcl.default_context()`` (``$DMLCL_DEVICE``, else the first
         GPU, else the first CPU). For PyOpenCL arrays, default: a context on their queue.
+    input_tile, output_tile : optional
+        x and out as tiles (boxes) of larger logical tensors, e.g. one MPI rank's part of
+        a domain-decomposed field: ``input_tile=(logical_shape, start)`` says x is the box
+        of the logical input starting at global index ``start``; ``output_tile`` likewise
+        for out, ``(logical_shape, start, size)`` when there is no ``out``. None: that
+        array is the whole tensor. The result is the whole run's box bit for bit
+        (``dmlcl_operator_create_tile``). The tiles may cut any dimension but the axis;
+        lengths are then x's box with 1 on the axis. The operator object's
+        ``input_box(x_shape, start, size)`` gives the input box an output box reads.
 
     Returns
     -------
@@ -636,7 +781,8 @@ def reverse_subsequences(x, lengths, axis, out=None, context=None):
            [ 8.,  7.,  6.,  5.],
            [11., 10.,  9., 12.]])
     """
-    return ReverseSubsequences(axis, context)(x, lengths, out=out)
+    return ReverseSubsequences(axis, context)(x, lengths, out=out, input_tile=input_tile,
+                                              output_tile=output_tile)
 
 
 # ---- the RESAMPLE family -----------------------------------------------------------------------
@@ -662,16 +808,17 @@ class _ResampleBase(_Operator):
         self.output_offsets = output_offsets
         self._resolved = {}
 
-    def _values(self, in_shape, out_shape):
+    def _values(self, in_shape, out_shape, out_name="out"):
         """(scales, output shape, input offsets, output offsets) for an input shape and
-        the ``out`` shape (None: computed), as float32 values and ints."""
+        the ``out`` shape (None: computed), as float32 values and ints. With tiles, the
+        shapes are the logical tensors'; out_name names the output shape in messages."""
         key = (in_shape, out_shape)
         v = self._resolved.get(key)
         if v is None:
-            v = self._resolved[key] = self._resolve(in_shape, out_shape)
+            v = self._resolved[key] = self._resolve(in_shape, out_shape, out_name)
         return v
 
-    def _resolve(self, in_shape, out_shape):
+    def _resolve(self, in_shape, out_shape, out_name):
         op, rank = self._name, len(in_shape)
         if not 1 <= rank <= MAX_RANK:
             raise _fail(op, "%s has %d dimensions; dmlcl tensors have 1 to 8"
@@ -681,11 +828,11 @@ class _ResampleBase(_Operator):
             op, self._size_name, self.size, rank, lambda v: _size(op, self._size_name, v))
         if out_shape is not None:
             if len(out_shape) != rank:
-                raise _fail(op, "out has %d dimensions, %s has %d"
-                            % (len(out_shape), self._in_role, rank))
+                raise _fail(op, "%s has %d dimensions, %s has %d"
+                            % (out_name, len(out_shape), self._in_role, rank))
             if size is not None and tuple(size) != tuple(out_shape):
-                raise _fail(op, "out has shape %s but %s is %s"
-                            % (tuple(out_shape), self._size_name, tuple(size)))
+                raise _fail(op, "%s has shape %s but %s is %s"
+                            % (out_name, tuple(out_shape), self._size_name, tuple(size)))
             size = tuple(out_shape)
         if scales is None and size is None:
             raise _fail(op, "give scales, %s or out" % self._size_name)
@@ -707,37 +854,65 @@ class _ResampleBase(_Operator):
         oo = _per_dim(op, "output_offsets", self.output_offsets, rank, _f32)
         return scales, tuple(size), io, oo
 
-    def _make(self, ctx, x_layout, o_layout, scales, io, oo):
+    def _make(self, ctx, x_layout, o_layout, scales, io, oo, tiles):
         def make():
             xd, k1 = _tensor_desc(x_layout)
             od, k2 = _tensor_desc(o_layout)
             r = len(scales)
             fs, fi, fo = _floats(scales), _floats(io), _floats(oo)
             d = self._desc(_p(xd), _p(od), r, fs, fi, fo)
-            return _Entry(ctx, C.OperatorDesc(self._type, _addr(d)))
+            return _Entry(ctx, C.OperatorDesc(self._type, _addr(d)), tiles)
         return make
 
-    def __call__(self, x, out=None):
-        """Runs the operator on ``x``: returns ``out`` (a new array when None). PyOpenCL
-        arrays stay on the device (see ``enqueue``)."""
-        if _is_device_array(x):
-            return self._device(x, out, None)[0]
-        x = _host_input(self._name, self._in_role, x)
-        if out is None:
-            scales, size, io, oo = self._values(x.shape, None)
-            y = target = np.empty(size, x.dtype)
+    def _placed_values(self, in_shape, out_shape, input_tile, output_tile):
+        """_values with the tiles: (scales, the output array's shape, offsets, offsets) of
+        the logical tensors, and the placement (input logical, input start, output
+        logical, output start) for the cache key and the C call, None without tiles."""
+        if input_tile is None and output_tile is None:
+            return self._values(in_shape, out_shape) + (None,)
+        op, r, role = self._name, len(in_shape), self._in_role
+        li, si, _ = _tile(op, "input_tile", input_tile, r, role)
+        lo, so, size = _tile(op, "output_tile", output_tile, r, role, sized=True)
+        if lo is None:
+            scales, shape, io, oo = self._values(li or in_shape, out_shape)
         else:
+            scales, _, io, oo = self._values(li or in_shape, lo,
+                                             "output_tile's logical_shape")
+            if out_shape is None and size is None:
+                raise _fail(op, "give out= or output_tile's size, "
+                                "(logical_shape, start, size)")
+            if out_shape is not None and size is not None and tuple(out_shape) != size:
+                raise _fail(op, "out has shape %s, output_tile's size is %s"
+                            % (tuple(out_shape), size))
+            shape = size if out_shape is None else tuple(out_shape)
+        return scales, shape, io, oo, (li, si, lo, so)
+
+    def __call__(self, x, out=None, input_tile=None, output_tile=None):
+        """Runs the operator on ``x``: returns ``out`` (a new array when None). PyOpenCL
+        arrays stay on the device (see ``enqueue``). ``input_tile=(logical_shape,
+        start)`` and ``output_tile=(logical_shape, start)`` (or ``(logical_shape, start,
+        size)`` without ``out``) say that x and out are tiles of larger logical tensors
+        (see ``help(dmlcl.resample)``)."""
+        if _is_device_array(x):
+            return self._device(x, out, None, input_tile, output_tile)[0]
+        x = _host_input(self._name, self._in_role, x)
+        if out is not None:
             if type(out) is not np.ndarray:
                 raise _fail(self._name, "out must be a numpy.ndarray, got %s"
                             % type(out).__name__)
             self._check_out(out)
-            scales, size, io, oo = self._values(x.shape, out.shape)
+        oshape = None if out is None else out.shape
+        scales, size, io, oo, tiles = self._placed_values(x.shape, oshape, input_tile,
+                                                          output_tile)
+        if out is None:
+            y = target = np.empty(size, x.dtype)
+        else:
             y = target = out
             if _negative(out):
                 target = np.empty(size, out.dtype)  # written, then copied into out
         ctx = self._ctx()
         key = (id(ctx), x.dtype, x.shape, x.strides, target.dtype, target.shape,
-               target.strides)
+               target.strides, tiles)
         e = self._entries.get(key)
         if e is None:
             if target.dtype != x.dtype:
@@ -746,25 +921,28 @@ class _ResampleBase(_Operator):
             e = self._entry(key, self._make(
                 ctx, _layout(self._name, self._in_role, x.dtype, x.shape, x.strides),
                 _layout(self._name, "out", target.dtype, target.shape, target.strides),
-                scales, io, oo))
+                scales, io, oo, tiles))
         self._last = e
         self._run_host(e, (x,), target)
         if target is not y:
             np.copyto(y, target)
         return y
 
-    def enqueue(self, x, out=None, wait_for=None):
+    def enqueue(self, x, out=None, wait_for=None, input_tile=None, output_tile=None):
         """PyOpenCL arrays: enqueues the operator on the context's queue (after the events
         of x and out, and ``wait_for``) and returns ``(out, event)``, a
-        ``pyopencl.Event``; nothing is copied and nothing waits."""
-        return self._device(x, out, wait_for)
+        ``pyopencl.Event``; nothing is copied and nothing waits. ``input_tile``,
+        ``output_tile``: as for calling the operator."""
+        return self._device(x, out, wait_for, input_tile, output_tile)
 
-    def _device(self, x, out, wait_for):
+    def _device(self, x, out, wait_for, input_tile, output_tile):
         if not _is_device_array(x):
             raise _fail(self._name, "enqueue needs PyOpenCL arrays; %s is %s"
                         % (self._in_role, type(x).__name__))
         ctx = self._ctx(x)
-        scales, size, io, oo = self._values(x.shape, None if out is None else out.shape)
+        oshape = None if out is None else out.shape
+        scales, size, io, oo, tiles = self._placed_values(x.shape, oshape, input_tile,
+                                                          output_tile)
         if out is None:
             out = _pyopencl()[1].empty(ctx.queue, size, x.dtype)
         elif not _is_device_array(out):
@@ -774,11 +952,32 @@ class _ResampleBase(_Operator):
             raise _fail(self._name, "out has dtype %s, %s has %s"
                         % (out.dtype, self._in_role, x.dtype), DataTypeError)
         key = ("dev", id(ctx), x.dtype, x.shape, x.strides, out.dtype, out.shape,
-               out.strides)
+               out.strides, tiles)
         e = self._entry(key, self._make(
             ctx, _device_layout(self._name, self._in_role, x),
-            _device_layout(self._name, "out", out), scales, io, oo))
+            _device_layout(self._name, "out", out), scales, io, oo, tiles))
         return out, self._enqueue(e, (x,), out, wait_for)
+
+    def input_box(self, input_shape, start, size, output_shape=None):
+        """The halo query (``dmlcl_operator_input_box``): the box of the logical input
+        (of shape ``input_shape``) that the output box (``start``, ``size``: one value per
+        dimension, global indices into the logical output) reads, as ``(start, size)``
+        tuples, the smallest box that holds every element those outputs read. The
+        logical output's shape is ``output_shape``, else computed from ``input_shape`` as
+        a call computes it. A size of 0 reads nothing: ``size`` all 0. Pure host
+        arithmetic, no device; the box does not depend on the dtype."""
+        op = self._name
+        in_shape = _indices(op, "input_shape", input_shape, None, None, 1)
+        r = len(in_shape)
+        if output_shape is not None:
+            output_shape = _indices(op, "output_shape", output_shape, r, self._in_role, 1)
+        scales, out_shape, io, oo = self._values(in_shape, output_shape, "output_shape")
+        start = _indices(op, "start", start, r, "the output", 0)
+        size = _indices(op, "size", size, r, "the output", 0)
+        xd, k1 = _packed_desc(_FLOAT32, in_shape)
+        od, k2 = _packed_desc(_FLOAT32, out_shape)
+        fs, fi, fo = _floats(scales), _floats(io), _floats(oo)
+        return _box_query(self._type, self._desc(_p(xd), _p(od), r, fs, fi, fo), start, size)
 
 
 class Resample(_ResampleBase):
@@ -790,6 +989,20 @@ class Resample(_ResampleBase):
     shape, strides, context), so a loop over arrays of one layout pays for the setup once.
     ``op.enqueue(x_dev, out=None, wait_for=None)`` takes PyOpenCL arrays and returns
     ``(out, event)``. ``close()`` (or a ``with`` block) releases the C operators.
+
+    Tiles: ``op.input_box(input_shape, start, size)`` is the halo query, the input box
+    that an output box of the logical tensors reads; ``op(x_box, input_tile=(input_shape,
+    in_start), output_tile=(output_shape, start, size))`` runs the output box, bit for
+    bit the whole run's (one C operator per placement is kept too).
+
+    >>> op = dmlcl.Resample(scales=2)
+    >>> x = np.arange(32, dtype=np.float32).reshape(4, 8)
+    >>> start, size = op.input_box(x.shape, (4, 0), (4, 16))   # output rows 4..7
+    >>> start, size
+    ((1, 0), (3, 8))
+    >>> tile = op(x[1:4], input_tile=(x.shape, start), output_tile=((8, 16), (4, 0), (4, 16)))
+    >>> bool((tile == op(x)[4:]).all())
+    True
     """
     _name = "resample"
     _in_role = "x"
@@ -825,7 +1038,8 @@ class Resample(_ResampleBase):
 
 
 def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
-             output_offsets=-0.5, rounding=None, antialias=False, out=None, context=None):
+             output_offsets=-0.5, rounding=None, antialias=False, out=None, context=None,
+             input_tile=None, output_tile=None):
     """Resamples ``x`` by ``scales`` (or to ``size``) with nearest or linear interpolation
     (DirectML's RESAMPLE1, RESAMPLE2 and RESAMPLE3); returns a new array, or writes
     ``out`` and returns it.
@@ -885,6 +1099,17 @@ def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
     context : dmlcl.Context, optional
         Default: ``dmlcl.default_context()``; for PyOpenCL arrays, a context on their
         queue.
+    input_tile, output_tile : optional
+        x and out as tiles (boxes) of larger logical tensors, e.g. one MPI rank's part of
+        a domain-decomposed field: ``input_tile=(logical_shape, start)`` says x is the box
+        of the logical input that starts at global index ``start`` (per dimension);
+        ``output_tile=(logical_shape, start)`` likewise for out, or
+        ``(logical_shape, start, size)`` to get a new array of that size. None: that
+        array is the whole tensor. Scales, sizes and every rule apply to the logical
+        shapes, and the result is the whole run's box bit for bit
+        (``dmlcl_operator_create_tile``). x must hold what the output box reads:
+        ``dmlcl.Resample(...).input_box(logical_input_shape, start, size)`` says which
+        box that is (the halo query, ``dmlcl_operator_input_box``); it may hold more.
 
     Returns
     -------
@@ -914,13 +1139,13 @@ def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
     ((6, 6), dtype('float16'))
     """
     return Resample(scales, size, mode, input_offsets, output_offsets, rounding, antialias,
-                    context)(x, out=out)
+                    context)(x, out=out, input_tile=input_tile, output_tile=output_tile)
 
 
 class ResampleGrad(_ResampleBase):
     """A reusable resample backward pass: ``op = dmlcl.ResampleGrad(input_shape,
     scales=2); op(dy, out=dx)``. Parameters as ``dmlcl.resample_grad`` (see its help);
-    reuse and ``enqueue`` as ``dmlcl.Resample``."""
+    reuse, ``enqueue``, tiles and ``input_box`` as ``dmlcl.Resample`` (the input is dy)."""
     _name = "resample_grad"
     _in_role = "dy"
     _size_name = "input_shape"
@@ -932,14 +1157,16 @@ class ResampleGrad(_ResampleBase):
         super().__init__(scales, input_shape, mode, input_offsets, output_offsets, rounding,
                          context)
         m = _MODES[mode]
-        shift = m == C.MODE_NEAREST_NEIGHBOR and rounding is None
-        direction = C.DIRECTION_DECREASING if shift else _ROUNDINGS.get(rounding, 0)
+        if m == C.MODE_NEAREST_NEIGHBOR and rounding is None:
+            # RESAMPLE_GRAD1 rounds nearest coordinates only down or up (DirectML's
+            # too). Shifting the offsets by 0.5 to mimic floor(c + 0.5) rounds
+            # differently at rare float32 ties, so it is refused, not approximated.
+            raise _fail(self._name, "rounding=None (round half up) has no backward "
+                                    "operator; give the forward pass's rounding, "
+                                    "'increasing' or 'decreasing' (RESAMPLE2)")
+        direction = _ROUNDINGS.get(rounding, 0)
 
         def desc(x, o, r, s, i, oo):
-            if shift:
-                # The forward pass rounded half up, floor(c + 0.5): RESAMPLE2's floor of
-                # the coordinate with the input offsets 0.5 lower (README, RESAMPLE2).
-                i = _floats([_f32(np.float32(v) - np.float32(0.5)) for v in i])
             return C.ResampleGrad1Desc(x, o, m, direction, r, s, i, oo)
         self._desc = desc
 
@@ -953,7 +1180,8 @@ class ResampleGrad(_ResampleBase):
 
 
 def resample_grad(dy, input_shape, scales=None, mode="linear", input_offsets=0.5,
-                  output_offsets=-0.5, rounding=None, out=None, context=None):
+                  output_offsets=-0.5, rounding=None, out=None, context=None,
+                  input_tile=None, output_tile=None):
     """The backward pass of ``dmlcl.resample`` (RESAMPLE_GRAD1): the gradient with respect
     to the forward input, given ``dy``, the gradient of the forward output; returns a new
     array of shape ``input_shape``, or writes ``out`` and returns it.
@@ -977,11 +1205,17 @@ def resample_grad(dy, input_shape, scales=None, mode="linear", input_offsets=0.5
         The forward scales; default ``dy.shape / input_shape`` in float32 (the forward
         pass's default when it was given ``size=``).
     mode, input_offsets, output_offsets, rounding :
-        The forward pass's (see ``help(dmlcl.resample)``); rounding=None is the forward
-        round-half-up (computed as "decreasing" with the input offsets 0.5 lower).
+        The forward pass's (see ``help(dmlcl.resample)``); mode="nearest" needs
+        rounding="increasing" or "decreasing": RESAMPLE_GRAD1 has no round-half-up
+        (rounding=None raises InvalidArgumentError).
     out : numpy.ndarray, optional
         Written in place: dy's dtype, shape ``input_shape``, writable.
     context : dmlcl.Context, optional
+    input_tile, output_tile : optional
+        dy and out as tiles of larger logical tensors, as for ``dmlcl.resample``
+        (input_tile places dy, output_tile the gradient returned);
+        ``ResampleGrad(...).input_box(logical_dy_shape, start, size)`` gives the box of dy
+        that an output box reads (the forward outputs that read it).
 
     Returns and raises as ``dmlcl.resample``.
 
@@ -993,4 +1227,4 @@ def resample_grad(dy, input_shape, scales=None, mode="linear", input_offsets=0.5
            [0., 0.]], dtype=float32)
     """
     return ResampleGrad(input_shape, scales, mode, input_offsets, output_offsets, rounding,
-                        context)(dy, out=out)
+                        context)(dy, out=out, input_tile=input_tile, output_tile=output_tile)

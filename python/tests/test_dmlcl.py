@@ -7,9 +7,11 @@ Runs under pytest or ``python3 -m unittest``; ``make check`` runs it through
 python/run_tests.sh on POCL (DMLCL_DEVICE=cpu). Shapes repeat across cases so that the
 kernels compile once.
 """
+import itertools
 import os
 import sys
 import unittest
+from ctypes import addressof, byref, c_float, c_uint32, pointer
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -373,17 +375,21 @@ class ResampleGradTest(Assertions):
             dy = random((10, 9), dt)
             if np.dtype(dt).kind in "iu":
                 dy = (dy // 8).astype(dt)  # sums of a few stay in range
-            for mode, rounding in (("linear", None), ("nearest", None),
-                                   ("nearest", "increasing"), ("nearest", "decreasing")):
+            for mode, rounding in (("linear", None), ("nearest", "increasing"),
+                                   ("nearest", "decreasing")):
                 with self.subTest(dtype=np.dtype(dt).name, mode=mode, rounding=rounding):
                     dx = dmlcl.resample_grad(dy, in_shape, scales, mode=mode, rounding=rounding)
                     self.assertClose(dx, ref.resample_grad(dy, in_shape, scales, mode,
                                                            rounding=rounding))
 
-    def test_rounding_none_is_the_forward_round_half_up(self):
-        # 2x nearest with asymmetric offsets puts every coordinate on k or k + 0.5.
+    def test_nearest_needs_a_rounding_direction(self):
+        # RESAMPLE_GRAD1 has floor and ceil only: round half up is refused, never mimicked.
         dy = random((16,), np.float32)
-        for rounding in (None, "increasing", "decreasing"):
+        self.assertRaisesMessage(dmlcl.InvalidArgumentError,
+                                 "resample_grad: rounding=None (round half up) has no "
+                                 "backward operator", dmlcl.resample_grad, dy, (8,), 2,
+                                 mode="nearest")
+        for rounding in ("increasing", "decreasing"):
             with self.subTest(rounding=rounding):
                 self.assertClose(dmlcl.resample_grad(dy, (8,), 2, mode="nearest",
                                                      input_offsets=0, output_offsets=0,
@@ -414,6 +420,225 @@ class ResampleGradTest(Assertions):
                                  dmlcl.resample_grad, dy, (-5, 6))
         self.assertRaisesMessage(TypeError, "resample_grad1: input_gradient_tensor data_type",
                                  dmlcl.resample_grad, dy.astype(np.int16), (5, 6))
+
+
+# ---- tiles of a larger tensor and the halo query ----------------------------------------------
+
+def boxes(shape, parts):
+    """The boxes (start, size) of a grid cutting each dimension d of shape into parts[d]
+    uneven pieces (a piece may be empty: skipped)."""
+    cuts = []
+    for n, k in zip(shape, parts):
+        edges = [n * i // k for i in range(k + 1)]
+        cuts.append([(a, b - a) for a, b in zip(edges, edges[1:]) if b > a])
+    for box in itertools.product(*cuts):
+        yield tuple(a for a, _ in box), tuple(n for _, n in box)
+
+
+def box_slice(start, size):
+    return tuple(slice(a, a + n) for a, n in zip(start, size))
+
+
+def support(W, a, n):
+    """(start, size) of the columns of W that rows a..a+n-1 weight with a nonzero."""
+    if n == 0:
+        return 0, 0
+    cols = np.nonzero(W[a:a + n].any(axis=0))[0]
+    if not len(cols):
+        return 0, 0
+    return int(cols[0]), int(cols[-1] - cols[0] + 1)
+
+
+class TileTest(Assertions):
+    """Every output tile of a grid, run on the input box the halo query gives, is the
+    whole run's slice bit for bit."""
+
+    def check_tiles(self, op, x, y, parts, call=None):
+        call = call or (lambda op, xt, **kw: op(xt, **kw))
+        n = 0
+        for start, size in boxes(y.shape, parts):
+            with self.subTest(parts=parts, start=start, size=size):
+                s, z = op.input_box(x.shape, start, size, y.shape)
+                xt = x[box_slice(s, z)]
+                yt = call(op, xt, input_tile=(x.shape, s),
+                          output_tile=(y.shape, start, size))
+                self.assertBits(yt, y[box_slice(start, size)])
+                n += 1
+        return n
+
+    def test_resample_tiles(self):
+        x2, x3 = random((9, 7), np.float32), random((5, 6, 7), np.float32)
+        cases = [
+            ("linear 2x", dict(scales=2), x2, [(3, 1), (1, 2), (3, 2)]),
+            ("linear 3-D", dict(scales=(2, 1.5, 0.75)), x3, [(1, 3, 1), (2, 2, 2)]),
+            ("nearest 0.5x", dict(scales=0.5, mode="nearest"), x2, [(3, 1), (2, 2)]),
+            ("nearest, rounding and offsets", dict(scales=(1.5, 0.7), mode="nearest",
+                                                   rounding="decreasing", input_offsets=0,
+                                                   output_offsets=0.25), x2, [(2, 3)]),
+            ("antialiased 0.5x", dict(scales=(0.5, 0.4), antialias=True),
+             random((16, 15), np.float32), [(3, 1), (2, 2)]),
+            ("antialiased 3-D", dict(scales=(1, 0.5, 0.3), antialias=True),
+             random((2, 12, 20), np.float32), [(1, 2, 3)]),
+            ("float16 linear", dict(scales=(2, 1.5)), random((9, 7), np.float16), [(2, 2)]),
+        ]
+        for name, kw, x, grids in cases:
+            with self.subTest(case=name):
+                op = dmlcl.Resample(**kw)
+                y = op(x)
+                for parts in grids:
+                    self.check_tiles(op, x, y, parts)
+                # The function takes the tiles too.
+                start, size = next(boxes(y.shape, (2,) * x.ndim))
+                s, z = op.input_box(x.shape, start, size)
+                self.assertBits(dmlcl.resample(x[box_slice(s, z)], input_tile=(x.shape, s),
+                                               output_tile=(y.shape, start, size), **kw),
+                                y[box_slice(start, size)])
+
+    def test_resample_grad_tiles(self):
+        for mode, rounding in (("linear", None), ("nearest", "decreasing")):
+            with self.subTest(mode=mode):
+                dy = random((18, 14), np.float32)
+                op = dmlcl.ResampleGrad((9, 7), scales=2, mode=mode, rounding=rounding)
+                dx = op(dy)
+                for parts in ((3, 1), (1, 2), (3, 2), (9, 7)):
+                    self.check_tiles(op, dy, dx, parts)
+
+    def test_reverse_subsequences_tiles(self):
+        # Reversed along axis 1; tiles cut dimensions 0 and 2 (the lengths are the input
+        # tile's box with 1 on the axis).
+        x = random((5, 6, 7), np.int16)
+        lengths = RNG.integers(0, 8, (5, 1, 7)).astype(np.uint32)
+        op = dmlcl.ReverseSubsequences(axis=1)
+        y = op(x, lengths)
+        for parts in ((2, 1, 1), (1, 1, 3), (3, 1, 2)):
+            self.check_tiles(op, x, y, parts, lambda op, xt, input_tile, output_tile: op(
+                xt, lengths[box_slice(input_tile[1][:1] + (0,) + input_tile[1][2:],
+                                      xt.shape[:1] + (1,) + xt.shape[2:])],
+                input_tile=input_tile, output_tile=output_tile))
+        self.assertEqual(op.input_box(x.shape, (1, 2, 3), (2, 2, 2)), ((1, 0, 3), (2, 6, 2)))
+
+    def test_tiles_in_place_and_the_cache(self):
+        # Equal tiles written into the slices of one output array; the operator keeps one
+        # C operator per placement (the tiles' layouts are the same, their starts are not).
+        x = random((8, 6), np.float32)
+        op = dmlcl.Resample(scales=2)
+        y = op(x)
+        z = np.full_like(y, np.nan)
+        tiles = list(boxes(y.shape, (4, 1)))
+        for start, size in tiles:
+            s, n = op.input_box(x.shape, start, size)
+            out = z[box_slice(start, size)]
+            self.assertIs(op(x[box_slice(s, n)], out=out, input_tile=(x.shape, s),
+                             output_tile=(y.shape, start)), out)
+        self.assertBits(z, y)
+        self.assertEqual(len(op._entries), 1 + len(tiles))
+        # The whole input with an output tile; an input tile larger than the box.
+        start, size = tiles[1]
+        self.assertBits(op(x, output_tile=(y.shape, start, size)), y[box_slice(start, size)])
+        self.assertBits(op(x[1:], input_tile=(x.shape, (1, 0)),
+                           output_tile=(y.shape, start, size)), y[box_slice(start, size)])
+
+    def test_input_box_is_the_reads(self):
+        # The box is the smallest holding every input the reference weights with a
+        # nonzero, for random parameters and boxes (linear, nearest, antialiased, GRAD1).
+        rng = np.random.default_rng(14)
+        for trial in range(200):
+            mode = ("linear", "nearest", "antialias", "grad")[trial % 4]
+            n_in = int(rng.integers(1, 20))
+            scale = float(np.float32(rng.choice([0.3, 0.5, 0.7, 1, 1.5, 2, 3.25])))
+            io, oo = (float(np.float32(v)) for v in rng.choice([0, 0.5, -0.5, 0.25], 2))
+            rounding = rng.choice([None, "increasing", "decreasing"])
+            if mode == "grad" and rounding is None:
+                rounding = "increasing"
+            n_out = max(ref.output_size(n_in, scale), 1)
+            sub = {"antialias": "linear", "grad": ("nearest", "linear")[trial % 8 // 4]}
+            W = ref.weights_1d(n_in, n_out, scale, io, oo, sub.get(mode, mode), rounding,
+                               mode == "antialias")
+            a = int(rng.integers(0, n_out))
+            b = int(rng.integers(0, n_out - a + 1))
+            with self.subTest(mode=sub.get(mode, mode), grad=mode == "grad", n=n_in,
+                              scale=scale, offsets=(io, oo), box=(a, b)):
+                if mode == "grad":
+                    op = dmlcl.ResampleGrad((n_in,), scale, sub[mode], io, oo, rounding)
+                    a = int(rng.integers(0, n_in))
+                    b = int(rng.integers(0, n_in - a + 1))
+                    s, z = support(W.T, a, b)
+                    got = op.input_box((n_out,), (a,), (b,))
+                else:
+                    op = dmlcl.Resample(scale, None, "linear" if mode == "antialias" else mode,
+                                        io, oo, rounding, mode == "antialias")
+                    s, z = support(W, a, b)
+                    got = op.input_box((n_in,), (a,), (b,), (n_out,))
+                self.assertEqual(got, ((s,), (z,)))
+
+    def test_input_box_is_the_c_call(self):
+        # The binding adds nothing: the C function on the same descriptor answers the same.
+        from dmlcl import _capi as C
+        x = C.TensorDesc(1, 2, (c_uint32 * 2)(9, 7), None, 0)
+        y = C.TensorDesc(1, 2, (c_uint32 * 2)(4, 5), None, 0)
+        fl = lambda *v: (c_float * 2)(*v)  # noqa: E731
+        d = C.Resample3Desc(pointer(x), pointer(y), C.MODE_LINEAR, 0, 2, fl(0.45, 0.7),
+                            fl(0.5, 0.5), fl(-0.5, -0.5), 1)
+        start, size, ist, isz = ((c_uint32 * 2)(*v) for v in ((1, 2), (2, 3), (0, 0), (0, 0)))
+        self.assertEqual(C.lib.dmlcl_operator_input_box(
+            byref(C.OperatorDesc(C.OPERATOR_RESAMPLE3, addressof(d))), start, size, ist, isz),
+            0)
+        op = dmlcl.Resample((0.45, 0.7), antialias=True)
+        self.assertEqual(op.input_box((9, 7), (1, 2), (2, 3), (4, 5)), (tuple(ist), tuple(isz)))
+        # An empty box reads nothing.
+        self.assertEqual(op.input_box((9, 7), (1, 2), (0, 3), (4, 5)), ((0, 0), (0, 0)))
+
+    def test_errors(self):
+        x = random((8, 10), np.float32)
+        op = dmlcl.Resample(scales=2)
+        y = op(x)
+        # The library's rules, with its messages.
+        self.assertRaisesMessage(dmlcl.InvalidArgumentError,
+                                 "resample1: input_tile covers [2, 4) of dimension 0, but the "
+                                 "output tile reads [1, 5) (see dmlcl_operator_input_box)",
+                                 op, x[2:4], input_tile=(x.shape, (2, 0)),
+                                 output_tile=(y.shape, (4, 0), (4, 20)))
+        self.assertRaisesMessage(dmlcl.InvalidArgumentError,
+                                 "resample1: input_tile start[0] + input_tensor sizes[0] "
+                                 "(7 + 2) must be <= logical_sizes[0] (8)", op, x[:2],
+                                 input_tile=(x.shape, (7, 0)))
+        self.assertRaisesMessage(dmlcl.InvalidArgumentError, "resample1:", op.input_box,
+                                 x.shape, (14, 0), (4, 20))
+        r = dmlcl.ReverseSubsequences(axis=1)
+        self.assertRaisesMessage(dmlcl.InvalidArgumentError,
+                                 "reverse_subsequences: output_tile must span the whole axis 1",
+                                 r, x[:, :4], 4, input_tile=(x.shape, (0, 0)),
+                                 output_tile=(x.shape, (0, 0), (8, 4)))
+        # The binding's own checks.
+        self.assertRaisesMessage(ValueError, "resample: input_tile must be (logical_shape, "
+                                             "start), got 5", op, x, input_tile=5)
+        self.assertRaisesMessage(ValueError, "resample: output_tile must be (logical_shape, "
+                                             "start) or (logical_shape, start, size)", op, x,
+                                 output_tile=((16, 20),))
+        self.assertRaisesMessage(ValueError, "output_tile logical_shape has 3 values, x has 2 "
+                                             "dimensions", op, x, output_tile=((1, 2, 3),
+                                                                               (0, 0, 0)))
+        self.assertRaisesMessage(ValueError, "input_tile start[1] is -1, outside 0 to "
+                                             "4294967295", op, x, input_tile=((8, 10), (0, -1)))
+        self.assertRaisesMessage(ValueError, "input_tile logical_shape[0] is 2.5, not an "
+                                             "integer", op, x, input_tile=((2.5, 10), (0, 0)))
+        self.assertRaisesMessage(ValueError, "resample: give out= or output_tile's size", op, x,
+                                 output_tile=(y.shape, (0, 0)))
+        self.assertRaisesMessage(ValueError, "resample: out has shape (4, 20), output_tile's "
+                                             "size is (4, 10)", op, x, out=y[:4],
+                                 output_tile=(y.shape, (0, 0), (4, 10)))
+        self.assertRaisesMessage(ValueError, "resample: output_tile's logical_shape has shape "
+                                             "(16, 21) but size is (16, 20)",
+                                 dmlcl.Resample(size=(16, 20)), x,
+                                 output_tile=((16, 21), (0, 0), (4, 20)))
+        self.assertRaisesMessage(ValueError, "reverse_subsequences: out has shape (8, 10), "
+                                             "output_tile's size is (4, 10)", r, x, 4,
+                                 out=np.empty_like(x), output_tile=(x.shape, (0, 0), (4, 10)))
+        self.assertRaisesMessage(ValueError, "resample: start has 3 values, the output has 2 "
+                                             "dimensions", op.input_box, x.shape, (0, 0, 0),
+                                 (1, 1))
+        self.assertRaisesMessage(ValueError, "resample: input_shape has 9 dimensions",
+                                 op.input_box, (1,) * 9, (0,) * 9, (1,) * 9)
 
 
 class ContextTest(Assertions):
@@ -501,6 +726,23 @@ class PyOpenCLTest(Assertions):
         dy = random((10, 12), np.float32)
         dx = dmlcl.resample_grad(self.cla.to_device(self.queue, dy), (5, 6))
         self.assertClose(dx.get(), ref.resample_grad(dy, (5, 6), (2, 2)))
+
+    def test_tiles_on_the_device(self):
+        # An output tile enqueued on the input box's device array, placed by the tiles.
+        x = random((8, 10), np.float32)
+        op = dmlcl.Resample(scales=2, context=self.ctx)
+        y = op(x)
+        s, z = op.input_box(x.shape, (4, 5), (6, 10))
+        xd = self.cla.to_device(self.queue, x)
+        out, ev = op.enqueue(xd[s[0]:s[0] + z[0], s[1]:s[1] + z[1]], input_tile=(x.shape, s),
+                             output_tile=(y.shape, (4, 5), (6, 10)))
+        ev.wait()
+        self.assertBits(out.get(), y[4:10, 5:15])
+        r = dmlcl.ReverseSubsequences(0, context=self.ctx)
+        out, ev = r.enqueue(xd[:, 2:6], [3] * 4, input_tile=(x.shape, (0, 2)),
+                            output_tile=(x.shape, (0, 2)),
+                            out=self.cla.empty(self.queue, (8, 4), np.float32))
+        self.assertBits(out.get(), r(x, [3] * 10)[:, 2:6])
 
     def test_wait_for_and_errors(self):
         x = random((5, 6), np.float32)

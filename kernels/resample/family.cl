@@ -1,0 +1,45 @@
+/* Prepended by the embed step (tools/embed_kernels.c) to every program under
+ * kernels/resample/, after common.cl: what the RESAMPLE family's kernels share. With the
+ * option DTYPE (dmlcl data type value; absent where a kernel only moves bits), the element
+ * type, the accumulator and their loads and stores. */
+
+/* a * b + c rounds twice, as in the C reference the tests compare with. */
+#pragma OPENCL FP_CONTRACT OFF
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+#ifdef DTYPE
+/* Element type, accumulator, load and store. FLOAT16 and the 8-bit types compute in
+ * float and round once on store (FLOAT16: to nearest even; INT8/UINT8: to nearest even,
+ * saturated). FLOAT64 accumulates in double (weights come from the float tables). */
+#if DTYPE == 9
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double elem_t;
+typedef double acc_t;
+#define LOAD(p, i) ((p)[i])
+#define STORE(p, i, v) ((p)[i] = (v))
+#elif DTYPE == 1
+typedef float elem_t;
+typedef float acc_t;
+#define LOAD(p, i) ((p)[i])
+#define STORE(p, i, v) ((p)[i] = (v))
+#elif DTYPE == 2
+typedef half elem_t; /* pointers only: vload_half/vstore_half are core, no cl_khr_fp16 */
+typedef float acc_t;
+#define LOAD(p, i) vload_half((size_t)(i), (p))
+#define STORE(p, i, v) vstore_half_rte((v), (size_t)(i), (p))
+#elif DTYPE == 8
+typedef char elem_t;
+typedef float acc_t;
+#define LOAD(p, i) ((float)(p)[i])
+#define STORE(p, i, v) ((p)[i] = convert_char_sat_rte(v))
+#elif DTYPE == 5
+typedef uchar elem_t;
+typedef float acc_t;
+#define LOAD(p, i) ((float)(p)[i])
+#define STORE(p, i, v) ((p)[i] = convert_uchar_sat_rte(v))
+#else
+#error "unsupported DTYPE"
+#endif
+#endif

@@ -1,0 +1,342 @@
+/* RESAMPLE1's kernels: what their layouts share (prepended by the embed step to
+ * resample1_units.cl, resample1_rows.cl and resample1_segments.cl, after ../family.cl).
+ * The host computed every coordinate in IEEE float32 (lib/resample/resample1_plan.c):
+ * each resampled dimension has one table row per output coordinate, NEAREST {input
+ * index}, LINEAR {i0, weight bits} with i1 = i0 + 1 whenever the weight is not 0.
+ * Pass-through dimensions (identity, constant, integer downsampling: affine maps) are
+ * plain strides. So the kernels divide by nothing and nearest is an exact gather.
+ *
+ * Work unit: V consecutive outputs along the "inner" dimension (the output's fastest-
+ * varying one, pass-through or resampled). The other ("outer") coordinates are split off
+ * the unit number once per unit with multiply-high divisions, so their cost and their
+ * table reads are shared by V outputs; only the inner coordinate changes in the V loop.
+ * Work-items loop over units (grid stride): measured on an H200, one unit per item
+ * without the loop ran up to 25% slower.
+ *
+ * Layouts: units (resample1_units.cl), 2-D rows (resample1_rows.cl) and segments
+ * for CPUs (resample1_segments.cl).
+ *
+ * Options: LINEAR 0/1, V (outputs per unit), INNER_RES (the inner dimension is resampled);
+ * with LINEAR=1, DTYPE (dmlcl data type value) and K (the number of resampled dimensions:
+ * the 2^K corners). Shapes are arguments. */
+
+/* Mirrors the host's r1_args (all 64-bit fields: no padding surprises). The inner
+ * dimension is entry inner_k of its list (pass-through or resampled); the outer loops
+ * skip it. mul/shr: multiply-high division by the size (lib/core/fastdiv.c). */
+typedef struct {
+    ulong units;             /* outer rows x chunks of V */
+    ulong chunks, chunks_mul, chunks_shr;
+    ulong np, nr;            /* pass-through and resampled dimensions */
+    ulong pass_inner;        /* 1: among the outer ones, pass-through varies fastest */
+    ulong inner_k, inner_size, inner_in, inner_out, inner_tab;
+    ulong inner_nin;         /* a resampled inner dimension's input size */
+    ulong gtab;              /* PAIR_K: table row of the first group of rows */
+    ulong vec_ok, vec_in;    /* 0: the output's / input's buffer base may be misaligned */
+    ulong rows;              /* outer rows (units / chunks) */
+    ulong seg;               /* outputs per unit of the *_seg kernels */
+    ulong skip_p, skip_r;    /* list entries the outer loops skip (8: none) */
+    ulong size2, in2, out2, tab2; /* *_seg2: the second inner dimension (resampled) */
+    ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
+    ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
+} resample1_args;
+
+/* A unit's V outputs go out as one vector store where they are contiguous and aligned:
+ * a store through a vector pointer, since vstoreV only promises element alignment and
+ * GPU compilers split it into V scalar stores. (vloadV from the private array of results
+ * is only a register move.) */
+#if V == 2 || V == 4 || V == 8 || V == 16
+#define VEC_OK 1
+#else
+#define VEC_OK 0
+#endif
+#if ELEM_BYTES == 1
+#define BITS_BASE uchar
+#elif ELEM_BYTES == 2
+#define BITS_BASE ushort
+#elif ELEM_BYTES == 4
+#define BITS_BASE uint
+#else
+#define BITS_BASE ulong
+#endif
+/* *p = the N elements of the private array r (same element type). */
+#define STORE_BITS(N, p, r) (*(__global CAT(BITS_BASE, N) *)(p) = CAT(vload, N)(0, r))
+
+/* Whether n outputs at output offset oo + x0 (binding offset out_off) can go out as one
+ * vector store. */
+static inline int vec_store_ok(const resample1_args *a, ulong out_off, idx_t oo, idx_t x0,
+                               int n)
+{
+    return a->vec_ok && a->inner_out == 1 && x0 + n <= (idx_t)a->inner_size &&
+           (out_off + oo + x0) % n == 0;
+}
+
+/* Whether a unit's V inputs from element offset off (binding offset in_off) of a pass-through
+ * inner dimension can be read as one vector load: contiguous and aligned. */
+static inline int vec_load_ok(const resample1_args *a, ulong in_off, idx_t off)
+{
+    return a->vec_in && a->inner_in == 1 && (in_off + off) % V == 0;
+}
+
+/* Slots the outer loops unroll to: the pass-through and (nearest) resampled dimensions
+ * the row kernels' plans have, else all 8. */
+#ifndef NPS
+#define NPS 8
+#endif
+#ifndef NRS
+#define NRS 8
+#endif
+/* Which group the outer loops split off first (PASS_INNER), and the resampled slot they
+ * skip (nearest: INNER_K): build options where the row kernels' plans fix them, so that
+ * the loop over rows holds neither order's nor the skipped slot's fields. */
+#ifdef PASS_INNER
+#define PASS_FIRST(a) PASS_INNER
+#else
+#define PASS_FIRST(a) ((a)->pass_inner)
+#endif
+
+/* Peels the outer pass-through indices off rem (innermost first), adding their offsets.
+ * The loops over dimensions run over the NPS slots, fully unrolled, so that every index
+ * into the argument struct is a constant: a dynamic index makes GPU compilers copy the
+ * whole struct into per-item private memory. */
+static idx_t pass_dims(idx_t rem, const resample1_args *a, idx_t *io, idx_t *oo)
+{
+#pragma unroll
+    for (int k = NPS - 1; k >= 0; k--) {
+        if (k >= (int)a->np || (!INNER_RES && k == (int)a->skip_p)) /* INNER_RES: none */
+            continue;
+        const idx_t q = fdiv(rem, a->pmul[k], a->pshr[k]), i = rem - q * (idx_t)a->psize[k];
+        rem = q;
+        *io += i * (idx_t)a->pin[k];
+        *oo += i * (idx_t)a->pout[k];
+    }
+    return rem;
+}
+
+#if !LINEAR
+/* Nearest neighbour (and any copy): moves bits, so only the element width matters. */
+static idx_t gather_dims(idx_t rem, const resample1_args *a, __global const uint *tab,
+                         idx_t *io, idx_t *oo)
+{
+#pragma unroll
+    for (int k = NRS - 1; k >= 0; k--) {
+#ifdef INNER_K
+        if (k >= (int)a->nr || k == INNER_K)
+#else
+        if (k >= (int)a->nr || k == (int)a->skip_r)
+#endif
+            continue;
+        const idx_t q = fdiv(rem, a->rmul[k], a->rshr[k]), i = rem - q * (idx_t)a->rsize[k];
+        rem = q;
+        *io += (idx_t)tab[(idx_t)a->rtab[k] + i] * (idx_t)a->rin[k];
+        *oo += i * (idx_t)a->rout[k];
+    }
+    return rem;
+}
+
+/* The offsets of outer row `row`, the faster-varying group split off first. */
+static inline void outer_gather(idx_t row, const resample1_args *a, __global const uint *tab,
+                                idx_t *io, idx_t *oo)
+{
+    if (PASS_FIRST(a))
+        gather_dims(pass_dims(row, a, io, oo), a, tab, io, oo);
+    else
+        pass_dims(gather_dims(row, a, tab, io, oo), a, io, oo);
+}
+
+/* One output's input element, x along the inner dimension. */
+static inline bits_t gather_one(__global const bits_t *in, __global const uint *tab,
+                                const resample1_args *a, idx_t io, idx_t x)
+{
+#if INNER_RES
+    const idx_t xi = (idx_t)tab[(idx_t)a->inner_tab + x];
+#else
+    const idx_t xi = x;
+#endif
+    return in[io + xi * (idx_t)a->inner_in];
+}
+
+#else /* LINEAR */
+
+#if K < 1 || K > 8
+#error "K must be 1..8"
+#endif
+/* INNER_K: the inner dimension's slot among the K resampled ones (-1: pass-through), a
+ * build option so that filling its slot per output costs no selects. */
+#if INNER_RES && (INNER_K < 0 || INNER_K >= K)
+#error "INNER_K must name a resampled slot"
+#endif
+/* With INNER_RES=0, INNER_K >= 0 names the slot of resample1_linear_seg2's second inner
+ * dimension. */
+
+/* The element types' vector loads and stores of N elements to and from a private array. */
+#if DTYPE == 9
+#define STORE_VEC(N, p, r) (*(__global CAT(double, N) *)(p) = CAT(vload, N)(0, r))
+#define LOAD_VEC(N, p, r) CAT(vstore, N)(*(__global const CAT(double, N) *)(p), 0, (r))
+#elif DTYPE == 1
+#define STORE_VEC(N, p, r) (*(__global CAT(float, N) *)(p) = CAT(vload, N)(0, r))
+#define LOAD_VEC(N, p, r) CAT(vstore, N)(*(__global const CAT(float, N) *)(p), 0, (r))
+#elif DTYPE == 2
+#define STORE_VEC(N, p, r) CAT(store_half_v, N)((p), (r))
+/* Rounds in private memory, then one ushortN store of the bits. */
+#define DEFINE_STORE_HALF(N)                                                                  \
+    static inline void CAT(store_half_v, N)(__global half *p, const float *r)                 \
+    {                                                                                         \
+        ushort b[N];                                                                          \
+        CAT(CAT(vstore_half, N), _rte)(CAT(vload, N)(0, r), 0, (__private half *)b);          \
+        *(__global CAT(ushort, N) *)p = CAT(vload, N)(0, b);                                  \
+    }
+DEFINE_STORE_HALF(4)
+#if VEC_OK && V != 4
+DEFINE_STORE_HALF(V)
+#endif
+/* One ushortN load of the bits, then converted in private memory. */
+#define LOAD_VEC(N, p, r) CAT(load_half_v, N)((p), (r))
+#if VEC_OK
+static inline void CAT(load_half_v, V)(__global const half *p, float *r)
+{
+    ushort b[V];
+    CAT(vstore, V)(*(__global const CAT(ushort, V) *)p, 0, b);
+    CAT(vstore, V)(CAT(vload_half, V)(0, (__private const half *)b), 0, r);
+}
+#endif
+#elif DTYPE == 8
+#define STORE_VEC(N, p, r) \
+    (*(__global CAT(char, N) *)(p) = CAT(CAT(convert_char, N), _sat_rte)(CAT(vload, N)(0, r)))
+#define LOAD_VEC(N, p, r) \
+    CAT(vstore, N)(CAT(convert_float, N)(*(__global const CAT(char, N) *)(p)), 0, (r))
+#elif DTYPE == 5
+#define STORE_VEC(N, p, r) \
+    (*(__global CAT(uchar, N) *)(p) = CAT(CAT(convert_uchar, N), _sat_rte)(CAT(vload, N)(0, r)))
+#define LOAD_VEC(N, p, r) \
+    CAT(vstore, N)(CAT(convert_float, N)(*(__global const CAT(uchar, N) *)(p)), 0, (r))
+#endif
+
+/* Peels the outer resampled indices off rem (innermost first): slot k gets the offset of
+ * its lower neighbour, the step to its upper one (0 where the weight is 0, so that corner
+ * reads the lower one again: in bounds at the edge) and its weight. K is a compile-time
+ * count, so the slots stay in registers (the inner slot is filled per output instead). */
+static idx_t linear_dims(idx_t rem, const resample1_args *a, __global const uint2 *tab,
+                         idx_t *lo, idx_t *hi, float *w, idx_t *oo)
+{
+#pragma unroll
+    for (int k = K - 1; k >= 0; k--) {
+        lo[k] = hi[k] = 0;
+        w[k] = 0;
+        if (k == INNER_K) /* the host's skip_r (-1: none to skip) */
+            continue;
+        const idx_t q = fdiv(rem, a->rmul[k], a->rshr[k]), i = rem - q * (idx_t)a->rsize[k];
+        rem = q;
+        const uint2 r = tab[(idx_t)a->rtab[k] + i];
+        lo[k] = (idx_t)r.x * (idx_t)a->rin[k];
+        w[k] = as_float(r.y);
+        hi[k] = w[k] != 0 ? (idx_t)a->rin[k] : 0;
+        *oo += i * (idx_t)a->rout[k];
+    }
+    return rem;
+}
+
+/* The offsets, corner steps and weights of outer row `row` (see outer_gather). */
+static inline void outer_linear(idx_t row, const resample1_args *a, __global const uint2 *tab,
+                                idx_t *io, idx_t *oo, idx_t *lo, idx_t *hi, float *w)
+{
+    if (PASS_FIRST(a))
+        linear_dims(pass_dims(row, a, io, oo), a, tab, lo, hi, w, oo);
+    else
+        pass_dims(linear_dims(row, a, tab, lo, hi, w, oo), a, io, oo);
+}
+
+/* One output: corners in the reference's order (first resampled dimension = most
+ * significant bit), weight = product over dimensions in order. A corner of weight 0 adds
+ * nothing (so an Inf or NaN there cannot turn the result into NaN); its load still
+ * happens, from an in-bounds address, so that no branch separates the 2^K loads and
+ * they are all in flight together. */
+/* Corner c's weight and (added to *off) input offset. */
+static inline acc_t corner(uint c, const idx_t *lo, const idx_t *hi, const float *w, idx_t *off)
+{
+    acc_t wt = 0;
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const uint bit = (c >> (K - 1 - k)) & 1u;
+        const acc_t wk = (acc_t)w[k];
+        const acc_t f = bit ? wk : (acc_t)1 - wk;
+        wt = k == 0 ? f : wt * f; /* the product from 1, less its exact first step */
+        *off += lo[k] + (bit ? hi[k] : 0);
+    }
+    return wt;
+}
+
+static acc_t interpolate(__global const elem_t *in, idx_t io, const idx_t *lo,
+                         const idx_t *hi, const float *w)
+{
+    acc_t acc = 0;
+#if K <= 3 /* unrolled up to 8 corners; more would bloat the code V times over */
+#pragma unroll
+#endif
+    for (uint c = 0; c < (1u << K); c++) {
+        idx_t off = io;
+        const acc_t wt = corner(c, lo, hi, w, &off);
+        const acc_t v = (acc_t)LOAD(in, off);
+        acc = wt != 0 ? acc + wt * v : acc;
+    }
+    return acc;
+}
+
+#if !INNER_RES && VEC_OK
+/* A unit of V outputs along a pass-through inner run (channels-last): every output has the
+ * same corners and weights, so each corner's V inputs come as one vector load where
+ * every corner is aligned; the same terms in the same order as interpolate(). */
+static int interpolate_vec(__global const elem_t *in, ulong in_off, const resample1_args *a,
+                           idx_t io, const idx_t *lo, const idx_t *hi, const float *w,
+                           acc_t *res)
+{
+    idx_t m = io; /* every corner aligned: io and every step a multiple of V */
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        m |= lo[k] | hi[k];
+    if (!vec_load_ok(a, in_off, 0) || m % V != 0)
+        return 0;
+#pragma unroll
+    for (int j = 0; j < V; j++)
+        res[j] = 0;
+#if K <= 3
+#pragma unroll
+#endif
+    for (uint c = 0; c < (1u << K); c++) {
+        idx_t off = io;
+        const acc_t wt = corner(c, lo, hi, w, &off);
+        acc_t v[V];
+        LOAD_VEC(V, in + off, v);
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            res[j] = wt != 0 ? res[j] + wt * v[j] : res[j];
+    }
+    return 1;
+}
+#endif
+
+/* One output, x along the inner dimension: its table row (resampled) or stride (pass-
+ * through) completes the outer slots. */
+static inline acc_t linear_one(__global const elem_t *in, __global const uint2 *tab,
+                               const resample1_args *a, idx_t io, const idx_t *lo,
+                               const idx_t *hi, const float *w, idx_t x)
+{
+#if INNER_RES
+    /* The inner slot's row replaces slot inner_k (unrolled selects, no dynamically
+     * indexed private arrays). */
+    const uint2 r = tab[(idx_t)a->inner_tab + x];
+    const float wx = as_float(r.y);
+    idx_t lo_j[K], hi_j[K];
+    float w_j[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const int here = k == INNER_K;
+        lo_j[k] = here ? (idx_t)r.x * (idx_t)a->inner_in : lo[k];
+        hi_j[k] = here ? (wx != 0 ? (idx_t)a->inner_in : 0) : hi[k];
+        w_j[k] = here ? wx : w[k];
+    }
+    return interpolate(in, io, lo_j, hi_j, w_j);
+#else
+    return interpolate(in, io + x * (idx_t)a->inner_in, lo, hi, w);
+#endif
+}
+#endif

@@ -1,0 +1,316 @@
+/* RESAMPLE1's 2-D row layout (resample1/family.cl): dimension 0 along the row, dimension 1
+ * over rows. */
+
+/* Outputs per item of the 2-D row kernels, a constant of the source (lib/resample/plan.h's
+ * DMLCL_R1_ROWS_VEC), not an option:
+ * LINEAR 4 (one 16-byte store for FLOAT32), nearest 8. Measured on an H200: linear 2x
+ * 0.42 of copy with 4, 0.41 with 8 (downsampling 0.98 and 0.52); nearest 2x 0.40 with 4,
+ * 0.73 with 8, 0.66 with 16. */
+#if LINEAR
+#define RV 4
+#else
+#define RV 8
+#endif
+
+#if !LINEAR
+/* Resampled inner dimension: a 2-D range, dimension 0 along the row (RV outputs per item,
+ * neighbouring items on neighbouring vectors: coalesced), dimension 1 over rows (looping).
+ * An item reads its inner table rows once and reuses them for every row it visits; per row
+ * it pays only the outer coordinates. The planner's choice for LINEAR on GPUs; for
+ * nearest only on request (rows=1 in $DMLCL_RESAMPLE_PLAN): the H200 ran nearest faster
+ * as units of 8. */
+__kernel void resample1_gather_rows(__global const bits_t *in, ulong in_off,
+                                    __global bits_t *out, ulong out_off,
+                                    __global const uint *tab, resample1_args a)
+{
+    in += in_off;
+    out += out_off;
+    const idx_t w = (idx_t)a.inner_size, x0 = (idx_t)get_global_id(0) * RV;
+    if (x0 >= w)
+        return;
+    idx_t xo[RV]; /* input offsets along the inner dimension (clamped past the row's end) */
+#pragma unroll
+    for (int j = 0; j < RV; j++)
+        xo[j] = (idx_t)tab[(idx_t)a.inner_tab + min(x0 + j, w - 1)] * (idx_t)a.inner_in;
+    const idx_t rows = (idx_t)a.rows;
+    for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
+        idx_t io = 0, oo = 0;
+        outer_gather(r, &a, tab, &io, &oo);
+        bits_t v[RV];
+#pragma unroll
+        for (int j = 0; j < RV; j++)
+            v[j] = in[io + xo[j]];
+        if (vec_store_ok(&a, out_off, oo, x0, RV)) {
+            STORE_BITS(RV, out + oo + x0, v);
+            continue;
+        }
+#pragma unroll
+        for (int j = 0; j < RV; j++)
+            if (x0 + j < w)
+                out[oo + (x0 + j) * (idx_t)a.inner_out] = v[j];
+    }
+}
+
+#else /* LINEAR */
+
+/* One row of a row kernel item's RV outputs, each from its own corner loads: the inner
+ * slot's offset, step and weight are the item's (xlo, xhi, xw). */
+static void corners_row(__global const elem_t *in, idx_t io, const idx_t *lo, const idx_t *hi,
+                        const float *w, const idx_t *xlo, const idx_t *xhi, const float *xw,
+                        acc_t *res)
+{
+#pragma unroll
+    for (int j = 0; j < RV; j++) {
+        idx_t lo_j[K], hi_j[K];
+        float w_j[K];
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            const int here = k == INNER_K;
+            lo_j[k] = here ? xlo[j] : lo[k];
+            hi_j[k] = here ? xhi[j] : hi[k];
+            w_j[k] = here ? xw[j] : w[k];
+        }
+        res[j] = interpolate(in, io, lo_j, hi_j, w_j);
+    }
+}
+
+/* A row kernel item's RV results: one vector store where it can, else those within the row. */
+static inline void store_row(__global elem_t *out, ulong out_off, const resample1_args *a,
+                             idx_t oo, idx_t x0, const acc_t *res)
+{
+    if (vec_store_ok(a, out_off, oo, x0, RV)) {
+        STORE_VEC(RV, out + oo + x0, res);
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < RV; j++)
+        if (x0 + j < (idx_t)a->inner_size)
+            STORE(out, oo + (x0 + j) * (idx_t)a->inner_out, res[j]);
+}
+
+/* The window (WIN, WPAT: lib/resample/resample1_plan.c's pick_window). Neighbouring outputs of an
+ * upsampled row share input columns: 2x reads 4 columns for 4 outputs, not 8. An item
+ * whose outputs fit loads each outer corner's WIN consecutive columns once per row and
+ * picks output j's lower column at window entry PAT(j), the upper one next to it; the
+ * entries are constants after unrolling, so the window lives in registers. H200, linear
+ * 2x NCHW: 0.44 of copy with 16 loads per item and row, 0.66 with 8. */
+#ifndef WIN
+#define WIN 0
+#define WPAT 0
+#endif
+#if WIN
+#if !INNER_RES || K > 3
+#error "the window needs a resampled inner dimension and at most 3 resampled ones"
+#endif
+#define PAT(j) ((int)((WPAT >> (4 * (j))) & 15))
+/* Corner c's bit of the inner slot, and its index among the outer corners (c without it). */
+#define INNER_BIT(c) (((c) >> (K - 1 - INNER_K)) & 1u)
+#define OUTER(c) ((((c) >> (K - INNER_K)) << (K - 1 - INNER_K)) | \
+                  ((c) & ((1u << (K - 1 - INNER_K)) - 1u)))
+
+/* Whether outputs with lower columns i0 read columns base + PAT(j), clamped to the row of
+ * n as the window loads them. The upper column, the window's next, is then i0 + 1 too:
+ * only i0 = n - 1 clamps it, and there the weight is 0. */
+static int window_fits_at(const uint *i0, long base, long n)
+{
+    int ok = 1;
+#pragma unroll
+    for (int j = 0; j < RV; j++)
+        ok &= clamp(base + PAT(j), 0L, n - 1) == (long)i0[j];
+    return ok;
+}
+
+/* The window's first column (anchored at the last output, else the first: edges clamp
+ * one or the other), or 0 where the outputs do not fit. The host checked a sample of
+ * items; each checks itself, so a misfit costs speed, never a wrong result. */
+static int window_start(const uint *i0, long n, long *base)
+{
+    *base = (long)i0[RV - 1] - PAT(RV - 1);
+    if (window_fits_at(i0, *base, n))
+        return 1;
+    *base = (long)i0[0] - PAT(0);
+    return window_fits_at(i0, *base, n);
+}
+
+/* corners_row from the window, in two steps (pairs of rows share the first): each outer
+ * corner's columns loaded once (the inner slot's lo and hi are 0, so corner() gives the
+ * outer offset alone), then every output's terms in interpolate()'s order with its
+ * arithmetic: the same bits. */
+typedef acc_t window_t[1 << (K - 1)][WIN];
+
+static inline void window_load(__global const elem_t *in, idx_t io, const idx_t *lo,
+                               const idx_t *hi, const float *w, const idx_t *col, window_t win)
+{
+#pragma unroll
+    for (uint c = 0; c < (1u << K); c++) {
+        if (INNER_BIT(c))
+            continue;
+        idx_t off = io;
+        corner(c, lo, hi, w, &off);
+        __global const elem_t *row = in + off;
+#pragma unroll
+        for (int t = 0; t < WIN; t++)
+            win[OUTER(c)][t] = (acc_t)LOAD(row, col[t]);
+    }
+}
+
+static inline void window_row(window_t win, const idx_t *lo, const idx_t *hi, const float *w,
+                              const float *xw, acc_t *res)
+{
+#pragma unroll
+    for (int j = 0; j < RV; j++) {
+        float w_j[K];
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            w_j[k] = k == INNER_K ? xw[j] : w[k];
+        acc_t acc = 0;
+#pragma unroll
+        for (uint c = 0; c < (1u << K); c++) {
+            idx_t unused = 0;
+            const acc_t wt = corner(c, lo, hi, w_j, &unused);
+            const acc_t v = win[OUTER(c)][PAT(j) + INNER_BIT(c)];
+            acc = wt != 0 ? acc + wt * v : acc;
+        }
+        res[j] = acc;
+    }
+}
+
+#ifdef PAIR_K
+#if PAIR_K == INNER_K || PAIR_K >= K
+#error "PAIR_K must name an outer resampled slot"
+#endif
+/* linear_dims for the pairs (lib/resample/resample1_plan.c's pick_pairs): slot PAIR_K counts groups
+ * of 1 or 2 consecutive output rows with the same lower input row, table rows {first
+ * output, outputs} from gtab. Its lo and w are the first row's, *w2 the second's (the
+ * first's again for a single row); its step is taken where either row's weight is not 0
+ * (only a group's first row can have weight 0, and then the second reads the upper row,
+ * in bounds): a weight-0 corner is dropped by the select whatever it reads. */
+static idx_t pair_dims(idx_t rem, const resample1_args *a, __global const uint2 *tab,
+                       idx_t *lo, idx_t *hi, float *w, float *w2, uint *n2, idx_t *oo)
+{
+#pragma unroll
+    for (int k = K - 1; k >= 0; k--) {
+        lo[k] = hi[k] = 0;
+        w[k] = 0;
+        if (k == INNER_K)
+            continue;
+        const idx_t q = fdiv(rem, a->rmul[k], a->rshr[k]), i = rem - q * (idx_t)a->rsize[k];
+        rem = q;
+        idx_t o = i;
+        uint2 r = tab[(idx_t)a->rtab[k] + i];
+        if (k == PAIR_K) {
+            const uint2 g = tab[(idx_t)a->gtab + i];
+            o = (idx_t)g.x;
+            r = tab[(idx_t)a->rtab[k] + o];
+            *w2 = as_float(tab[(idx_t)a->rtab[k] + o + (g.y - 1)].y);
+            *n2 = g.y;
+        }
+        lo[k] = (idx_t)r.x * (idx_t)a->rin[k];
+        w[k] = as_float(r.y);
+        const int step = k == PAIR_K ? w[k] != 0 || *w2 != 0 : w[k] != 0;
+        hi[k] = step ? (idx_t)a->rin[k] : 0;
+        *oo += o * (idx_t)a->rout[k];
+    }
+    return rem;
+}
+
+/* A pair step of the rows kernel: both rows from one window load (use_win, a constant
+ * at each call) or each from its own corner loads (an item the window does not fit). */
+static inline void pair_step(__global const elem_t *in, __global elem_t *out, ulong out_off,
+                             const resample1_args *a, __global const uint2 *tab, idx_t rr,
+                             idx_t x0, const idx_t *col, const idx_t *xlo, const idx_t *xhi,
+                             const float *xw, int use_win)
+{
+    idx_t io = 0, oo = 0, lo[K], hi[K];
+    float w[K], w2 = 0;
+    uint n2 = 1;
+    if (PASS_FIRST(a))
+        pair_dims(pass_dims(rr, a, &io, &oo), a, tab, lo, hi, w, &w2, &n2, &oo);
+    else
+        pass_dims(pair_dims(rr, a, tab, lo, hi, w, &w2, &n2, &oo), a, &io, &oo);
+    acc_t res[RV];
+    if (use_win) {
+        window_t win;
+        window_load(in, io, lo, hi, w, col, win);
+        window_row(win, lo, hi, w, xw, res);
+        store_row(out, out_off, a, oo, x0, res);
+        if (n2 < 2)
+            return;
+        w[PAIR_K] = w2;
+        window_row(win, lo, hi, w, xw, res);
+    } else {
+        corners_row(in, io, lo, hi, w, xlo, xhi, xw, res);
+        store_row(out, out_off, a, oo, x0, res);
+        if (n2 < 2)
+            return;
+        w[PAIR_K] = w2;
+        corners_row(in, io, lo, hi, w, xlo, xhi, xw, res);
+    }
+    store_row(out, out_off, a, oo + (idx_t)a->rout[PAIR_K], x0, res);
+}
+#endif
+#endif
+
+/* The 2-D row layout of resample1_gather_rows for LINEAR: an item keeps its RV inner rows
+ * (offset, step, weight; or its window's columns) in registers across the rows it visits.
+ * One loop per path, so that neither holds the other's registers: on an H200 the rows
+ * kernel with both in one loop took 54 registers (half the threads resident). */
+__kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
+                                    __global elem_t *out, ulong out_off,
+                                    __global const uint2 *tab, resample1_args a)
+{
+    in += in_off;
+    out += out_off;
+    const idx_t w_in = (idx_t)a.inner_size, x0 = (idx_t)get_global_id(0) * RV;
+    if (x0 >= w_in)
+        return;
+    idx_t xlo[RV], xhi[RV];
+    uint xi[RV];
+    float xw[RV];
+#pragma unroll
+    for (int j = 0; j < RV; j++) {
+        const uint2 r = tab[(idx_t)a.inner_tab + min(x0 + j, w_in - 1)];
+        xi[j] = r.x;
+        xlo[j] = (idx_t)r.x * (idx_t)a.inner_in;
+        xw[j] = as_float(r.y);
+        xhi[j] = xw[j] != 0 ? (idx_t)a.inner_in : 0;
+    }
+    const idx_t rows = (idx_t)a.rows;
+#if WIN
+    long base;
+    if (window_start(xi, (long)a.inner_nin, &base)) {
+        idx_t col[WIN];
+#pragma unroll
+        for (int t = 0; t < WIN; t++)
+            col[t] = (idx_t)clamp(base + t, 0L, (long)a.inner_nin - 1) * (idx_t)a.inner_in;
+        for (idx_t rr = (idx_t)get_global_id(1); rr < rows; rr += (idx_t)get_global_size(1)) {
+#ifdef PAIR_K
+            pair_step(in, out, out_off, &a, tab, rr, x0, col, xlo, xhi, xw, 1);
+#else
+            idx_t io = 0, oo = 0, lo[K], hi[K];
+            float w[K];
+            window_t win;
+            acc_t res[RV];
+            outer_linear(rr, &a, tab, &io, &oo, lo, hi, w);
+            window_load(in, io, lo, hi, w, col, win);
+            window_row(win, lo, hi, w, xw, res);
+            store_row(out, out_off, &a, oo, x0, res);
+#endif
+        }
+        return;
+    }
+#endif
+    for (idx_t rr = (idx_t)get_global_id(1); rr < rows; rr += (idx_t)get_global_size(1)) {
+#ifdef PAIR_K
+        pair_step(in, out, out_off, &a, tab, rr, x0, NULL, xlo, xhi, xw, 0);
+        continue;
+#endif
+        idx_t io = 0, oo = 0, lo[K], hi[K];
+        float w[K];
+        acc_t res[RV];
+        outer_linear(rr, &a, tab, &io, &oo, lo, hi, w);
+        corners_row(in, io, lo, hi, w, xlo, xhi, xw, res);
+        store_row(out, out_off, &a, oo, x0, res);
+    }
+}
+#endif

@@ -1,0 +1,431 @@
+/* Separable weighted gathers with a variable number of taps per dimension: RESAMPLE_GRAD1
+ * (each input element gathers the forward outputs that read it: deterministic, no atomics)
+ * and RESAMPLE3's antialiased linear filter. The host built, per "tabled" dimension, one
+ * row per result coordinate, {first source index, tap count, word offset of the taps},
+ * and per tap {float bits of w, code}: the tap weight is (code & 1 ? 1 - w : 0) +
+ * (code & 2 ? w : 0), so that 1 - w is computed in the accumulator type exactly as the
+ * forward pass does (lib/resample/taps_plan.c). Other dimensions are affine with weight 1
+ * (plain strides). The result is the sum over the product of the tabled dimensions' taps,
+ * first dimension slowest, of (product of the tap weights in dimension order) x source:
+ * the order in which a forward scatter would add them, so sums are reproducible.
+ * Options: DTYPE (dmlcl data type value), IDX64, NT2 (exactly two tabled dimensions: a
+ * loop nest of scalars), KB (1/2/4/8: also compile the column kernels, rows and segments,
+ * whose inner rows have at most KB taps), NT3 (three tabled dimensions: the column
+ * kernels' second outer one), SEGT (columns per item of the segment kernel), CV (FLOAT32
+ * channels-last: channels per item of the rows kernel, one vector load per tap). Shapes
+ * and tables are arguments. */
+
+typedef struct {
+    ulong count;   /* result elements */
+    ulong rank;    /* dimensions */
+    ulong nt;      /* tabled dimensions */
+    ulong rsize[8], rstr[8]; /* result size and stride per dimension */
+    ulong sstr[8];           /* source stride (affine dimensions: times their step) */
+    ulong rtab[8];           /* word offset of the dimension's rows; ~0 = affine */
+    ulong rmul[8], rshr[8];  /* multiply-high division by rsize (common.cl's fdiv) */
+    /* The column kernels (rows, segments): the inner dimension b (the last tabled one),
+     * the affine dimension c inside it (channels-last; 8 = none), the columns nx = b's
+     * size x c's size (nc), rows (count / nx), b's rows' word offset, source and result
+     * strides of b and of c, division by nc. */
+    ulong inner, cdim, nx, nc, rows, btab, bstr, bres, csrc, cres, cmul, cshr;
+    ulong cv_ok; /* CV > 1: this enqueue's bindings allow the vector loads and stores */
+} taps_args;
+
+/* Element types: ../family.cl, prepended by the embed step. */
+
+/* Splits dimension d's coordinate i off the flat index *rem (which becomes the rest) and
+ * adds its result offset to *oo; affine, adds its source offset to *base and returns NULL;
+ * tabled, returns its row of the table. Scalars, not the struct: see the NT2 kernel. */
+static inline __global const uint *split(idx_t *rem, idx_t *oo, idx_t *base, ulong mul,
+                                         ulong shr, ulong size, ulong rstr, ulong sstr,
+                                         ulong rtab, __global const uint *tab)
+{
+    const idx_t q = fdiv(*rem, mul, shr), i = *rem - q * (idx_t)size;
+    *rem = q;
+    *oo += i * (idx_t)rstr;
+    if (rtab == ~(ulong)0) {
+        *base += i * (idx_t)sstr;
+        return 0;
+    }
+    return tab + (idx_t)rtab + 3 * i;
+}
+#define SPLIT(d) split(&rem, &oo, &base, a.rmul[d], a.rshr[d], a.rsize[d], a.rstr[d], a.sstr[d], \
+                       a.rtab[d], tab)
+
+/* Selects, not branches: the tap loops stay straight-line. */
+static acc_t tap_weight(uint2 e)
+{
+    const acc_t w = (acc_t)as_float(e.x), lo = (acc_t)1 - w;
+    const acc_t both = lo + w;
+    return e.y == 1u ? lo : e.y == 2u ? w : e.y == 3u ? both : (acc_t)0;
+}
+
+#ifndef NT2
+#define NT2 0
+#endif
+#ifndef NT3
+#define NT3 0 /* three tabled dimensions: the column kernels' outer dimension s */
+#endif
+
+#if NT2
+/* Exactly two tabled dimensions (image resampling): scalars only, two plain loops. */
+__kernel void resample_taps(__global const elem_t *src, ulong src_off, __global elem_t *dst,
+                            ulong dst_off, __global const uint *tab, taps_args a)
+{
+    src += src_off;
+    dst += dst_off;
+    const idx_t count = (idx_t)a.count;
+    for (idx_t g = (idx_t)get_global_id(0); g < count; g += (idx_t)get_global_size(0)) {
+        idx_t rem = g, base = 0, oo = 0, stra = 0, strb = 0;
+        uint fa = 0, ca = 0, ea = 0, fb = 0, cb = 0, eb = 0;
+        int inner = 1; /* the first tabled dimension met from the innermost is b */
+        /* All 8 slots, unrolled: constant indices keep the argument struct out of
+         * per-item private memory on GPUs. */
+#pragma unroll
+        for (int d = 7; d >= 0; d--) {
+            if (d >= (int)a.rank)
+                continue;
+            __global const uint *row = SPLIT(d);
+            if (!row)
+                continue;
+            if (inner) {
+                fb = row[0], cb = row[1], eb = row[2], strb = (idx_t)a.sstr[d];
+                inner = 0;
+            } else {
+                fa = row[0], ca = row[1], ea = row[2], stra = (idx_t)a.sstr[d];
+            }
+        }
+        acc_t acc = 0;
+        for (uint ja = 0; ja < ca; ja++) {
+            const acc_t wa = (acc_t)1 * tap_weight(vload2(ja, tab + ea));
+            idx_t off = base + (idx_t)(fa + ja) * stra + (idx_t)fb * strb;
+            /* Every tap's source is in bounds, so it is read whatever its weight and the
+             * weight-0 ones are dropped by a select, not a branch: unrolled, the loads of
+             * several taps are in flight at once. */
+#pragma unroll 4
+            for (uint jb = 0; jb < cb; jb++, off += strb) {
+                const acc_t wt = wa * tap_weight(vload2(jb, tab + eb));
+                const acc_t v = (acc_t)LOAD(src, off);
+                acc = wt != 0 ? acc + wt * v : acc;
+            }
+        }
+        STORE(dst, oo, acc);
+    }
+}
+#else
+__kernel void resample_taps(__global const elem_t *src, ulong src_off, __global elem_t *dst,
+                            ulong dst_off, __global const uint *tab, taps_args a)
+{
+    src += src_off;
+    dst += dst_off;
+    const idx_t count = (idx_t)a.count;
+    const int nt = (int)a.nt;
+    for (idx_t g = (idx_t)get_global_id(0); g < count; g += (idx_t)get_global_size(0)) {
+        idx_t rem = g, base = 0, oo = 0;
+        uint first[8], cnt[8], eoff[8], j[8];
+        idx_t str[8];
+        int k = nt, empty = 0;
+        for (int d = (int)a.rank - 1; d >= 0; d--) {
+            __global const uint *row = SPLIT(d);
+            if (!row)
+                continue;
+            k--;
+            first[k] = row[0];
+            cnt[k] = row[1];
+            eoff[k] = row[2];
+            str[k] = (idx_t)a.sstr[d];
+            j[k] = 0;
+            empty |= row[1] == 0;
+        }
+        /* Prefix products over the outer tabled dimensions (pw[t] = 1 x w_0 x ... x w_t,
+         * the same left-to-right product as the reference), recomputed only from the
+         * dimension that stepped; the innermost one runs as a tight loop. (A variant with
+         * every array index a compile-time constant ran slower on an H200.) */
+        acc_t acc = 0, pw[8];
+        idx_t po[8];
+        const int last = nt - 1;
+        int from = 0;
+        if (nt == 0 && !empty)
+            acc = acc + (acc_t)1 * (acc_t)LOAD(src, base);
+        while (nt > 0 && !empty) {
+            for (int t = from; t < last; t++) {
+                const acc_t pw0 = t ? pw[t - 1] : (acc_t)1;
+                const idx_t po0 = t ? po[t - 1] : base;
+                pw[t] = pw0 * tap_weight(vload2(0, tab + eoff[t] + 2 * j[t]));
+                po[t] = po0 + (idx_t)(first[t] + j[t]) * str[t];
+            }
+            const acc_t wl = last ? pw[last - 1] : (acc_t)1;
+            __global const uint *e = tab + eoff[last];
+            const idx_t step = str[last];
+            idx_t off = (last ? po[last - 1] : base) + (idx_t)first[last] * step;
+#pragma unroll 4
+            for (uint jl = 0; jl < cnt[last]; jl++, off += step) {
+                const acc_t wt = wl * tap_weight(vload2(jl, e));
+                const acc_t v = (acc_t)LOAD(src, off); /* in bounds; see the NT2 kernel */
+                acc = wt != 0 ? acc + wt * v : acc;    /* weight 0 adds nothing, not even NaN */
+            }
+            int t = last - 1;
+            for (; t >= 0; t--) {
+                if (++j[t] < cnt[t])
+                    break;
+                j[t] = 0;
+            }
+            empty = t < 0;
+            from = t;
+        }
+        STORE(dst, oo, acc);
+    }
+}
+#endif
+
+#ifndef KB
+#define KB 0
+#endif
+
+#if KB
+/* Column x of the rows and segment kernels: a coordinate of the inner tabled dimension b
+ * (and, channels-last, of the affine dimension c inside it). Its KB tap weights and source
+ * offsets into wb/ob (taps past the row's count: weight 0, reading the row's first source
+ * element, in bounds, dropped by the select), and returns its result offset. */
+#ifndef CV
+#define CV 1
+#endif
+static inline idx_t column_taps(idx_t x, const taps_args *a, __global const uint *tab,
+                                acc_t *wb, idx_t *ob)
+{
+    /* CV > 1: x is a group of CV channels (nc counts groups). */
+    const idx_t xb = fdiv(x, a->cmul, a->cshr), xc = (x - xb * (idx_t)a->nc) * CV;
+    __global const uint *rb = tab + (idx_t)a->btab + 3 * xb;
+    const uint fb = rb[0], cb = rb[1], eb = rb[2];
+#pragma unroll
+    for (uint j = 0; j < KB; j++) {
+        wb[j] = j < cb ? tap_weight(vload2(j, tab + eb)) : (acc_t)0;
+        ob[j] = (idx_t)(fb + (j < cb ? j : 0)) * (idx_t)a->bstr + xc * (idx_t)a->csrc;
+    }
+    return xb * (idx_t)a->bres + xc * (idx_t)a->cres;
+}
+
+/* Row r of the rows and segment kernels: its other coordinates' source offset (affine
+ * ones) and result offset, and the taps of up to two outer tabled dimensions, s (slower)
+ * and f (faster); a missing one is a single tap of weight 1 at offset 0. */
+typedef struct {
+    idx_t base, oo;          /* source and result offsets */
+    uint s0, sn, se, f0, fn, fe; /* first source index, tap count, word offset of the taps */
+    idx_t sstr, fstr;        /* source strides */
+    int has_s, has_f;
+} outer_row;
+
+/* The rows kernel's plans fix the rank (RS), the column dimensions (BDIM, CDIM) and the
+ * tabled ones (TMASK) as build options: the loop then unrolls to the dimensions there are
+ * and the compiler keeps no other slot's fields in registers across the row loop. */
+#ifdef RS
+#define SKIP_DIM(a, d) ((d) == BDIM || (d) == CDIM)
+#define TABLED(a, d) ((TMASK >> (d)) & 1)
+#else
+#define RS 8
+#define SKIP_DIM(a, d) ((d) >= (int)(a)->rank || (d) == (int)(a)->inner || (d) == (int)(a)->cdim)
+#define TABLED(a, d) ((a)->rtab[d] != ~(ulong)0)
+#endif
+
+static inline outer_row row_split(idx_t r, const taps_args *a, __global const uint *tab)
+{
+    outer_row o = {0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0};
+    idx_t rem = r;
+#pragma unroll
+    for (int d = RS - 1; d >= 0; d--) {
+        if (SKIP_DIM(a, d))
+            continue;
+        __global const uint *row = split(&rem, &o.oo, &o.base, a->rmul[d], a->rshr[d],
+                                         a->rsize[d], a->rstr[d], a->sstr[d],
+                                         TABLED(a, d) ? a->rtab[d] : ~(ulong)0, tab);
+        if (!row)
+            continue;
+#if NT3
+        if (o.has_f) /* the second met from the inside is the slower one */
+            o.s0 = row[0], o.sn = row[1], o.se = row[2], o.sstr = (idx_t)a->sstr[d], o.has_s = 1;
+        else
+#endif
+            o.f0 = row[0], o.fn = row[1], o.fe = row[2], o.fstr = (idx_t)a->sstr[d], o.has_f = 1;
+    }
+    return o;
+}
+
+/* Outer tap j of dimension s (or f, given s's weight ws and offset): the weight, 1 x w_s x
+ * w_f in dimension order as the 1-D kernels multiply, and the source offset. */
+static inline acc_t s_tap(const outer_row *o, uint j, __global const uint *tab, idx_t *off)
+{
+#if NT3
+    *off = o->base + (idx_t)(o->s0 + j) * o->sstr;
+    return o->has_s ? (acc_t)1 * tap_weight(vload2(j, tab + o->se)) : (acc_t)1;
+#else
+    *off = o->base; /* no dimension s: compiled out (a faster 2-D kernel on an H200) */
+    return (acc_t)1;
+#endif
+}
+
+static inline acc_t f_tap(const outer_row *o, uint j, __global const uint *tab, acc_t ws,
+                          idx_t *off)
+{
+    *off += (idx_t)(o->f0 + j) * o->fstr;
+    return o->has_f ? ws * tap_weight(vload2(j, tab + o->fe)) : ws;
+}
+
+/* The rows kernel's loop over f's taps unrolled to KF (a build option: the most any row
+ * has), so that all of a row's loads are in flight together: taps past the row's count
+ * weigh 0 and read its first source row (in bounds; the select drops them). */
+#ifndef KF
+#define KF 0
+#endif
+static inline acc_t f_tap_kf(const outer_row *o, uint j, __global const uint *tab, acc_t ws,
+                             idx_t *off)
+{
+    if (j < o->fn)
+        return f_tap(o, j, tab, ws, off);
+    *off += (idx_t)o->f0 * o->fstr;
+    return 0;
+}
+
+#if CV > 1
+#if DTYPE != 1
+#error "CV > 1 needs FLOAT32"
+#endif
+#endif
+
+/* The CV channels at p into v: one vector load where the binding allows (cv_ok). */
+static inline void load_cv(__global const elem_t *p, ulong cv_ok, acc_t *v)
+{
+#if CV > 1
+    if (cv_ok) {
+        CAT(vstore, CV)(*(__global const CAT(float, CV) *)p, 0, v);
+        return;
+    }
+#endif
+#pragma unroll
+    for (int c = 0; c < CV; c++)
+        v[c] = (acc_t)LOAD(p, c);
+}
+
+static inline void store_cv(__global elem_t *p, ulong cv_ok, const acc_t *v)
+{
+#if CV > 1
+    if (cv_ok) {
+        *(__global CAT(float, CV) *)p = CAT(vload, CV)(0, v);
+        return;
+    }
+#endif
+#pragma unroll
+    for (int c = 0; c < CV; c++)
+        STORE(p, c, v[c]);
+}
+
+/* Rows layout (GPUs): work-item x owns one column and keeps its taps in registers across
+ * every row it visits (dimension 1 of the range, grid-stride); a row's other coordinates,
+ * and the outer tabled dimension a's taps, are the same for the whole group, so their
+ * table reads are broadcasts. CV > 1 (FLOAT32 channels-last): a column is a run of CV
+ * channels with the same taps, each tap one vector load, each result one vector store. The
+ * arithmetic is the NT2 kernel's, term for term (per channel): the same bits. */
+__kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
+                                 __global elem_t *dst, ulong dst_off, __global const uint *tab,
+                                 taps_args a)
+{
+    src += src_off;
+    dst += dst_off;
+    const idx_t x = (idx_t)get_global_id(0);
+    const int live = x < (idx_t)a.nx;
+    acc_t wb[KB];
+    idx_t ob[KB];
+    const idx_t ox = column_taps(live ? x : 0, &a, tab, wb, ob);
+    const idx_t rows = (idx_t)a.rows;
+    for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
+        const outer_row o = row_split(r, &a, tab);
+        acc_t acc[CV];
+#pragma unroll
+        for (int c = 0; c < CV; c++)
+            acc[c] = 0;
+        for (uint js = 0; js < o.sn; js++) {
+            idx_t offs;
+            const acc_t ws = s_tap(&o, js, tab, &offs);
+#if KF
+#pragma unroll
+            for (uint jf = 0; jf < KF; jf++) {
+                idx_t off = offs;
+                const acc_t wa = f_tap_kf(&o, jf, tab, ws, &off);
+#else
+            for (uint jf = 0; jf < o.fn; jf++) {
+                idx_t off = offs;
+                const acc_t wa = f_tap(&o, jf, tab, ws, &off);
+#endif
+#pragma unroll
+                for (int j = 0; j < KB; j++) {
+                    const acc_t wt = wa * wb[j];
+                    acc_t v[CV];
+                    load_cv(src + off + ob[j], a.cv_ok, v);
+#pragma unroll
+                    for (int c = 0; c < CV; c++)
+                        acc[c] = wt != 0 ? acc[c] + wt * v[c] : acc[c];
+                }
+            }
+        }
+        if (live)
+            store_cv(dst + o.oo + ox, a.cv_ok, acc);
+    }
+}
+
+#ifndef SEGT
+#define SEGT 0
+#endif
+#if SEGT
+/* Segment layout (CPUs): work-item s owns SEGT consecutive columns, their taps in private
+ * arrays (column fastest), and loops over rows; per row and outer tap the loop over its
+ * columns is a plain loop the compiler vectorises (gathers from the source). The same
+ * terms in the same order as the rows kernel: the same bits. */
+__kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_off,
+                                __global elem_t *restrict dst, ulong dst_off,
+                                __global const uint *restrict tab, taps_args a)
+{
+    src += src_off;
+    dst += dst_off;
+    const idx_t c0 = (idx_t)get_global_id(0) * SEGT;
+    if (c0 >= (idx_t)a.nx)
+        return;
+    const int n = (int)min((idx_t)SEGT, (idx_t)a.nx - c0);
+    acc_t wb[KB][SEGT], acc[SEGT];
+    idx_t ob[KB][SEGT], ox[SEGT];
+    for (int x = 0; x < n; x++) {
+        acc_t w[KB];
+        idx_t o[KB];
+        ox[x] = column_taps(c0 + x, &a, tab, w, o);
+#pragma unroll
+        for (int j = 0; j < KB; j++)
+            wb[j][x] = w[j], ob[j][x] = o[j];
+    }
+    const idx_t rows = (idx_t)a.rows;
+    for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
+        const outer_row o = row_split(r, &a, tab);
+        for (int x = 0; x < n; x++)
+            acc[x] = 0;
+        for (uint js = 0; js < o.sn; js++) {
+            idx_t offs;
+            const acc_t ws = s_tap(&o, js, tab, &offs);
+            for (uint jf = 0; jf < o.fn; jf++) {
+                idx_t off = offs;
+                const acc_t wa = f_tap(&o, jf, tab, ws, &off);
+                __global const elem_t *s = src + off;
+                for (int x = 0; x < n; x++) {
+                    acc_t t = acc[x];
+#pragma unroll
+                    for (int j = 0; j < KB; j++) {
+                        const acc_t wt = wa * wb[j][x];
+                        const acc_t v = (acc_t)LOAD(s, ob[j][x]);
+                        t = wt != 0 ? t + wt * v : t;
+                    }
+                    acc[x] = t;
+                }
+            }
+        }
+        for (int x = 0; x < n; x++)
+            STORE(dst, o.oo + ox[x], acc[x]);
+    }
+}
+#endif
+#endif

@@ -1,0 +1,352 @@
+/* REVERSE_SUBSEQUENCES: out[i] = in[i'] with i'[axis] mirrored inside the first
+ * L = min(lengths[i with axis 0], sizes[axis]) elements of each line.
+ * Extra options: LEN_BYTES 4/8 (UINT32/UINT64 lengths), RANK (collapsed rank class),
+ * VARIANT (0 generic, 1 lines, 2 chunks: see lib/reverse/plan.h), AXIS_LAST (the axis is the
+ * innermost collapsed dimension, the "line").
+ * The shape travels as a struct argument so that shapes never cause recompiles. */
+
+#if LEN_BYTES == 8
+typedef ulong len_t;
+#else
+typedef uint len_t;
+#endif
+
+/* Mirrors the host's rs_args (all 64-bit fields: no padding surprises). */
+typedef struct {
+    ulong size[8];
+    ulong in_str[8];
+    ulong len_str[8]; /* 0 at the axis */
+    ulong out_str[8];
+    ulong div_mul[8]; /* fast division by size[d] */
+    ulong div_shr[8];
+    ulong units;      /* work units: elements, line segments or chunks */
+    ulong axis;
+    ulong segs, seg_mul, seg_shr; /* segments per line, fast division by it */
+    ulong seg_len;    /* elements per segment */
+    ulong per_item;   /* LINES: units per work-item */
+    ulong in_span;    /* input elements from the binding's start */
+    ulong axis_size, axis_in_str; /* size[axis], in_str[axis]: no dynamic indexing, which
+                                   * would make GPU compilers copy the struct to memory */
+} rs_args;
+
+/* Lengths are compared wide: values above 2^32 (UINT64) clamp to n. */
+static inline idx_t clamp_len(len_t len, idx_t n) { return (idx_t)min((ulong)len, (ulong)n); }
+
+/* Offsets of line number `line` (dims RANK-2..0; the line dim itself excluded).
+ * io and lo leave out the axis, whose index comes back in *ai. */
+static inline void line_offsets(const rs_args *a, idx_t line, idx_t *io, idx_t *lo, idx_t *oo,
+                                idx_t *ai)
+{
+    idx_t rem = line, i_in = 0, l_off = 0, o_off = 0, axis_i = 0;
+#pragma unroll
+    for (int d = RANK - 2; d >= 0; d--) {
+        idx_t i = rem;
+        if (d > 0) {
+            const idx_t q = fdiv(rem, a->div_mul[d], a->div_shr[d]);
+            i = rem - q * (idx_t)a->size[d];
+            rem = q;
+        }
+        o_off += i * (idx_t)a->out_str[d];
+        if (d == (int)a->axis)
+            axis_i = i;
+        else {
+            i_in += i * (idx_t)a->in_str[d];
+            l_off += i * (idx_t)a->len_str[d];
+        }
+    }
+    *io = i_in;
+    *lo = l_off;
+    *oo = o_off;
+    *ai = axis_i;
+}
+
+#if VARIANT == 0
+/* ---- GENERIC: one output element per step, any layout --------------------------------- */
+__kernel void reverse_subsequences(__global const bits_t *in, ulong in_off,
+                                   __global const len_t *lens, ulong len_off,
+                                   __global bits_t *out, ulong out_off, rs_args a)
+{
+    in += in_off; /* binding offsets are applied as 64-bit pointer steps, so idx_t only */
+    lens += len_off; /* needs to hold offsets relative to each binding */
+    out += out_off;
+    const idx_t count = (idx_t)a.units, last = RANK - 1;
+    for (idx_t g = (idx_t)get_global_id(0); g < count; g += (idx_t)get_global_size(0)) {
+        const idx_t line = fdiv(g, a.div_mul[last], a.div_shr[last]);
+        const idx_t c = g - line * (idx_t)a.size[last];
+        idx_t io, lo, oo, ai;
+        line_offsets(&a, line, &io, &lo, &oo, &ai);
+        if (a.axis == last)
+            ai = c;
+        else
+            io += c * (idx_t)a.in_str[last];
+        lo += c * (idx_t)a.len_str[last];
+        oo += c * (idx_t)a.out_str[last];
+        const idx_t l = clamp_len(lens[lo], (idx_t)a.axis_size);
+        const idx_t src = ai < l ? l - 1 - ai : ai;
+        out[oo] = in[io + src * (idx_t)a.axis_in_str];
+    }
+}
+
+#elif VARIANT == 1
+/* ---- LINES (CPUs): plain loops over contiguous blocks of line segments -------------------
+ * A contiguous run stores whole vectors at vector-aligned outputs only (scalar
+ * elements before the first boundary and after the last): reversed vectors are shuffled
+ * in registers, the one vector holding both mirrored and unchanged elements is put
+ * together lane by lane. (Non-temporal stores for large outputs were tried on a 2-core
+ * POCL machine: no measurable gain, so they are left out.) Strided lines take element
+ * loops. */
+/* Vectors of 64 bytes (a cache line; at most 16 lanes: 16 bytes of int8, 32 of fp16):
+ * on the 2-core POCL machine about 10% faster than 16-byte ones. -DLINES_BYTES=16 or 32
+ * through DMLCL_BUILD_OPTIONS selects others for experiments. */
+#ifndef LINES_BYTES
+#define LINES_BYTES 64
+#endif
+#if ELEM_BYTES == 1
+#define LBASE uchar
+#elif ELEM_BYTES == 2
+#define LBASE ushort
+#elif ELEM_BYTES == 4
+#define LBASE uint
+#else
+#define LBASE ulong
+#endif
+#if LINES_BYTES / ELEM_BYTES >= 16
+#define LN 16
+#define LREVERSE(v) (v).sFEDCBA9876543210
+#elif LINES_BYTES / ELEM_BYTES == 8
+#define LN 8
+#define LREVERSE(v) (v).s76543210
+#elif LINES_BYTES / ELEM_BYTES == 4
+#define LN 4
+#define LREVERSE(v) (v).s3210
+#else
+#define LN 2
+#define LREVERSE(v) (v).s10
+#endif
+#define LCAT2(a, b) a##b
+#define LCAT(a, b) LCAT2(a, b)
+typedef LCAT(LBASE, LN) lvec_t;
+/* Unaligned vector loads: POCL's vloadn builtins move single bytes, while a vector type
+ * with alignment 1 compiles to one unaligned vector move. */
+typedef lvec_t __attribute__((aligned(1))) uvec_t;
+#define VLOAD(p) (*(__global const uvec_t *)(p))
+#define VSTORE_ALIGNED(v, p) (*(__global lvec_t *)(p) = (v))
+
+/* Elements from o to the next vector boundary (0 when aligned). */
+static inline idx_t to_aligned(const __global bits_t *o)
+{
+    const size_t vb = LN * ELEM_BYTES;
+    return (idx_t)(((vb - ((size_t)o & (vb - 1))) & (vb - 1)) / ELEM_BYTES);
+}
+
+/* o[c] = s[c < l ? l - 1 - c : c] for c in [c0, c1) (l = 0: a plain copy). */
+static inline void run_contig(__global bits_t *restrict o, __global const bits_t *restrict s,
+                              idx_t l, idx_t c0, idx_t c1)
+{
+    idx_t c = c0;
+    const idx_t head = min(c1, c0 + to_aligned(o + c0)), rend = min(l, c1);
+    for (; c < head; c++)
+        o[c] = s[c < l ? l - 1 - c : c];
+    for (; c + LN <= rend; c += LN)
+        VSTORE_ALIGNED(LREVERSE(VLOAD(s + (l - c) - LN)), o + c);
+    if (c < l && c + LN <= c1) { /* mirrored lanes, then unchanged ones */
+        union {
+            lvec_t v;
+            bits_t e[LN];
+        } m;
+        for (uint e = 0; e < LN; e++)
+            m.e[e] = c + e < l ? s[l - 1 - c - e] : s[c + e];
+        VSTORE_ALIGNED(m.v, o + c);
+        c += LN;
+    }
+    for (; c + LN <= c1; c += LN)
+        VSTORE_ALIGNED(VLOAD(s + c), o + c);
+    for (; c < c1; c++)
+        o[c] = s[c < l ? l - 1 - c : c];
+}
+
+/* The same with strides: o[c * os] = s[src(c) * is]. */
+static inline void run_strided(__global bits_t *restrict o, __global const bits_t *restrict s,
+                               idx_t l, idx_t c0, idx_t c1, idx_t is, idx_t os)
+{
+    for (idx_t c = c0; c < c1; c++)
+        o[c * os] = s[(c < l ? l - 1 - c : c) * is];
+}
+
+__kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_off,
+                                   __global const len_t *restrict lens, ulong len_off,
+                                   __global bits_t *restrict out, ulong out_off, rs_args a)
+{
+    in += in_off;
+    lens += len_off;
+    out += out_off;
+    const idx_t per = (idx_t)a.per_item, units = (idx_t)a.units, last = RANK - 1;
+    const idx_t b = (idx_t)a.size[last], seg = (idx_t)a.seg_len, segs = (idx_t)a.segs;
+    const idx_t is = (idx_t)a.in_str[last], os = (idx_t)a.out_str[last];
+    const int contig = is == 1 && os == 1;
+    idx_t u = (idx_t)get_global_id(0) * per;
+    const idx_t u1 = min(u + per, units);
+    for (; u < u1; u++) {
+        const idx_t line = fdiv(u, a.seg_mul, a.seg_shr);
+        const idx_t c0 = (u - line * segs) * seg, c1 = min(c0 + seg, b);
+        idx_t io, lo, oo, ai;
+        line_offsets(&a, line, &io, &lo, &oo, &ai);
+#if AXIS_LAST
+        const idx_t l = clamp_len(lens[lo], b);
+        if (contig)
+            run_contig(out + oo, in + io, l, c0, c1);
+        else
+            run_strided(out + oo, in + io, l, c0, c1, is, os);
+#else
+        const idx_t n = (idx_t)a.axis_size, as = (idx_t)a.axis_in_str;
+        const idx_t ls = (idx_t)a.len_str[last];
+        if (ls == 0) { /* one length for the whole line: a copy from the mirrored line */
+            const idx_t l = clamp_len(lens[lo], n), sa = ai < l ? l - 1 - ai : ai;
+            if (contig)
+                run_contig(out + oo, in + io + sa * as, 0, c0, c1);
+            else
+                run_strided(out + oo, in + io + sa * as, 0, c0, c1, is, os);
+        } else {
+            for (idx_t c = c0; c < c1; c++) {
+                const idx_t l = clamp_len(lens[lo + c * ls], n), sa = ai < l ? l - 1 - ai : ai;
+                out[oo + c * os] = in[io + sa * as + c * is];
+            }
+        }
+#endif
+    }
+}
+
+#elif VARIANT == 2
+/* ---- CHUNKS (GPUs): one 16-byte vector of outputs per step --------------------------------
+ * Lines are contiguous in input and output. A chunk whose output is 16-byte aligned and
+ * whole is stored as one 16-byte vector of 32-bit words. Its 16 input bytes are one
+ * aligned 16-byte load, or, where the mirrored segment is not aligned (3 rows in 4 for
+ * fp32), the two aligned 16-byte loads around them joined in registers (word selects and
+ * funnel shifts); reversal is a word-order swap plus a swap inside each word (bytes or
+ * halves). Anything else (line ends, chunks straddling L, unaligned outputs, the last
+ * bytes of the input span) goes element-wise. Words assume a little-endian device. */
+#define VEC (16 / ELEM_BYTES) /* elements per 16-byte vector */
+
+static inline int aligned16(const __global void *p) { return ((size_t)p & 15) == 0; }
+
+#define SEL4(q, a, b, c, d) ((q) == 0 ? (a) : (q) == 1 ? (b) : (q) == 2 ? (c) : (d))
+
+static inline uint funnel(uint lo, uint hi, uint bits) { return (uint)(upsample(hi, lo) >> bits); }
+
+/* The 16 bytes at s as words. Returns 0, loading nothing, where the second aligned load
+ * would pass in_end (the input span's end) or the device is big-endian. */
+static inline int load16(__global const bits_t *s, size_t in_end, uint4 *w)
+{
+    const __global uchar *p = (const __global uchar *)s;
+    const uint sh = (uint)((size_t)p & 15);
+    const __global uint4 *v = (const __global uint4 *)(p - sh);
+    if (sh == 0) {
+        *w = v[0];
+        return 1;
+    }
+#if defined(__ENDIAN_LITTLE__) && !LOADS_SCALAR
+    if ((size_t)(v + 2) > in_end)
+        return 0;
+    const uint4 x = v[0], y = v[1];
+    const uint q = sh >> 2, bits = (sh & 3) * 8;
+    const uint w0 = SEL4(q, x.x, x.y, x.z, x.w), w1 = SEL4(q, x.y, x.z, x.w, y.x);
+    const uint w2 = SEL4(q, x.z, x.w, y.x, y.y), w3 = SEL4(q, x.w, y.x, y.y, y.z);
+    const uint w4 = SEL4(q, y.x, y.y, y.z, y.w);
+    *w = (uint4)(funnel(w0, w1, bits), funnel(w1, w2, bits), funnel(w2, w3, bits),
+                 funnel(w3, w4, bits));
+    return 1;
+#elif ELEM_BYTES == 4 && LOADS_SCALAR
+    *w = (uint4)(s[0], s[1], s[2], s[3]);
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* The first nbytes bytes from r, the others from f. */
+static inline uint4 blend16(uint4 r, uint4 f, int nbytes)
+{
+    const int4 m = clamp((int4)(nbytes) - (int4)(0, 4, 8, 12), 0, 4);
+    const uint4 low = ((uint4)(1u) << (as_uint4(m) * 8u)) - 1u; /* m bytes (m < 4) */
+    const uint4 mask = select(low, (uint4)(0xffffffffu), m == 4);
+    return (r & mask) | (f & ~mask);
+}
+
+/* Reverses the order of the elements in 16 bytes of words. */
+static inline uint4 reverse16(uint4 w)
+{
+#if ELEM_BYTES == 1
+    return (uint4)(as_uint(as_uchar4(w.w).s3210), as_uint(as_uchar4(w.z).s3210),
+                   as_uint(as_uchar4(w.y).s3210), as_uint(as_uchar4(w.x).s3210));
+#elif ELEM_BYTES == 2
+    return (uint4)(rotate(w.w, 16u), rotate(w.z, 16u), rotate(w.y, 16u), rotate(w.x, 16u));
+#elif ELEM_BYTES == 4
+    return w.s3210;
+#else
+    return w.s2301;
+#endif
+}
+
+__kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_off,
+                                   __global const len_t *restrict lens, ulong len_off,
+                                   __global bits_t *restrict out, ulong out_off, rs_args a)
+{
+    in += in_off;
+    lens += len_off;
+    out += out_off;
+    const idx_t units = (idx_t)a.units, last = RANK - 1, b = (idx_t)a.size[last];
+    const idx_t segs = (idx_t)a.segs;
+    const size_t in_end = (size_t)(in + a.in_span);
+    for (idx_t g = (idx_t)get_global_id(0); g < units; g += (idx_t)get_global_size(0)) {
+        const idx_t line = fdiv(g, a.seg_mul, a.seg_shr), c0 = (g - line * segs) * VEC;
+        idx_t io, lo, oo, ai;
+        line_offsets(&a, line, &io, &lo, &oo, &ai);
+        __global bits_t *o = out + oo + c0;
+        const int whole = c0 + VEC <= b && aligned16(o);
+        uint4 w, r;
+#if AXIS_LAST
+        __global const bits_t *row = in + io;
+        const idx_t l = clamp_len(lens[lo], b);
+        if (whole && c0 + VEC <= l && load16(row + (l - VEC - c0), in_end, &w)) {
+            *(__global uint4 *)o = reverse16(w);
+        } else if (whole && c0 >= l && load16(row + c0, in_end, &w)) {
+            *(__global uint4 *)o = w;
+        } else if (whole && c0 < l && row + (l - c0) - VEC >= in &&
+                   load16(row + c0, in_end, &w) && load16(row + (l - c0) - VEC, in_end, &r)) {
+            /* L inside the chunk: the mirrored block (it starts before the chunk) for the
+             * first l - c0 elements, the unchanged ones after: no element-wise path, which
+             * would hold up the whole warp (one chunk per line does this). */
+            *(__global uint4 *)o = blend16(reverse16(r), w, (int)((l - c0) * ELEM_BYTES));
+        } else {
+            for (uint e = 0; e < VEC; e++) {
+                const idx_t c = c0 + e;
+                if (c < b)
+                    o[e] = row[c < l ? l - 1 - c : c];
+            }
+        }
+#else
+        const idx_t n = (idx_t)a.axis_size, as = (idx_t)a.axis_in_str;
+        const idx_t ls = (idx_t)a.len_str[last];
+        if (ls == 0) { /* one length for the whole line: a copy from the mirrored line */
+            const idx_t l = clamp_len(lens[lo], n), sa = ai < l ? l - 1 - ai : ai;
+            __global const bits_t *s = in + io + sa * as + c0;
+            if (whole && load16(s, in_end, &w)) {
+                *(__global uint4 *)o = w;
+            } else {
+                for (uint e = 0; e < VEC; e++)
+                    if (c0 + e < b)
+                        o[e] = s[e];
+            }
+        } else {
+            for (uint e = 0; e < VEC; e++) {
+                const idx_t c = c0 + e;
+                if (c < b) {
+                    const idx_t l = clamp_len(lens[lo + c * ls], n), sa = ai < l ? l - 1 - ai : ai;
+                    o[e] = in[io + sa * as + c];
+                }
+            }
+        }
+#endif
+    }
+}
+#endif

@@ -1,0 +1,257 @@
+/* The program cache: in memory per (cl_context, device, source hash, options), backed by
+ * the on-disk cache (disk_cache.c). The only global mutable state of the library. */
+#include "core/context.h"
+#include "core/disk_cache.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry {
+    cl_context ctx;
+    cl_device_id dev;
+    uint64_t source_hash;
+    char *options;
+    cl_program program;
+} entry;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static entry *entries;
+static size_t n_entries, cap_entries;
+static dmlcl_cache_stats stats; /* updated with atomics, read without the lock */
+
+void dmlcl_cache_get_stats(dmlcl_cache_stats *out)
+{
+    if (!out)
+        return;
+    out->memory_hits = __atomic_load_n(&stats.memory_hits, __ATOMIC_SEQ_CST);
+    out->disk_hits = __atomic_load_n(&stats.disk_hits, __ATOMIC_SEQ_CST);
+    out->compiles = __atomic_load_n(&stats.compiles, __ATOMIC_SEQ_CST);
+}
+
+/* Caller holds cache_lock. */
+static entry *lookup(cl_context ctx, cl_device_id dev, uint64_t hash, const char *options)
+{
+    for (size_t i = 0; i < n_entries; i++) {
+        entry *e = &entries[i];
+        if (e->ctx == ctx && e->dev == dev && e->source_hash == hash && !strcmp(e->options, options))
+            return e;
+    }
+    return NULL;
+}
+
+/* The program's source is common.cl followed by the operator's file. */
+static dmlcl_status sources(const char *kernel_file, const dmlcl__kernel_source *src[2],
+                            uint64_t *hash)
+{
+    src[0] = dmlcl__kernel_find("common");
+    src[1] = dmlcl__kernel_find(kernel_file);
+    if (!src[0] || !src[1])
+        return dmlcl__fail(DMLCL_BUILD_ERROR, "no embedded kernel source named %s", kernel_file);
+    *hash = dmlcl__hash64(&src[1]->hash, sizeof src[1]->hash, src[0]->hash);
+    return DMLCL_SUCCESS;
+}
+
+static dmlcl_status build_failed(cl_program prog, cl_device_id dev, const char *kernel_file,
+                                 cl_int err)
+{
+    char log[700] = "";
+    size_t n = 0;
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, &n);
+    if (n == 0) /* log longer than our buffer: the call fails, so fetch it whole */
+        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+    if (n >= sizeof log) {
+        char *full = dmlcl__malloc(n + 1);
+        if (full && clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, n, full, NULL) == 0)
+            memcpy(log, full, sizeof log - 1);
+        dmlcl__free(full);
+    }
+    log[sizeof log - 1] = 0;
+    clReleaseProgram(prog);
+    return dmlcl__fail(DMLCL_BUILD_ERROR, "clBuildProgram: %s building %s.cl; build log: %s",
+                       dmlcl_opencl_error_name(err), kernel_file, log);
+}
+
+static dmlcl_status compile(dmlcl_context *c, const dmlcl__kernel_source *src[2],
+                            const char *kernel_file, const char *options, cl_program *out)
+{
+    const char *texts[2] = {src[0]->text, src[1]->text};
+    size_t lens[2] = {src[0]->length, src[1]->length};
+    cl_int err = CL_SUCCESS;
+    cl_program prog = clCreateProgramWithSource(c->cl_ctx, 2, texts, lens, &err);
+    if (err)
+        return dmlcl__cl_fail("clCreateProgramWithSource", err);
+    err = clBuildProgram(prog, 1, &c->device, options, NULL, NULL);
+    if (err)
+        return build_failed(prog, c->device, kernel_file, err);
+    __atomic_add_fetch(&stats.compiles, 1, __ATOMIC_SEQ_CST);
+    *out = prog;
+    return DMLCL_SUCCESS;
+}
+
+/* Adds (or, if another thread won the race, swaps in) the entry; returns the program to
+ * use, retained for the caller. Caller holds cache_lock. */
+static cl_program insert(dmlcl_context *c, uint64_t hash, const char *options, cl_program prog)
+{
+    entry *e = lookup(c->cl_ctx, c->device, hash, options);
+    if (e) { /* lost the race: keep the winner's program */
+        clReleaseProgram(prog);
+        clRetainProgram(e->program);
+        return e->program;
+    }
+    char *opt = dmlcl__strdup(options);
+    if (opt && n_entries == cap_entries) {
+        size_t cap = cap_entries ? 2 * cap_entries : 16;
+        entry *grown = dmlcl__realloc(entries, cap * sizeof *grown);
+        if (grown) {
+            entries = grown;
+            cap_entries = cap;
+        }
+    }
+    if (!opt || n_entries == cap_entries) { /* no room to remember it: still usable */
+        dmlcl__free(opt);
+        return prog;
+    }
+    entries[n_entries++] = (entry){c->cl_ctx, c->device, hash, opt, prog};
+    clRetainProgram(prog);
+    return prog;
+}
+
+/* The complete build options: the variant's defines plus $DMLCL_BUILD_OPTIONS (extra
+ * compiler flags for debugging, e.g. -cl-opt-disable). Both are part of the cache key. */
+static dmlcl_status full_options(const char *variant, char *buf, size_t cap)
+{
+    const char *extra = getenv("DMLCL_BUILD_OPTIONS");
+    int n = snprintf(buf, cap, "%s%s%s", variant, extra && *extra ? " " : "", extra ? extra : "");
+    if (n < 0 || (size_t)n >= cap)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "DMLCL_BUILD_OPTIONS is too long (max %zu bytes)",
+                           cap - strlen(variant) - 2);
+    return DMLCL_SUCCESS;
+}
+
+dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const char *variant,
+                                cl_program *out)
+{
+    const dmlcl__kernel_source *src[2];
+    uint64_t hash = 0;
+    char options[1024];
+    dmlcl_status st = sources(kernel_file, src, &hash);
+    if (st || (st = full_options(variant, options, sizeof options)))
+        return st;
+    pthread_mutex_lock(&cache_lock);
+    entry *e = lookup(c->cl_ctx, c->device, hash, options);
+    if (e) {
+        clRetainProgram(e->program);
+        *out = e->program;
+        pthread_mutex_unlock(&cache_lock);
+        __atomic_add_fetch(&stats.memory_hits, 1, __ATOMIC_SEQ_CST);
+        return DMLCL_SUCCESS;
+    }
+    pthread_mutex_unlock(&cache_lock);
+
+    /* Miss: load or compile outside the lock so other variants are not held up. */
+    cl_program prog = NULL;
+    if (dmlcl__disk_load(c, hash, options, &prog) == 0) {
+        __atomic_add_fetch(&stats.disk_hits, 1, __ATOMIC_SEQ_CST);
+    } else {
+        if ((st = compile(c, src, kernel_file, options, &prog)))
+            return st;
+        dmlcl__disk_store(c, hash, options, prog);
+    }
+    pthread_mutex_lock(&cache_lock);
+    *out = insert(c, hash, options, prog);
+    pthread_mutex_unlock(&cache_lock);
+    return DMLCL_SUCCESS;
+}
+
+dmlcl_status dmlcl__kernel_get(dmlcl_context *c, const char *kernel_file, const char *options,
+                               const char *kernel_name, cl_kernel *out)
+{
+    cl_program prog;
+    dmlcl_status st = dmlcl__program_get(c, kernel_file, options, &prog);
+    if (st)
+        return st;
+    cl_int err = CL_SUCCESS;
+    *out = clCreateKernel(prog, kernel_name, &err);
+    clReleaseProgram(prog);
+    if (err)
+        return dmlcl__cl_fail("clCreateKernel", err);
+    return DMLCL_SUCCESS;
+}
+
+/* dmlcl contexts wrapping each cl_context: its programs are dropped when the last goes,
+ * because a released cl_context's address may be reused by a new one. */
+typedef struct { cl_context ctx; int refs; } attached;
+static attached *contexts;
+static size_t n_contexts, cap_contexts;
+
+dmlcl_status dmlcl__cache_attach(cl_context ctx)
+{
+    dmlcl_status st = DMLCL_SUCCESS;
+    pthread_mutex_lock(&cache_lock);
+    size_t i = 0;
+    while (i < n_contexts && contexts[i].ctx != ctx)
+        i++;
+    if (i == n_contexts && n_contexts == cap_contexts) {
+        size_t cap = cap_contexts ? 2 * cap_contexts : 8;
+        attached *grown = dmlcl__realloc(contexts, cap * sizeof *grown);
+        if (grown) {
+            contexts = grown;
+            cap_contexts = cap;
+        }
+    }
+    if (i < n_contexts)
+        contexts[i].refs++;
+    else if (n_contexts < cap_contexts)
+        contexts[n_contexts++] = (attached){ctx, 1};
+    else
+        st = dmlcl__fail(DMLCL_OUT_OF_MEMORY, "dmlcl_context_create: out of host memory");
+    pthread_mutex_unlock(&cache_lock);
+    return st;
+}
+
+/* Caller holds cache_lock. */
+static void forget_programs(cl_context ctx)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n_entries; i++) {
+        if (entries[i].ctx == ctx) {
+            clReleaseProgram(entries[i].program);
+            dmlcl__free(entries[i].options);
+        } else {
+            entries[kept++] = entries[i];
+        }
+    }
+    n_entries = kept;
+}
+
+void dmlcl__cache_detach(cl_context ctx)
+{
+    pthread_mutex_lock(&cache_lock);
+    for (size_t i = 0; i < n_contexts; i++) {
+        if (contexts[i].ctx != ctx || --contexts[i].refs > 0)
+            continue;
+        contexts[i] = contexts[--n_contexts];
+        forget_programs(ctx);
+        break;
+    }
+    /* Empty arrays go back, so a finished process (or test) holds nothing of ours. */
+    if (n_entries == 0) {
+        dmlcl__free(entries);
+        entries = NULL;
+        cap_entries = 0;
+    }
+    if (n_contexts == 0) {
+        dmlcl__free(contexts);
+        contexts = NULL;
+        cap_contexts = 0;
+    }
+    pthread_mutex_unlock(&cache_lock);
+}
+
+const dmlcl__kernel_source *dmlcl__kernel_find(const char *name)
+{
+    for (size_t i = 0; i < dmlcl__kernel_source_count; i++)
+        if (!strcmp(dmlcl__kernel_sources[i].name, name))
+            return &dmlcl__kernel_sources[i];
+    return NULL;
+}

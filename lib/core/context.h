@@ -1,0 +1,58 @@
+/* The context (context.c), the embedded kernel sources (generated kernels_gen.c) and the
+ * program cache (cache.c, backed by disk_cache.c). */
+#ifndef DMLCL_CORE_CONTEXT_H
+#define DMLCL_CORE_CONTEXT_H
+#include "core/base.h"
+
+/* ---- context (context.c) ------------------------------------------------------------ */
+typedef struct dmlcl__device_info {
+    char name[256];
+    char vendor[256];
+    char driver_version[128];
+    char platform_version[256];
+    cl_uint vendor_id;
+    cl_device_type type;
+    cl_uint compute_units;
+    size_t max_work_group_size;
+    cl_ulong max_mem_alloc;
+    cl_ulong global_mem;
+    cl_uint mem_base_addr_align; /* bits */
+    int is_cpu;
+    int has_fp64;
+} dmlcl__device_info;
+
+struct dmlcl_context {
+    cl_context cl_ctx;
+    cl_device_id device;
+    cl_command_queue queue;
+    dmlcl__device_info info;
+    int refs; /* atomic: the caller's reference plus one per live operator */
+};
+void dmlcl__context_retain(dmlcl_context *c);
+
+/* ---- kernel sources (generated kernels.c) -------------------------------------------- */
+typedef struct dmlcl__kernel_source {
+    const char *name;   /* file name without .cl */
+    const char *text;   /* not NUL-terminated in general: use length */
+    size_t length;
+    uint64_t hash;      /* FNV-1a 64 of the bytes */
+} dmlcl__kernel_source;
+extern const dmlcl__kernel_source dmlcl__kernel_sources[];
+extern const size_t dmlcl__kernel_source_count;
+const dmlcl__kernel_source *dmlcl__kernel_find(const char *name);
+
+/* ---- program cache (cache.c) -----------------------------------------------------------
+ * Returns a retained program for (context, device, common.cl + source, options):
+ * from memory, else from disk, else compiled. Compiles happen outside the lock; the loser
+ * of an insert race releases its copy. The caller releases the returned program. */
+dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const char *options,
+                                cl_program *out);
+/* Creates a kernel from a cached program; the program reference is dropped. */
+dmlcl_status dmlcl__kernel_get(dmlcl_context *c, const char *kernel_file, const char *options,
+                               const char *kernel_name, cl_kernel *out);
+/* Counts the dmlcl contexts wrapping cl_ctx; when the last detaches, its programs are
+ * dropped from memory (the cl_context's address may be reused afterwards). */
+dmlcl_status dmlcl__cache_attach(cl_context cl_ctx);
+void dmlcl__cache_detach(cl_context cl_ctx);
+
+#endif

@@ -1,0 +1,56 @@
+/* The operator object every family fills (created and dispatched by lib/operator.c). */
+#ifndef DMLCL_CORE_OP_H
+#define DMLCL_CORE_OP_H
+#include "core/context.h"
+#include "core/tensor.h"
+
+/* ---- operators --------------------------------------------------------------------------- */
+#define DMLCL_MAX_BINDINGS 2
+
+typedef struct dmlcl__op_vtable {
+    const char *name; /* "reverse_subsequences", used in messages */
+    /* Sets all kernel arguments for the given buffers/element offsets and enqueues.
+     * Called with the operator's lock held, after bindings were validated. */
+    dmlcl_status (*enqueue)(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
+                            const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
+                            const cl_event *wait, cl_event *event);
+    void (*destroy)(dmlcl_operator *op); /* frees op->impl and its OpenCL objects */
+} dmlcl__op_vtable;
+
+struct dmlcl_operator {
+    dmlcl_context *ctx;
+    const dmlcl__op_vtable *vt;
+    uint32_t n_in, n_out;
+    dmlcl__tensor in[DMLCL_MAX_BINDINGS];
+    dmlcl__tensor out[DMLCL_MAX_BINDINGS];
+    pthread_mutex_t lock; /* kernel arguments are per cl_kernel: one enqueue at a time */
+    void *impl;           /* operator-specific plan and kernels */
+    /* During creation only: the tiles of dmlcl_operator_create_tile (NULL: whole). */
+    const dmlcl_tile_desc *tile_in, *tile_out;
+    char plan_text[850];  /* the planner's choice, for dmlcl_operator_plan() */
+};
+
+/* ---- operator classes: one row each in lib/operator.c's table -----------------------------
+ * What an operator reads, in the form its family's input_box wants (the RESAMPLE family's
+ * map, REVERSE_SUBSEQUENCES' axis): filled by check, read by input_box. */
+typedef union dmlcl__reads {
+    uint64_t align;
+    unsigned char bytes[64];
+} dmlcl__reads;
+
+typedef struct dmlcl__op_class {
+    dmlcl_operator_type type;
+    const char *name;      /* "resample1": messages */
+    const char *out_field; /* the data output's field: "output_tensor", ... */
+    /* Every rule of the operator (op->ctx may be NULL: no device rules), the tiles placed
+     * from op->tile_in / tile_out, and what it reads into *r. No OpenCL call. */
+    dmlcl_status (*check)(dmlcl_operator *op, const void *desc, dmlcl__reads *r);
+    /* Checks, plans, fetches kernels and fills op (op->ctx set). */
+    dmlcl_status (*create)(dmlcl_operator *op, const void *desc);
+    /* The box of op->in[0]'s logical tensor that box `out` of op->out[0]'s reads (op
+     * checked); an empty box reads nothing: all sizes 0. */
+    void (*input_box)(const dmlcl_operator *op, const dmlcl__reads *r, const dmlcl__box *out,
+                      dmlcl__box *in);
+} dmlcl__op_class;
+
+#endif

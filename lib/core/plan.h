@@ -1,0 +1,29 @@
+/* What the planners share: the device limits they read, fast division and the NDRange of
+ * a grid-stride loop. Planners are pure functions from (operator, sizes, strides, device
+ * limits, overrides) to a plan: no OpenCL call and no environment, so they are unit-tested
+ * directly (tests/check_planner.c, tests/check_resample1_planner.c). */
+#ifndef DMLCL_CORE_PLAN_H
+#define DMLCL_CORE_PLAN_H
+#include "core/tensor.h"
+
+/* What a planner needs to know about the device. */
+typedef struct dmlcl__limits {
+    size_t max_work_group_size;
+    uint32_t compute_units;
+    int is_cpu;
+} dmlcl__limits;
+
+/* ---- fast division (fastdiv.c) ---------------------------------------------------------
+ * q = n / d for every n < 2^bits as t = mul_hi(n, mul); q = (t + ((n - t) >> sh1)) >> sh2
+ * (Granlund & Montgomery): kernels get mul and sh1 | sh2 << 8 instead of dividing. */
+typedef struct dmlcl__fastdiv {
+    uint64_t mul;
+    uint32_t sh1, sh2;
+} dmlcl__fastdiv;
+dmlcl__fastdiv dmlcl__fastdiv_make(uint64_t d, unsigned bits); /* d >= 1; bits 32 or 64 */
+uint64_t dmlcl__fastdiv_apply(const dmlcl__fastdiv *f, uint64_t n, unsigned bits); /* host mirror */
+
+/* Work-group and global size for a grid-stride loop over `items` elements. */
+void dmlcl__plan_ndrange(uint64_t items, const dmlcl__limits *lim, size_t *global, size_t *local);
+
+#endif

@@ -1,0 +1,101 @@
+/* The RESAMPLE family's operators: one class row each (core/op.h) for lib/operator.c's
+ * table, with its creation: its check (validate.c), the tiles' check, then one of the two
+ * kernel engines of the family.
+ *   RESAMPLE1, RESAMPLE (v0), RESAMPLE2: the RESAMPLE1 kernels (resample1.c).
+ *   RESAMPLE3: RESAMPLE2 plus `antialiased`. Antialiasing only changes LINEAR dimensions
+ *     with scale < 1 (downsampling): there the triangle filter is widened to 1 / scale and
+ *     normalized (PyTorch's antialias=True, align_corners=False), through host-built tap
+ *     tables and the tap kernels (taps.c). Everything else is RESAMPLE2, kernels included.
+ *   RESAMPLE_GRAD1: the backward pass of RESAMPLE2. Each forward output's gradient goes to
+ *     the input elements the forward pass read, times the weights it used. Computed as a
+ *     gather (no atomics, reproducible): per input element, the forward outputs that read
+ *     it, from per-dimension inverse tables (taps_plan.c), summed in float (FLOAT64:
+ *     double) in the order a forward scatter would add them. INT8/UINT8 round the float
+ *     sum half to even and saturate once, on the store (the tap kernels). */
+#include "resample/family.h"
+#include "resample/resample.h"
+#include "resample/taps.h"
+
+#define R1_VTABLE(name) {name, dmlcl__resample1_enqueue, dmlcl__resample1_destroy}
+static const dmlcl__op_vtable resample1_vt = R1_VTABLE("resample1");
+static const dmlcl__op_vtable resample_vt = R1_VTABLE("resample");
+static const dmlcl__op_vtable resample2_vt = R1_VTABLE("resample2");
+static const dmlcl__op_vtable resample3_vt = R1_VTABLE("resample3");
+static const dmlcl__op_vtable resample3_taps_vt = {"resample3", dmlcl__taps_enqueue,
+                                                   dmlcl__taps_destroy};
+static const dmlcl__op_vtable grad1_vt = {"resample_grad1", dmlcl__taps_enqueue,
+                                          dmlcl__taps_destroy};
+
+/* Checks the operator (check: its validate.c function) and its tiles; *r: what it reads. */
+static dmlcl_status checked(dmlcl_operator *op, const void *desc, const char *name,
+                            dmlcl_status (*check)(dmlcl_operator *, const void *, dmlcl__reads *),
+                            dmlcl__reads *r)
+{
+    dmlcl_status st = check(op, desc, r);
+    return st ? st : dmlcl__resample_check_tiles(op, name, dmlcl__resample_map_of(r));
+}
+
+/* An operator of the RESAMPLE1 kernels. */
+static dmlcl_status create_r1(dmlcl_operator *op, const void *desc, const dmlcl__op_vtable *vt,
+                              dmlcl_status (*check)(dmlcl_operator *, const void *,
+                                                    dmlcl__reads *))
+{
+    dmlcl__reads r;
+    dmlcl_status st = checked(op, desc, vt->name, check, &r);
+    return st ? st : dmlcl__resample1_build(op, vt, dmlcl__resample_map_of(&r));
+}
+
+static dmlcl_status create_resample1(dmlcl_operator *op, const void *desc)
+{
+    return create_r1(op, desc, &resample1_vt, dmlcl__resample1_check);
+}
+
+static dmlcl_status create_resample(dmlcl_operator *op, const void *desc)
+{
+    return create_r1(op, desc, &resample_vt, dmlcl__resample_check);
+}
+
+static dmlcl_status create_resample2(dmlcl_operator *op, const void *desc)
+{
+    return create_r1(op, desc, &resample2_vt, dmlcl__resample2_check);
+}
+
+static dmlcl_status create_resample3(dmlcl_operator *op, const void *desc)
+{
+    dmlcl__reads r;
+    dmlcl_status st = dmlcl__resample3_check(op, desc, &r);
+    const dmlcl__resample_map *m = dmlcl__resample_map_of(&r);
+    if (st || (st = dmlcl__resample_check_tiles(op, "resample3", m)))
+        return st;
+    if (!m->widen)
+        return dmlcl__resample1_build(op, &resample3_vt, m);
+    return dmlcl__taps_create(op, &resample3_taps_vt, 0, 1, DMLCL__NEAREST_HALF_UP, 1, m->scales,
+                              m->in_offsets, m->out_offsets);
+}
+
+static dmlcl_status create_grad1(dmlcl_operator *op, const void *desc)
+{
+    dmlcl__reads r;
+    dmlcl_status st = checked(op, desc, "resample_grad1", dmlcl__resample_grad1_check, &r);
+    const dmlcl__resample_map *m = dmlcl__resample_map_of(&r);
+    return st ? st : dmlcl__taps_create(op, &grad1_vt, 1, m->linear, m->rule, 0, m->scales,
+                                        m->in_offsets, m->out_offsets);
+}
+
+static void input_box(const dmlcl_operator *op, const dmlcl__reads *r, const dmlcl__box *out,
+                      dmlcl__box *in)
+{
+    dmlcl__resample_input_box(op, (const dmlcl__resample_map *)r, out, in); /* map_of's cast */
+}
+
+const dmlcl__op_class dmlcl__resample1_class = {DMLCL_OPERATOR_RESAMPLE1, "resample1",
+    "output_tensor", dmlcl__resample1_check, create_resample1, input_box};
+const dmlcl__op_class dmlcl__resample_class = {DMLCL_OPERATOR_RESAMPLE, "resample",
+    "output_tensor", dmlcl__resample_check, create_resample, input_box};
+const dmlcl__op_class dmlcl__resample2_class = {DMLCL_OPERATOR_RESAMPLE2, "resample2",
+    "output_tensor", dmlcl__resample2_check, create_resample2, input_box};
+const dmlcl__op_class dmlcl__resample3_class = {DMLCL_OPERATOR_RESAMPLE3, "resample3",
+    "output_tensor", dmlcl__resample3_check, create_resample3, input_box};
+const dmlcl__op_class dmlcl__resample_grad1_class = {DMLCL_OPERATOR_RESAMPLE_GRAD1,
+    "resample_grad1", "output_gradient_tensor", dmlcl__resample_grad1_check, create_grad1,
+    input_box};

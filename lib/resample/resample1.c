@@ -1,0 +1,216 @@
+/* The RESAMPLE1 kernels (kernels/resample/resample1/), shared by RESAMPLE1, RESAMPLE
+ * (v0), RESAMPLE2 and RESAMPLE3 where antialiasing changes nothing: planning, coordinate
+ * tables and dispatch of a checked operator (operators.c). */
+#include "core/launch.h"
+#include "resample/plan.h"
+#include "resample/family.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct r1_impl {
+    dmlcl__resample1_plan plan;
+    cl_kernel kernel;
+    cl_mem table; /* the coordinate tables; NULL when nothing is resampled */
+} r1_impl;
+
+/* Host mirror of the kernel's resample1_args. */
+typedef struct {
+    cl_ulong units, chunks, chunks_mul, chunks_shr;
+    cl_ulong np, nr, pass_inner;
+    cl_ulong inner_k, inner_size, inner_in, inner_out, inner_tab, inner_nin, gtab;
+    cl_ulong vec_ok, vec_in;
+    cl_ulong rows;
+    cl_ulong seg;
+    cl_ulong skip_p, skip_r;
+    cl_ulong size2, in2, out2, tab2;
+    cl_ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
+    cl_ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
+} r1_args;
+
+/* ---- dispatch --------------------------------------------------------------------------- */
+
+static cl_ulong shr_of(const dmlcl__fastdiv *f)
+{
+    return f->sh1 | (cl_ulong)f->sh2 << 8;
+}
+
+static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->units = p->units;
+    a->chunks = p->chunks;
+    a->chunks_mul = p->chunks_div.mul;
+    a->chunks_shr = shr_of(&p->chunks_div);
+    a->np = p->np;
+    a->nr = p->nr;
+    a->pass_inner = (cl_ulong)p->pass_inner;
+    a->inner_k = p->inner_k;
+    a->inner_size = p->inner_size;
+    a->inner_in = p->inner_in;
+    a->inner_out = p->inner_out;
+    a->inner_tab = p->inner_tab;
+    a->inner_nin = p->inner_nin;
+    a->gtab = p->gtab;
+    a->rows = p->inner_size ? p->count / p->inner_size : 0;
+    a->seg = p->seg;
+    /* The outer loops skip the inner dimension (and seg2's second one). */
+    a->skip_p = p->inner_res ? DMLCL_MAXDIM : p->inner_k;
+    a->skip_r = p->seg2 ? p->inner2_k : p->inner_res ? p->inner_k : DMLCL_MAXDIM;
+    a->size2 = p->size2;
+    a->in2 = p->in2;
+    a->out2 = p->out2;
+    a->tab2 = p->tab2;
+    for (int d = 0; d < 8; d++) {
+        a->psize[d] = d < (int)p->np ? p->psize[d] : 1;
+        a->pin[d] = p->pin[d];
+        a->pout[d] = p->pout[d];
+        a->pmul[d] = p->pdiv[d].mul;
+        a->pshr[d] = shr_of(&p->pdiv[d]);
+        a->rsize[d] = d < (int)p->nr ? p->rsize[d] : 1;
+        a->rin[d] = p->rin[d];
+        a->rout[d] = p->rout[d];
+        a->rtab[d] = p->rtab[d];
+        a->rmul[d] = p->rdiv[d].mul;
+        a->rshr[d] = shr_of(&p->rdiv[d]);
+    }
+    if (p->cpu_rows) { /* the row blocks: rows of the flat row, rows per item, its span */
+        a->rows = p->count / (p->inner_res ? p->inner_size : p->inner_size * p->size2);
+        a->seg = p->cpu_rows;
+        a->inner_nin = p->cpu_span;
+    }
+    if (p->pair) { /* the pair slot counts groups of rows */
+        a->rows = a->rows / p->rsize[p->pair_k] * p->pair_groups;
+        a->rsize[p->pair_k] = p->pair_groups;
+    }
+}
+
+dmlcl_status dmlcl__resample1_enqueue(dmlcl_operator *op, const cl_mem *in,
+                                      const uint64_t *in_off, const cl_mem *out,
+                                      const uint64_t *out_off, cl_uint nwait,
+                                      const cl_event *wait, cl_event *event)
+{
+    r1_impl *im = op->impl;
+    const dmlcl__resample1_plan *p = &im->plan;
+    r1_args a;
+    fill_args(p, &a);
+    a.vec_ok = (cl_ulong)dmlcl__mem_aligned(out[0]);
+    a.vec_in = (cl_ulong)dmlcl__mem_aligned(in[0]);
+    /* The pass-through maps' fixed input offset rides on the binding offset. */
+    cl_ulong offs[2] = {in_off[0] + p->in_base, out_off[0]};
+    return dmlcl__enqueue_table_kernel(op, im->kernel, in[0], out[0], offs, im->table, sizeof a,
+                                       &a, p->rows_2d, p->rows_2d ? p->global2 : &p->global,
+                                       p->rows_2d ? p->local2 : &p->local, nwait, wait, event);
+}
+
+void dmlcl__resample1_destroy(dmlcl_operator *op)
+{
+    r1_impl *im = op->impl;
+    if (im)
+        dmlcl__release_cl(im->kernel, im->table);
+    dmlcl__free(im);
+    op->impl = NULL;
+}
+
+
+/* ---- creation ----------------------------------------------------------------------------- */
+
+/* Builds the tables on the host and uploads them into one read-only buffer. */
+static dmlcl_status upload_tables(dmlcl_operator *op, const char *name)
+{
+    r1_impl *im = op->impl;
+    dmlcl__resample1_plan *p = &im->plan; /* fill counts the pairs */
+    if (p->table_bytes == 0)
+        return DMLCL_SUCCESS;
+    if (p->table_bytes > op->ctx->info.max_mem_alloc || p->table_bytes > SIZE_MAX)
+        return dmlcl__fail(DMLCL_UNSUPPORTED,
+                           "%s: the coordinate tables need %llu bytes, more than the device's "
+                           "CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu)", name,
+                           (unsigned long long)p->table_bytes,
+                           (unsigned long long)op->ctx->info.max_mem_alloc);
+    uint32_t *host = dmlcl__malloc((size_t)p->table_bytes);
+    if (!host)
+        return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory for the coordinate "
+                           "tables (%llu bytes)", name, (unsigned long long)p->table_bytes);
+    dmlcl__resample1_fill(p, host);
+    cl_int err = CL_SUCCESS;
+    im->table = clCreateBuffer(op->ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                               (size_t)p->table_bytes, host, &err);
+    dmlcl__free(host);
+    if (err) {
+        im->table = NULL;
+        return dmlcl__cl_fail("clCreateBuffer", err);
+    }
+    return DMLCL_SUCCESS;
+}
+
+/* The kernel layout's program (kernels/resample/resample1/resample1_<layout>.cl). */
+static const char *kernel_file(const dmlcl__resample1_plan *p)
+{
+    return p->rows_2d    ? "resample1_rows"
+           : p->cpu_rows ? "resample1_cpu_rows"
+           : p->seg || p->seg2 ? "resample1_segments"
+                               : "resample1_units";
+}
+
+static const char *kernel_name(const dmlcl__resample1_plan *p)
+{
+    if (p->rows_2d)
+        return p->linear ? "resample1_linear_rows" : "resample1_gather_rows";
+    if (p->cpu_rows)
+        return p->linear ? "resample1_linear_cpu_rows" : "resample1_gather_cpu_rows";
+    if (p->seg2)
+        return p->linear ? "resample1_linear_seg2" : "resample1_gather_seg2";
+    if (p->seg)
+        return p->linear ? "resample1_linear_seg" : "resample1_gather_seg";
+    return p->linear ? "resample1_linear" : "resample1_gather";
+}
+
+dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *vt,
+                                    const dmlcl__resample_map *m)
+{
+    dmlcl_status st;
+    op->n_in = 1;
+    op->n_out = 1;
+    r1_impl *im = dmlcl__calloc(1, sizeof *im);
+    if (!im)
+        return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory", vt->name);
+    op->impl = im;
+    op->vt = vt;
+    dmlcl__limits lim = dmlcl__op_limits(op);
+    dmlcl__resample1_plan *p = &im->plan;
+    dmlcl__resample1_plan_make_rule(&op->in[0], &op->out[0], m->linear, m->rule, m->scales,
+                                    m->in_offsets, m->out_offsets, &lim,
+                                    dmlcl__overrides_idx64(), p);
+    /* $DMLCL_RESAMPLE_PLAN overrides the launch shape, for tuning runs. */
+    dmlcl__r1_tune tune;
+    int given;
+    if ((st = dmlcl__overrides_resample(vt->name, &tune, &given)))
+        return st;
+    if (given)
+        dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune,
+                                     dmlcl__overrides_idx64());
+    if (p->rows_2d)
+        snprintf(op->plan_text, sizeof op->plan_text,
+                 "variant=%s-rows resampled=%u pass=%u inner=r%u size=%llu vec=%u rows=%llu "
+                 "table=%lluB global=%zux%zu local=%zux%zu options='%s'",
+                 p->variant, p->nr, p->np, p->inner_k, (unsigned long long)p->inner_size,
+                 DMLCL_R1_ROWS_VEC(p->linear), (unsigned long long)(p->count / p->inner_size),
+                 (unsigned long long)p->table_bytes, p->global2[0], p->global2[1],
+                 p->local2[0], p->local2[1], p->options);
+    else
+        snprintf(op->plan_text, sizeof op->plan_text,
+                 "variant=%s%s resampled=%u pass=%u inner=%s%u size=%llu vec=%u units=%llu "
+                 "table=%lluB global=%zu local=%zu options='%s'",
+                 p->variant, p->cpu_rows ? "-cpu-rows" : p->seg2 ? "-seg2" : p->seg ? "-seg" : "",
+                 p->nr, p->np, p->inner_res ? "r" : "p",
+                 p->inner_k, (unsigned long long)p->inner_size,
+                 p->cpu_rows ? DMLCL_R1_CPU_BLOCK : p->seg ? (unsigned)p->seg : p->vec,
+                 (unsigned long long)p->units,
+                 (unsigned long long)p->table_bytes, p->global, p->local, p->options);
+    if ((st = dmlcl__kernel_get(op->ctx, kernel_file(p), p->options,
+                                kernel_name(p), &im->kernel)))
+        return st;
+    return upload_tables(op, vt->name);
+}

@@ -1,0 +1,722 @@
+/* RESAMPLE1 planner: host-side coordinate tables, dimension classification and collapsing,
+ * variant choice. Pure C: no OpenCL calls (tests/check_resample1_planner.c). */
+#include "resample/plan.h"
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The mapping must be IEEE float32, step by step, on every host. There is no product in
+ * it, so nothing can be fused into an FMA; clang still gets told. Where a compiler keeps
+ * excess precision (FLT_EVAL_METHOD != 0, x87), volatile stores force each step to round
+ * to float; elsewhere (SSE, NEON) each step already does, and plain floats let the
+ * coordinate tables' rows overlap in the pipeline: they are most of a creation's time. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define ROUNDED_FLOAT float
+#else
+#define ROUNDED_FLOAT volatile float
+#endif
+
+float dmlcl__resample1_coord(uint64_t o, float scale, float in_offset, float out_offset)
+{
+    ROUNDED_FLOAT t = (float)o;
+    t = t - out_offset;
+    t = t / scale;
+    t = t - in_offset;
+    return t;
+}
+
+/* floorf / ceilf without the libm call (x86-64's baseline has no rounding instruction, and
+ * the coordinate tables call these per row: most of an operator's creation time). Equal
+ * to them for every float but the sign of a zero, which no caller can see (a result
+ * <= 0 is index 0; a weight x - floor(x) has x > 0): beyond 2^23 every float is an
+ * integer, and NaN comes back as it went. */
+static float floor_fast(float t)
+{
+    if (!(fabsf(t) < 8388608.0f))
+        return t;
+    float i = (float)(int32_t)t; /* truncation toward zero */
+    return i > t ? i - 1 : i;
+}
+
+static float ceil_fast(float t)
+{
+    if (!(fabsf(t) < 8388608.0f))
+        return t;
+    float i = (float)(int32_t)t;
+    return i < t ? i + 1 : i;
+}
+
+uint32_t dmlcl__resample1_nearest(float x, uint64_t n)
+{
+    return dmlcl__resample_nearest_rule(x, n, DMLCL__NEAREST_HALF_UP);
+}
+
+uint32_t dmlcl__resample_nearest_rule(float x, uint64_t n, dmlcl__nearest_rule rule)
+{
+    ROUNDED_FLOAT t = rule == DMLCL__NEAREST_HALF_UP ? x + 0.5f : x;
+    float f = rule == DMLCL__NEAREST_CEIL ? ceil_fast(t) : floor_fast(t);
+    if (!(f > 0)) /* also -inf */
+        return 0;
+    if ((double)f >= (double)(n - 1)) /* compared in double: n - 1 may not be a float */
+        return (uint32_t)(n - 1);
+    return (uint32_t)f;
+}
+
+uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w)
+{
+    *w = 0;
+    if (!(x > 0))
+        return 0;
+    if ((double)x >= (double)(n - 1))
+        return (uint32_t)(n - 1);
+    float f = floor_fast(x);
+    *w = x - f; /* exact: the fraction bits of a float are a float */
+    return (uint32_t)f;
+}
+
+/* One dimension's map: the logical input size and the mapping's values, and where the
+ * tiles start (0 for whole tensors): coordinates are computed from global indices, so a
+ * tile's rows are the whole run's, shifted to the input tile's first element. */
+typedef struct {
+    uint64_t n_in, o0, i0;
+    float s, ip, op;
+} dim_fn;
+
+static dim_fn whole_fn(const dmlcl__tensor *in, uint32_t d, const float *scales,
+                       const float *in_offsets, const float *out_offsets)
+{
+    return (dim_fn){in->whole[d], 0, 0, scales[d], in_offsets[d], out_offsets[d]};
+}
+
+/* One table row: the input index and (LINEAR) the weight of index + 1. */
+static uint32_t row(int linear, dmlcl__nearest_rule rule, const dim_fn *f, uint64_t o, float *w)
+{
+    float x = dmlcl__resample1_coord(o + f->o0, f->s, f->ip, f->op);
+    uint32_t i;
+    if (linear) {
+        i = dmlcl__resample1_linear(x, f->n_in, w);
+    } else {
+        *w = 0;
+        i = dmlcl__resample_nearest_rule(x, f->n_in, rule);
+    }
+    return (uint32_t)(i - f->i0); /* the halo check keeps it within the input tile */
+}
+
+/* Resampled slot k's map. */
+static dim_fn slot_fn(const dmlcl__resample1_plan *p, uint32_t k)
+{
+    return (dim_fn){p->rwhole[k], p->ro0[k], p->ri0[k], p->rscale[k], p->rip[k], p->rop[k]};
+}
+
+/* A dimension is pass-through when its rows are index = first + o * step, all weights 0. */
+typedef struct { int affine; uint64_t first, step; } dim_map;
+
+static dim_map classify(int linear, dmlcl__nearest_rule rule, const dim_fn *f, uint64_t n_out)
+{
+    dim_map m = {1, 0, 0};
+    const uint64_t n_in = f->n_in;
+    const float s = f->s, ip = f->ip, op = f->op;
+    float w;
+    /* The spec's rule: scale 1, offsets summing to 0 and equal sizes are identity, even
+     * where float32 steps would land an ulp off (0.3 / -0.3: 1.3f - 0.3f < 1). (Not for
+     * RESAMPLE2's floor and ceil, which would turn that ulp into a whole index.) */
+    ROUNDED_FLOAT sum = ip + op;
+    if (s == 1.0f && sum == 0.0f && n_in == n_out && (linear || rule == DMLCL__NEAREST_HALF_UP)) {
+        m.step = 1;
+        return m;
+    }
+    m.first = row(linear, rule, f, 0, &w);
+    m.affine = w == 0;
+    for (uint64_t o = 1; o < n_out && m.affine; o++) {
+        uint64_t i = row(linear, rule, f, o, &w);
+        if (o == 1)
+            m.step = i >= m.first ? i - m.first : 0;
+        m.affine = w == 0 && i == m.first + o * m.step;
+    }
+    return m;
+}
+
+/* Appends a pass-through dimension, merged into the previous one when both tensors step
+ * through the pair as one dimension. */
+static void add_pass(dmlcl__resample1_plan *p, uint64_t size, uint64_t in_str, uint64_t out_str)
+{
+    uint32_t k = p->np;
+    if (k > 0 && p->pin[k - 1] == in_str * size && p->pout[k - 1] == out_str * size) {
+        p->psize[k - 1] *= size;
+        p->pin[k - 1] = in_str;
+        p->pout[k - 1] = out_str;
+        return;
+    }
+    p->psize[k] = size;
+    p->pin[k] = in_str;
+    p->pout[k] = out_str;
+    p->np++;
+}
+
+void dmlcl__resample1_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *out, int linear,
+                                const float *scales, const float *in_offsets,
+                                const float *out_offsets, const dmlcl__limits *lim,
+                                int force_idx64, dmlcl__resample1_plan *p)
+{
+    dmlcl__resample1_plan_make_rule(in, out, linear, DMLCL__NEAREST_HALF_UP, scales, in_offsets,
+                                    out_offsets, lim, force_idx64, p);
+}
+
+/* Resampled dimension k's first table row: an earlier resampled dimension's where that
+ * one maps the same sizes with the same scale and offsets (an image's H and W, usually),
+ * whose rows are then shared, else a new row at the table's end. Halves the table and
+ * the time to build it in the common case. */
+static uint64_t shared_rows(const dmlcl__resample1_plan *p, uint32_t k, const dmlcl__tensor *in,
+                            const float *scales, const float *in_offsets,
+                            const float *out_offsets)
+{
+    const uint32_t d = p->rdim[k];
+    for (uint32_t j = 0; j < k; j++) {
+        const uint32_t e = p->rdim[j];
+        if (p->rsize[j] == p->rsize[k] && in->sizes[e] == in->sizes[d] &&
+            scales[e] == scales[d] && in_offsets[e] == in_offsets[d] &&
+            out_offsets[e] == out_offsets[d] && p->rwhole[j] == p->rwhole[k] &&
+            p->ro0[j] == p->ro0[k] && p->ri0[j] == p->ri0[k])
+            return p->rtab[j];
+    }
+    return p->table_rows;
+}
+
+void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tensor *out,
+                                     int linear, dmlcl__nearest_rule rule, const float *scales,
+                                     const float *in_offsets, const float *out_offsets,
+                                     const dmlcl__limits *lim, int force_idx64,
+                                     dmlcl__resample1_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->rule = rule;
+    for (uint32_t d = 0; d < in->rank; d++) {
+        uint64_t n_out = out->sizes[d];
+        /* Classified on the whole dimension, so that a tile computes as the whole does. */
+        dim_fn f = whole_fn(in, d, scales, in_offsets, out_offsets);
+        dim_map m = classify(linear, rule, &f, out->whole[d]);
+        if (m.affine) {
+            /* The tile's first row, relative to the input tile's first element. */
+            p->in_base += (m.first + out->origin[d] * m.step - in->origin[d]) * in->strides[d];
+            if (n_out > 1)
+                add_pass(p, n_out, m.step * in->strides[d], out->strides[d]);
+            continue;
+        }
+        uint32_t k = p->nr++;
+        p->rsize[k] = n_out;
+        p->rin[k] = in->strides[d];
+        p->rout[k] = out->strides[d];
+        p->rdim[k] = d;
+        p->rnin[k] = in->sizes[d];
+        p->rscale[k] = scales[d];
+        p->rip[k] = in_offsets[d];
+        p->rop[k] = out_offsets[d];
+        p->rwhole[k] = in->whole[d];
+        p->ro0[k] = out->origin[d];
+        p->ri0[k] = in->origin[d];
+        p->rtab[k] = shared_rows(p, k, in, scales, in_offsets, out_offsets);
+        if (p->rtab[k] == p->table_rows)
+            p->table_rows += n_out;
+    }
+    p->linear = linear && p->nr > 0; /* LINEAR with nothing resampled is a strided copy */
+    p->variant = p->nr == 0 ? "copy" : p->linear ? "linear" : "gather";
+    p->table_bytes = p->table_rows * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
+    p->count = out->elements;
+    dmlcl__resample1_plan_launch(p, in, out, lim, NULL, force_idx64);
+}
+
+/* The inner dimension: the one the output steps through fastest (ties: the first), so
+ * neighbouring work-items write neighbouring outputs. */
+static void pick_inner(dmlcl__resample1_plan *p)
+{
+    uint64_t best = UINT64_MAX;
+    p->inner_res = 0;
+    p->inner_k = DMLCL_MAXDIM; /* virtual: nothing to iterate */
+    p->inner_size = 1;
+    p->inner_in = p->inner_out = p->inner_tab = p->inner_nin = 0;
+    for (uint32_t k = 0; k < p->np; k++)
+        if (p->pout[k] < best) {
+            best = p->pout[k];
+            p->inner_res = 0, p->inner_k = k;
+            p->inner_size = p->psize[k], p->inner_in = p->pin[k], p->inner_out = p->pout[k];
+        }
+    for (uint32_t k = 0; k < p->nr; k++)
+        if (p->rsize[k] > 1 && p->rout[k] < best) {
+            best = p->rout[k];
+            p->inner_res = 1, p->inner_k = k;
+            p->inner_size = p->rsize[k], p->inner_in = p->rin[k], p->inner_out = p->rout[k];
+            p->inner_tab = p->rtab[k];
+            p->inner_nin = p->rnin[k];
+        }
+}
+
+/* Among the outer dimensions, split off first whichever group (pass-through or
+ * resampled) holds the fastest-varying one. */
+static int pass_is_inner(const dmlcl__resample1_plan *p)
+{
+    uint64_t best = UINT64_MAX;
+    int pass = 1;
+    for (uint32_t k = 0; k < p->np; k++)
+        if ((p->inner_res || k != p->inner_k) && p->pout[k] < best)
+            best = p->pout[k], pass = 1;
+    for (uint32_t k = 0; k < p->nr; k++)
+        if ((!p->inner_res || k != p->inner_k) && p->rsize[k] > 1 && p->rout[k] < best)
+            best = p->rout[k], pass = 0;
+    return pass;
+}
+
+/* GPUs' outputs per unit: 8 for nearest; for LINEAR 4 along a resampled inner dimension
+ * and 8 along a pass-through run of at least 8 (channels-last: each corner's 8 inputs are
+ * then one vector load; on an H200 linear 2x NHWC went from 0.44 of copy with 4 to 0.66). */
+static uint32_t gpu_vec(const dmlcl__resample1_plan *p)
+{
+    if (!p->linear)
+        return 8;
+    return !p->inner_res && p->inner_size >= 8 ? 8 : 4;
+}
+
+/* GPUs: 256-wide groups, 32 (LINEAR: 128) of them per compute unit before items loop
+ * (grid stride); units of gpu_vec() outputs, which amortise the outer coordinates (H200:
+ * nearest 2x 0.57 of copy at 8 against 0.38 at 4; linear 2x 0.30 at 4, 0.26 at 8). CPUs
+ * (POCL): a fixed group of 64, since POCL compiles once per group size and a size left to
+ * the runtime would follow the shape; 16 outputs per unit give its per-item loop a longer
+ * inner run. */
+static void launch_shape(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
+                         const dmlcl__r1_tune *t)
+{
+    p->rows_2d = 0;
+    p->vec = t && t->vec ? t->vec : lim->is_cpu ? 16 : gpu_vec(p);
+    p->chunks = (p->inner_size + p->vec - 1) / p->vec;
+    p->units = p->count / p->inner_size * p->chunks;
+    size_t wg_max = lim->max_work_group_size ? lim->max_work_group_size : 1;
+    size_t wg = t && t->wg ? t->wg : lim->is_cpu ? 64 : 256;
+    wg = wg < wg_max ? wg : wg_max;
+    /* CPUs: enough items for every unit, so each runs its loop once (POCL then handles
+     * the items of a group together: nearest 2x 1.5x faster than with 16 groups per
+     * core looping). */
+    /* GPUs: groups per compute unit; H200 linear 2x NHWC 0.66 of copy with 32, 0.71 with
+     * 128 (nearest 0.73 either way). */
+    uint64_t waves = lim->is_cpu ? (1u << 30) : t && t->gpc ? t->gpc : p->linear ? 128 : 32;
+    uint64_t cap = (uint64_t)(lim->compute_units ? lim->compute_units : 1) * wg * waves;
+    uint64_t g = p->units < cap ? p->units : cap;
+    p->local = wg;
+    p->global = (size_t)((g + wg - 1) / wg * wg);
+    if (p->global == 0)
+        p->global = wg;
+}
+
+/* GPUs, resampled inner dimension of at least 64 outputs: the 2-D row kernels, 4 outputs
+ * per item for LINEAR (one 16-byte store for FLOAT32), 8 for nearest (fixed in the kernel
+ * source, so that the row kernels share the unit kernels' program), a 256-item group
+ * spanning the row (or several rows where it is short), at most 65535 groups down the
+ * rows (NVIDIA's limit), items looping over the rest. */
+static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
+                        const dmlcl__r1_tune *t)
+{
+    /* GPUs' choice: on an H200 the row kernels took linear 2x from 0.31 to 0.35 of copy
+     * (downsampling 0.80 to 0.93) and, with 8 outputs per item, nearest 2x from 0.70
+     * (units of 8 with their table rows as one vector load) to 0.73. */
+    int want = t && t->rows >= 0 ? t->rows : !lim->is_cpu;
+    if (!want || !p->inner_res || p->inner_size < 64)
+        return;
+    p->rows_2d = 1;
+    const unsigned rv = DMLCL_R1_ROWS_VEC(p->linear);
+    p->chunks = (p->inner_size + rv - 1) / rv;
+    p->units = p->count / p->inner_size * p->chunks;
+    size_t wg = t && t->wg ? t->wg : lim->is_cpu ? 64 : 256;
+    if (lim->max_work_group_size && wg > lim->max_work_group_size)
+        wg = lim->max_work_group_size;
+    size_t l0 = 1;
+    while (l0 < wg && l0 < p->chunks)
+        l0 *= 2;
+    p->local2[0] = l0;
+    p->local2[1] = wg / l0 ? wg / l0 : 1;
+    uint64_t groups0 = (p->chunks + l0 - 1) / l0, rows = p->count / p->inner_size;
+    /* Groups per compute unit down the rows. H200 (gpc=32 / 64 / 128 / 256 / 496): nearest
+     * 2x 0.79 / 0.81 / 0.83 / 0.85 / 0.88 of copy; linear 2x 0.63 / 0.66 / 0.68 / 0.69 /
+     * 0.68, but linear 0.5x 0.91 / 0.97 / 0.96 / 0.91 / 0.83. */
+    uint64_t gpc = t && t->gpc ? t->gpc : p->linear ? 128 : 512;
+    uint64_t want1 = (uint64_t)(lim->compute_units ? lim->compute_units : 1) * gpc / groups0;
+    uint64_t need1 = (rows + p->local2[1] - 1) / p->local2[1];
+    uint64_t groups1 = need1 < want1 ? need1 : want1;
+    groups1 = groups1 < 1 ? 1 : groups1 > 65535 ? 65535 : groups1;
+    p->global2[0] = (size_t)(groups0 * l0);
+    p->global2[1] = (size_t)(groups1 * p->local2[1]);
+}
+
+/* The window of the LINEAR row kernels. Output j of an item (x0 + j, the row's last
+ * output past its end, as the kernel reads the table) fits window start `base` when its
+ * lower column is column base + PAT(j), window columns clamped to the row as the kernel
+ * loads them. Its upper column, the window's next, is then right too: only a lower
+ * column of n - 1 clamps it, and that one's weight is 0. */
+#define WIN_PAT(pat, j) ((int64_t)(((pat) >> (4 * (j))) & 15))
+static int window_fits_at(const uint32_t *i0, uint32_t pat, int64_t base, uint64_t n)
+{
+    for (unsigned j = 0; j < DMLCL_R1_ROWS_VEC(1); j++) {
+        int64_t c = base + WIN_PAT(pat, j);
+        c = c < 0 ? 0 : c > (int64_t)n - 1 ? (int64_t)n - 1 : c;
+        if (c != (int64_t)i0[j])
+            return 0;
+    }
+    return 1;
+}
+
+/* LINEAR resampled slot k's lower input index for output o (its table row's first word). */
+static uint32_t lower_index(const dmlcl__resample1_plan *p, uint32_t k, uint64_t o)
+{
+    float w;
+    const dim_fn f = slot_fn(p, k);
+    return row(1, p->rule, &f, o, &w);
+}
+
+/* The inner rows of unit u; returns whether its outputs fit the window anchored at their
+ * last output or at their first (the kernel tries both, in that order). */
+static int window_fits(const dmlcl__resample1_plan *p, uint64_t u, uint32_t pat)
+{
+    enum { RV = DMLCL_R1_ROWS_VEC(1) };
+    uint32_t i0[RV];
+    for (unsigned j = 0; j < RV; j++)
+        i0[j] = lower_index(p, p->inner_k,
+                            u * RV + j < p->inner_size ? u * RV + j : p->inner_size - 1);
+    const uint64_t n = p->rnin[p->inner_k];
+    return window_fits_at(i0, pat, (int64_t)i0[RV - 1] - WIN_PAT(pat, RV - 1), n) ||
+           window_fits_at(i0, pat, (int64_t)i0[0] - WIN_PAT(pat, 0), n);
+}
+
+/* Unit 1's columns relative to its first give the pattern; the window is used where it is
+ * shorter than the 2 * RV corner loads it replaces and every sampled unit (all of them up
+ * to 64, else 64 spread from the first to the last) fits it, so that no warp splits
+ * between the two paths. H200: linear 2x NCHW 0.44 of copy without, 0.66 with; trilinear
+ * 2x 0.22 and 0.42. */
+static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
+{
+    enum { RV = DMLCL_R1_ROWS_VEC(1) };
+    p->wpat = p->win = 0;
+    int want = t && t->win >= 0 ? t->win : 1;
+    if (!want || !p->rows_2d || !p->linear || !p->inner_res || p->nr > 3 || p->chunks < 3)
+        return;
+    uint32_t i0[RV], lo = UINT32_MAX, hi = 0, pat = 0;
+    for (unsigned j = 0; j < RV; j++) {
+        i0[j] = lower_index(p, p->inner_k, RV + j);
+        lo = i0[j] < lo ? i0[j] : lo;
+        hi = i0[j] > hi ? i0[j] : hi;
+    }
+    if (hi - lo + 2 >= 2 * RV)
+        return;
+    for (unsigned j = 0; j < RV; j++)
+        pat |= (i0[j] - lo) << (4 * j);
+    const uint64_t samples = p->chunks < 64 ? p->chunks : 64;
+    for (uint64_t s = 0; s < samples && !(t && t->win == 1); s++)
+        if (!window_fits(p, s * (p->chunks - 1) / (samples - 1), pat))
+            return;
+    p->wpat = pat;
+    p->win = hi - lo + 2;
+}
+
+/* The pairs' slot: the outer resampled dimension the row split peels first (the highest
+ * slot but the inner one); DMLCL_MAXDIM if none. */
+static uint32_t pair_slot(const dmlcl__resample1_plan *p)
+{
+    for (uint32_t k = p->nr; k-- > 0;)
+        if (k != p->inner_k)
+            return k;
+    return DMLCL_MAXDIM;
+}
+
+/* Groups the lower input rows i0[0..n) (a resampled dimension's table rows, 2 words each)
+ * into runs of at most 2 equal ones; writes each group's {first output, outputs} to groups
+ * (if not NULL); returns the count. */
+static uint64_t group_rows(const uint32_t *i0, uint64_t n, uint32_t *groups)
+{
+    uint64_t count = 0, start = 0;
+    for (uint64_t o = 0; o < n; o++) {
+        if (o > start && i0[2 * o] == i0[2 * start] && o - start < 2) {
+            if (groups)
+                groups[2 * (count - 1) + 1] = 2;
+            continue;
+        }
+        start = o;
+        if (groups)
+            groups[2 * count] = (uint32_t)o, groups[2 * count + 1] = 1;
+        count++;
+    }
+    return count;
+}
+
+/* Output rows in pairs where the window applies and, judging by the first 64 outputs,
+ * pairs save at least a quarter of the steps (an upsampled outer dimension): the two rows
+ * share every window load. The groups themselves are counted and written with the table
+ * (dmlcl__resample1_fill), which has the rows; until then pair_groups is their bound, the
+ * dimension's size. H200: linear 2x 0.68 -> 0.72 of copy, trilinear 2x 0.41 -> 0.46 (a
+ * probe kernel of linear 2x: 0.81 with the window, 0.92 with pairs). */
+static void pick_pairs(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
+{
+    p->pair = 0;
+    p->pair_groups = 0;
+    p->gtab = p->table_rows;
+    int want = t && t->pair >= 0 ? t->pair : 1;
+    uint32_t k = pair_slot(p);
+    if (!want || !p->win || k == DMLCL_MAXDIM)
+        return;
+    uint32_t rows[2 * 64];
+    const uint64_t n = p->rsize[k] < 64 ? p->rsize[k] : 64;
+    for (uint64_t o = 0; o < n; o++)
+        rows[2 * o] = lower_index(p, k, o);
+    const uint64_t groups = group_rows(rows, n, NULL);
+    if (groups == n || (!(t && t->pair == 1) && 4 * groups > 3 * n))
+        return;
+    p->pair = 1;
+    p->pair_k = k;
+    p->pair_groups = p->rsize[k];
+}
+
+/* Channels-last on CPUs: the inner dimension a pass-through run shorter than a segment,
+ * the next fastest-varying one resampled. Segments then run along that one, want outputs
+ * per unit in all; the outer dimensions are the rest. */
+static int seg2(dmlcl__resample1_plan *p, uint64_t want)
+{
+    if (p->inner_res || p->inner_k >= p->np || p->inner_size >= want)
+        return 0;
+    uint64_t best = UINT64_MAX;
+    uint32_t k2 = DMLCL_MAXDIM;
+    for (uint32_t k = 0; k < p->nr; k++)
+        if (p->rsize[k] > 1 && p->rout[k] < best)
+            best = p->rout[k], k2 = k;
+    if (k2 == DMLCL_MAXDIM)
+        return 0;
+    p->seg2 = 1;
+    p->inner2_k = k2;
+    p->size2 = p->rsize[k2];
+    p->in2 = p->rin[k2];
+    p->out2 = p->rout[k2];
+    p->tab2 = p->rtab[k2];
+    uint64_t pos = want / p->inner_size;
+    p->seg = pos < p->size2 ? pos : p->size2;
+    p->chunks = (p->size2 + p->seg - 1) / p->seg;
+    p->units = p->count / (p->inner_size * p->size2) * p->chunks;
+    p->global = (size_t)((p->units + p->local - 1) / p->local * p->local);
+    /* Outer order: whichever group holds the fastest-varying dimension left. */
+    uint64_t fast = UINT64_MAX;
+    p->pass_inner = 1;
+    for (uint32_t k = 0; k < p->np; k++)
+        if (k != p->inner_k && p->pout[k] < fast)
+            fast = p->pout[k], p->pass_inner = 1;
+    for (uint32_t k = 0; k < p->nr; k++)
+        if (k != k2 && p->rsize[k] > 1 && p->rout[k] < fast)
+            fast = p->rout[k], p->pass_inner = 0;
+    return 1;
+}
+
+/* CPUs: the *_seg kernels, units of up to 256 outputs along the inner dimension (long
+ * enough for the vectorised loop, short enough to balance the cores). POCL, 2 cores:
+ * nearest 2x 2.4x, linear 2x 1.5x and trilinear 2x 2x faster than units of 16. */
+static void launch_seg(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
+                       const dmlcl__r1_tune *t)
+{
+    p->seg = 0;
+    p->seg2 = 0;
+    int want = t && t->seg >= 0 ? t->seg : lim->is_cpu ? 256 : 0;
+    if (!want || p->rows_2d)
+        return;
+    if (seg2(p, (uint64_t)want))
+        return;
+    p->seg = (uint64_t)want < p->inner_size ? (uint64_t)want : p->inner_size;
+    p->chunks = (p->inner_size + p->seg - 1) / p->seg;
+    p->units = p->count / p->inner_size * p->chunks;
+    size_t wg = p->local;
+    p->global = (size_t)((p->units + wg - 1) / wg * wg);
+}
+
+/* The CPU row blocks' patterns (INNER_RES=1, kernels/resample/resample1/resample1_cpu_rows.cl): where the
+ * mapping puts the outputs of vector v (outputs 16v..16v+15, away from the edges, sizes
+ * and tiles aside) relative to their first lower input, one nibble per lane (the 5th
+ * bits in *high, the upper inputs' from bit 16); 0 where they span more than 32 inputs.
+ * *pu: the upper inputs. It depends only on the mapping and the input's step, so shapes
+ * share the program; the kernel checks each vector against it. */
+static uint64_t cpu_pattern(const dmlcl__resample1_plan *p, uint64_t v, uint64_t *pu,
+                            uint32_t *high)
+{
+    enum { W = 16 };
+    const uint32_t k = p->inner_k;
+    const uint64_t big = (uint64_t)1 << 31;
+    uint64_t pl = 0, lo[W], up[W];
+    *pu = 0;
+    *high = 0;
+    for (unsigned j = 0; j < W; j++) {
+        const float x = dmlcl__resample1_coord(W * v + j, p->rscale[k], p->rip[k], p->rop[k]);
+        float w = 0;
+        lo[j] = (p->linear ? dmlcl__resample1_linear(x, big, &w)
+                           : dmlcl__resample_nearest_rule(x, big, p->rule)) * p->inner_in;
+        up[j] = lo[j] + (w != 0 ? p->inner_in : 0);
+        if (lo[j] < lo[0] || up[j] - lo[0] > 31)
+            return *pu = 0;
+        pl |= ((lo[j] - lo[0]) & 15) << (4 * j);
+        *pu |= ((up[j] - lo[0]) & 15) << (4 * j);
+        *high |= ((lo[j] - lo[0]) >> 4) << j | ((up[j] - lo[0]) >> 4) << (16 + j);
+    }
+    return pl;
+}
+
+/* Up to DMLCL_R1_CPU_PATTERNS distinct patterns, from vectors 0 (the row's start, clamped
+ * at the edge; sizes aside) and 1, 2 and 3 (a scale of 1.5 cycles through three). */
+static void cpu_patterns(dmlcl__resample1_plan *p)
+{
+    p->cpu_np = 0;
+    for (uint64_t v = 0; v < DMLCL_R1_CPU_PATTERNS; v++) {
+        uint64_t pu;
+        uint32_t high;
+        const uint64_t pl = cpu_pattern(p, v, &pu, &high);
+        int seen = !pl;
+        for (uint32_t i = 0; i < p->cpu_np; i++)
+            seen |= p->cpu_pl[i] == pl && p->cpu_pu[i] == pu && p->cpu_high[i] == high;
+        if (seen)
+            continue;
+        p->cpu_pl[p->cpu_np] = pl;
+        p->cpu_pu[p->cpu_np] = pu;
+        p->cpu_high[p->cpu_np++] = high;
+    }
+}
+
+/* CPUs: the row blocks, where the segment kernels were chosen (or forced with cpu=N)
+ * and the output's row is contiguous (channels-last: the channels contiguous in the
+ * input too); LINEAR also needs the row's resampled slot last (see the kernel). Rows per
+ * item: 32, fewer where that leaves under 16 items per compute unit. */
+static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
+                            const dmlcl__r1_tune *t, uint32_t elem_size)
+{
+    p->cpu_rows = 0;
+    p->cpu_np = 0;
+    const int forced = t && (t->rows >= 0 || t->seg >= 0 || t->vec || t->wg);
+    const int want = t && t->cpu >= 0 ? t->cpu : lim->is_cpu && !forced ? 32 : 0;
+    if (!want || p->nr == 0 || p->rows_2d)
+        return;
+    uint64_t n, flat;
+    if (p->inner_res && p->inner_out == 1)
+        n = flat = p->inner_size;
+    else if (p->seg2 && p->inner_in == 1 && p->inner_out == 1 && p->out2 == p->inner_size)
+        n = p->size2, flat = p->inner_size * p->size2;
+    else
+        return;
+    if (p->linear && (p->inner_res ? p->inner_k : p->inner2_k) != p->nr - 1)
+        return;
+    const uint64_t rows = p->count / flat, blocks = (n + DMLCL_R1_CPU_BLOCK - 1) /
+                                                    DMLCL_R1_CPU_BLOCK;
+    uint64_t per = (uint64_t)want;
+    const uint64_t min_items = 16 * (uint64_t)(lim->compute_units ? lim->compute_units : 1);
+    while (!(t && t->cpu > 0) && per > 1 && blocks * ((rows + per - 1) / per) < min_items)
+        per /= 2;
+    p->cpu_rows = per;
+    p->cpu_nt = t && t->nt >= 0 ? t->nt : !p->linear && p->count * elem_size >= (16u << 20);
+    p->cpu_span = p->inner_res ? (p->inner_nin - 1) * p->inner_in + 1 : 0;
+    if (p->inner_res)
+        cpu_patterns(p);
+    p->seg = 0;
+    p->chunks = blocks;
+    p->units = blocks * ((rows + per - 1) / per);
+    p->local = 1;
+    p->global = (size_t)p->units;
+}
+
+void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
+                                  const dmlcl__tensor *out, const dmlcl__limits *lim,
+                                  const dmlcl__r1_tune *tune, int force_idx64)
+{
+    pick_inner(p);
+    p->pass_inner = pass_is_inner(p);
+    launch_shape(p, lim, tune);
+    launch_rows(p, lim, tune);
+    pick_window(p, tune);
+    pick_pairs(p, tune);
+    p->table_bytes = (p->table_rows + p->pair_groups) * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
+    launch_seg(p, lim, tune);
+    launch_cpu_rows(p, lim, tune, in->elem_size);
+    /* 32-bit indices while every offset relative to a binding, the grid-stride unit
+     * (plus the global size), a unit's last output and the table rows stay below 2^32. */
+    const uint64_t lim32 = (uint64_t)1 << 32;
+    p->idx64 = force_idx64 || p->units + p->global >= lim32 || p->count >= lim32 ||
+               (uint64_t)p->global2[0] * DMLCL_R1_ROWS_VEC(p->linear) >= lim32 ||
+               p->count / p->inner_size + p->global2[1] >= lim32 ||
+               p->inner_size + p->vec >= lim32 || in->span >= lim32 || out->span >= lim32 ||
+               p->table_rows + p->pair_groups >= lim32;
+    unsigned bits = p->idx64 ? 64 : 32;
+    p->chunks_div = dmlcl__fastdiv_make(p->chunks, bits);
+    for (uint32_t k = 0; k < p->np; k++)
+        p->pdiv[k] = dmlcl__fastdiv_make(p->psize[k], bits);
+    for (uint32_t k = 0; k < p->nr; k++)
+        p->rdiv[k] = dmlcl__fastdiv_make(p->pair && k == p->pair_k ? p->pair_groups
+                                                                    : p->rsize[k], bits);
+    /* Row kernels: the outer loops unroll to the dimensions there are (NPS, NRS), not to
+     * all 8 slots, in the one order the plan has (PASS_INNER); the compiler otherwise
+     * keeps every slot's argument fields in registers across the row loop (H200: the
+     * linear rows kernel took 54-66 registers, half the threads resident). */
+    char rows[512] = "";
+    if (p->rows_2d && p->linear)
+        snprintf(rows, sizeof rows, " -DNPS=%u -DPASS_INNER=%d", p->np, p->pass_inner);
+    else if (p->rows_2d)
+        snprintf(rows, sizeof rows, " -DNPS=%u -DNRS=%u -DPASS_INNER=%d -DINNER_K=%u", p->np,
+                 p->nr, p->pass_inner, p->inner_k);
+    if (p->win)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DWPAT=0x%x -DWIN=%u",
+                 p->wpat, p->win);
+    if (p->pair)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DPAIR_K=%u", p->pair_k);
+    /* Non-temporal stores for nearest outputs beyond the caches (16 MiB). POCL, 2 cores,
+     * same runs: nearest 2x NCHW 1.00 -> 1.30 and 0.92 -> 1.15 of memcpy; LINEAR none
+     * (linear 2x no faster, trilinear 2x 4.5 -> 2.5 GB/s at best). */
+    if (p->cpu_rows && p->cpu_nt)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DCR_NT=1");
+    for (uint32_t i = 0; p->cpu_rows && i < p->cpu_np; i++) {
+        const char *const sfxs[DMLCL_R1_CPU_PATTERNS] = {"", "2", "3", "4"};
+        const char *sfx = sfxs[i];
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows),
+                 " -DCR_PL%s=0x%llxul -DCR_PU%s=0x%llxul", sfx,
+                 (unsigned long long)p->cpu_pl[i], sfx, (unsigned long long)p->cpu_pu[i]);
+        if (p->cpu_high[i])
+            snprintf(rows + strlen(rows), sizeof rows - strlen(rows),
+                     " -DCR_PLH%s=0x%x -DCR_PUH%s=0x%x", sfx, p->cpu_high[i] & 0xffff, sfx,
+                     p->cpu_high[i] >> 16);
+    }
+    if (p->linear)
+        snprintf(p->options, sizeof p->options,
+                 "-DLINEAR=1 -DDTYPE=%d -DELEM_BYTES=%u -DK=%u -DV=%u -DINNER_RES=%d "
+                 "-DINNER_K=%d -DIDX64=%d%s",
+                 (int)in->type, in->elem_size, p->nr, p->vec, p->inner_res,
+                 p->inner_res ? (int)p->inner_k : p->seg2 ? (int)p->inner2_k : -1, p->idx64,
+                 rows);
+    else
+        snprintf(p->options, sizeof p->options,
+                 "-DLINEAR=0 -DELEM_BYTES=%u -DV=%u -DINNER_RES=%d -DIDX64=%d%s", in->elem_size,
+                 p->vec, p->inner_res, p->idx64, rows);
+}
+
+void dmlcl__resample1_fill(dmlcl__resample1_plan *p, uint32_t *table)
+{
+    const uint32_t words = DMLCL_RESAMPLE1_WORDS(p->linear);
+    for (uint32_t k = 0; k < p->nr; k++) {
+        const dim_fn f = slot_fn(p, k);
+        int shared = 0;
+        for (uint32_t j = 0; j < k; j++)
+            shared |= p->rtab[j] == p->rtab[k];
+        if (shared)
+            continue; /* an earlier dimension's rows: written already */
+        uint32_t *t = table + p->rtab[k] * words;
+        for (uint64_t o = 0; o < p->rsize[k]; o++, t += words) {
+            float w;
+            t[0] = row(p->linear, p->rule, &f, o, &w);
+            if (p->linear)
+                memcpy(&t[1], &w, sizeof w);
+        }
+    }
+    if (p->pair) {
+        const uint32_t k = p->pair_k;
+        memset(table + p->gtab * words, 0, p->rsize[k] * words * 4); /* room for the bound */
+        p->pair_groups = group_rows(table + p->rtab[k] * words, p->rsize[k],
+                                    table + p->gtab * words);
+        p->rdiv[k] = dmlcl__fastdiv_make(p->pair_groups, p->idx64 ? 64 : 32);
+    }
+}

@@ -1,0 +1,216 @@
+/* RESAMPLE1's kernel layouts, each forced through $DMLCL_RESAMPLE_PLAN on the test
+ * device and checked against the C reference (resample1_case.c): units of every size,
+ * the 2-D row kernels with and without windows and pairs, the segment kernels, vector
+ * loads along channels-last runs, 64-bit indices. */
+#include "resample1_case.h"
+#include "core/context.h" /* white-box: the device's FLOAT64 support */
+
+/* Units along a pass-through inner run (channels-last input and output), forced with
+ * $DMLCL_RESAMPLE_PLAN: a unit's inputs come as one vector load per corner where the run,
+ * the strides and the binding offset are aligned (C = 8 and 16), and element by element
+ * where not (C = 6, a binding offset of one element). Every data type, both modes. */
+START_TEST(channels_last_vector_loads)
+{
+    static const char *const plans[] = {"rows=0,seg=0,v=4", "rows=0,seg=0,v=8"};
+    static const dmlcl_tensor_data_type types[] = {F32, F16, U8, I8, F64};
+    static const uint32_t channels[] = {8, 16, 6};
+    uint64_t rng = 0xc1a5;
+    for (int n = 0; n < 20; n++) {
+        const dmlcl_tensor_data_type t = types[n % 5];
+        if (t == F64 && !tu_context()->info.has_fp64)
+            continue;
+        setenv("DMLCL_RESAMPLE_PLAN", plans[n % 2], 1);
+        rcase c;
+        memset(&c, 0, sizeof c);
+        c.rank = 4;
+        c.type = t;
+        c.mode = n % 4 < 2 ? LINEAR : NEAREST;
+        c.elem = dmlcl_data_type_size(t);
+        const uint32_t ch = channels[n % 3];
+        const uint32_t is[4] = {2, ch, 5, 6}, os[4] = {2, ch, 10, 9};
+        memcpy(c.in_sizes, is, sizeof is);
+        memcpy(c.out_sizes, os, sizeof os);
+        for (int d = 0; d < 4; d++)
+            c.scales[d] = (float)os[d] / (float)is[d];
+        memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+        memcpy(c.opo, tu_pix_out, sizeof c.opo);
+        tu_channels_last(4, c.in_sizes, c.in_str);
+        tu_channels_last(4, c.out_sizes, c.out_str);
+        c.in_off = n == 7 ? 1 : 0;
+        dmlcl_operator *op = rc_make_op(&c, 0);
+        ck_assert_msg(strstr(dmlcl_operator_plan(op), "inner=p") != NULL, "%s",
+                      dmlcl_operator_plan(op));
+        dmlcl_operator_release(op);
+        rc_check_random(&rng, &c, n);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
+/* Every launch shape the planner can pick on any device, forced here through
+ * $DMLCL_RESAMPLE_PLAN on the test device: the 2-D row kernels (GPUs' choice),
+ * units of an odd size with partial units at every row's end, and the segment kernels
+ * (CPUs' choice for nearest) with segments of 7 and 64. Rows of 100 and 33
+ * outputs (not multiples of 4), a padded output with an odd binding offset (no vector
+ * stores there) and a channels-last input. */
+START_TEST(every_launch_shape)
+{
+    static const char *const plans[] = {"rows=1", "rows=1,wg=32,win=1", "v=3,wg=32",
+                                        "rows=0,seg=0,v=4", "seg=7", "seg=64,wg=32"};
+    static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
+    uint64_t rng = 0x5a9e;
+    for (size_t pl = 0; pl < sizeof plans / sizeof plans[0]; pl++) {
+        setenv("DMLCL_RESAMPLE_PLAN", plans[pl], 1);
+        for (int n = 0; n < 6; n++) {
+            rcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = 3;
+            c.type = types[n % 3];
+            c.mode = n < 3 ? LINEAR : NEAREST;
+            c.elem = c.type == F32 ? 4 : c.type == F16 ? 2 : 1;
+            const uint32_t is[3] = {2, 23, 47}, os[3] = {2, 40, n % 2 ? 100 : 33};
+            memcpy(c.in_sizes, is, sizeof is);
+            memcpy(c.out_sizes, os, sizeof os);
+            c.scales[0] = 1;
+            c.scales[1] = 40.0f / 23;
+            c.scales[2] = (float)os[2] / 47;
+            memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+            memcpy(c.opo, tu_pix_out, sizeof c.opo);
+            if (n % 2)
+                tu_channels_last(3, c.in_sizes, c.in_str);
+            else
+                tu_make_strides(&rng, TU_PACKED, 3, c.in_sizes, -1, c.in_str);
+            tu_make_strides(&rng, n == 2 ? TU_PADDED : TU_PACKED, 3, c.out_sizes, -1,
+                            c.out_str);
+            c.out_off = n == 2 ? 1 : 0;
+            if (pl < 2 && os[2] >= 64) {
+                dmlcl_operator *op = rc_make_op(&c, 0);
+                ck_assert_msg(strstr(dmlcl_operator_plan(op), "-rows") != NULL, "%s: %s",
+                              plans[pl], dmlcl_operator_plan(op));
+                dmlcl_operator_release(op);
+            }
+            rc_check_random(&rng, &c, n);
+        }
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
+/* The row kernels' window (rows=1 forces them here), pixel-centre LINEAR: upsampling by 2
+ * and 4 along the inner dimension, a volume, the inner dimension first among the
+ * resampled ones (transposed output), a pass-through dimension between the resampled
+ * ones (its index split off first: PASS_INNER), one resampled dimension only; output rows
+ * in pairs sharing their window (H upsampled by 2 and by 4), and without; by 1.5 no window unless forced with win=1, where
+ * only some items fit and the others take the corner path in the same launch. */
+START_TEST(row_windows)
+{
+    static const struct {
+        uint32_t rank, in[5], out[5];
+        int transposed;
+        const char *plan, *want;
+    } cases[] = {
+        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4 -DPAIR_K=0"},
+        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1,pair=0", "-DWIN=4'"},
+        {4, {1, 2, 7, 40}, {1, 2, 28, 80}, 0, "rows=1", "-DPAIR_K=0"},
+        {4, {1, 1, 5, 17}, {1, 1, 20, 68}, 0, "rows=1", "-DWPAT=0x1100 -DWIN=3"},
+        {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4"},
+        {3, {2, 40, 30}, {2, 80, 60}, 1, "rows=1", "-DINNER_K=0"},
+        {4, {2, 9, 3, 40}, {2, 18, 3, 80}, 0, "rows=1", "-DPASS_INNER=1 -DWPAT=0x2110"},
+        {3, {4, 6, 40}, {4, 6, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4"},
+        {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,win=1", "-DWIN="},
+        {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1", NULL},
+    };
+    static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
+    uint64_t rng = 0x3d1;
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        setenv("DMLCL_RESAMPLE_PLAN", cases[n].plan, 1);
+        for (int t = 0; t < 3; t++) {
+            rcase c;
+            memset(&c, 0, sizeof c);
+            c.rank = cases[n].rank;
+            c.type = types[t];
+            c.mode = LINEAR;
+            c.elem = c.type == F32 ? 4 : c.type == F16 ? 2 : 1;
+            memcpy(c.in_sizes, cases[n].in, sizeof cases[n].in);
+            memcpy(c.out_sizes, cases[n].out, sizeof cases[n].out);
+            for (uint32_t d = 0; d < c.rank; d++)
+                c.scales[d] = (float)c.out_sizes[d] / (float)c.in_sizes[d];
+            memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+            memcpy(c.opo, tu_pix_out, sizeof c.opo);
+            tu_make_strides(&rng, TU_PACKED, c.rank, c.in_sizes, -1, c.in_str);
+            tu_make_strides(&rng, TU_PACKED, c.rank, c.out_sizes, -1, c.out_str);
+            if (cases[n].transposed) { /* the output steps through dimension 1 fastest */
+                c.out_str[1] = 1;
+                c.out_str[2] = c.out_sizes[1];
+            }
+            dmlcl_operator *op = rc_make_op(&c, 0);
+            const char *plan = dmlcl_operator_plan(op);
+            ck_assert_msg(strstr(plan, "linear-rows") != NULL, "case %zu: %s", n, plan);
+            if (cases[n].want)
+                ck_assert_msg(strstr(plan, cases[n].want) != NULL, "case %zu: %s", n, plan);
+            else
+                ck_assert_msg(strstr(plan, "-DWIN") == NULL, "case %zu: %s", n, plan);
+            dmlcl_operator_release(op);
+            rc_check_random(&rng, &c, (int)n);
+        }
+    }
+    /* The keys' ranges: a bad value is refused at creation, with the keys it takes. */
+    static const char *const bad[] = {"win=2", "pair=2", "gpc=0", "gpc=4097"};
+    rcase c;
+    memset(&c, 0, sizeof c);
+    c.rank = 2, c.type = F32, c.mode = LINEAR, c.elem = 4;
+    c.in_sizes[0] = c.in_sizes[1] = 2;
+    c.out_sizes[0] = c.out_sizes[1] = 4;
+    c.scales[0] = c.scales[1] = 2;
+    tu_make_strides(&rng, TU_PACKED, 2, c.in_sizes, -1, c.in_str);
+    tu_make_strides(&rng, TU_PACKED, 2, c.out_sizes, -1, c.out_str);
+    for (size_t n = 0; n < sizeof bad / sizeof bad[0]; n++) {
+        setenv("DMLCL_RESAMPLE_PLAN", bad[n], 1);
+        dmlcl_tensor_desc ti, to;
+        rc_descs(&c, &ti, &to);
+        dmlcl_resample1_desc r1 = {&ti, &to, LINEAR, 2, c.scales, c.ipo, c.opo};
+        dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &r1};
+        dmlcl_operator *op = NULL;
+        tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
+                        "resample1: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
+                        "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096, "
+                        "cpu=0..65536, nt=0|1)");
+        ck_assert_ptr_null(op);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
+/* The 64-bit index kernels (forced: real 2^32-element tensors do not fit a test). */
+START_TEST(index64_kernels)
+{
+    uint64_t rng = 0x64;
+    dmlcl_test_resample_force_idx64(1);
+    rcase probe = rc_random_case(&rng, 2, F32, LINEAR, 1);
+    dmlcl_operator *op = rc_make_op(&probe, 0);
+    ck_assert_ptr_nonnull(strstr(dmlcl_operator_plan(op), "-DIDX64=1"));
+    dmlcl_operator_release(op);
+    for (int n = 0; n < 6; n++) {
+        rcase c = rc_random_case(&rng, (uint32_t)tu_range(&rng, 2, 5), n < 3 ? F16 : F32,
+                              n % 2 ? LINEAR : NEAREST, 2);
+        rc_check_random(&rng, &c, n);
+    }
+    dmlcl_test_resample_force_idx64(0);
+}
+END_TEST
+
+/* DirectML's v0 equals RESAMPLE1 with offsets 0.5 / -0.5, bit for bit. */
+Suite *resample1_layouts_suite(void)
+{
+    Suite *s = suite_create("resample1_layouts");
+    TCase *tc = tcase_create("layouts");
+    tcase_add_checked_fixture(tc, NULL, rc_forget_plan_override);
+    tcase_set_timeout(tc, 300);
+    tcase_add_unchecked_fixture(tc, NULL, rc_report_exactness);
+    tcase_add_test(tc, every_launch_shape);
+    tcase_add_test(tc, row_windows);
+    tcase_add_test(tc, channels_last_vector_loads);
+    tcase_add_test(tc, index64_kernels);
+    suite_add_tcase(s, tc);
+    return s;
+}

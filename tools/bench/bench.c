@@ -1,0 +1,983 @@
+/* `dmlcl bench`: each case times one operator with OpenCL profiling events and compares
+ * its bandwidth (bytes read + written, each tensor element once, the lengths tensor too)
+ * with clEnqueueCopyBuffer of the same number of bytes, measured in the same process on
+ * the same device; on CPU devices also with a host memcpy on one thread per compute unit.
+ * Every result is first checked against a C reference on sampled outputs (after poisoning
+ * the output), so a fast wrong kernel cannot pass. The cases, their input data and the
+ * references are in tools/bench/cases.c. */
+#include "config.h"
+#include "bench.h"
+#include "../cli.h"
+#include <dmlcl.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- state and case selection ------------------------------------------------------- */
+
+typedef struct bopts {
+    int json;
+    uint64_t mb;
+    const char *cases; /* comma-separated fnmatch patterns; NULL = every non-big case */
+    const char *device;
+    int runs, warmup; /* runs 0 = as many as fit in `budget` seconds (5..200) */
+    double budget;
+    uint32_t samples;
+    int threads; /* host memcpy threads; -1 = the device's compute units, CPUs only */
+    int verbose; /* each case's shape and plan, each step's time on stderr */
+    uint64_t max_buffer_mb; /* --max-buffer-mb: a smaller cap than the device's, 0 = none */
+} bopts;
+
+static int selected(const bopts *o, const case_entry *e)
+{
+    if (!o->cases)
+        return !e->big;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", o->cases);
+    for (char *save = NULL, *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save))
+        if (!fnmatch(p, e->name, 0))
+            return 1;
+    return 0;
+}
+
+typedef struct bench {
+    bopts o;
+    dmlcl_context *ctx;
+    cl_context cl;
+    cl_device_id dev;
+    cl_command_queue q;
+    cl_program fill_prog;
+    int is_cpu;
+    cl_uint compute_units;
+    uint64_t max_alloc;        /* the largest buffer a case may use, 0 if unknown */
+    uint64_t device_max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, 0 if unknown */
+    char err[512]; /* the current case's failure message */
+    int wrong;     /* the current case failed its check against the reference */
+    double t0;     /* start, for --verbose */
+} bench;
+
+static int failf(bench *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->err, sizeof b->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static double now_s(void);
+
+/* "CL_INVALID_VALUE (-30)" in a static buffer: one per message. */
+static const char *clerr(cl_int err)
+{
+    static char buf[64];
+    snprintf(buf, sizeof buf, "%s (%d)", dmlcl_opencl_error_name(err), (int)err);
+    return buf;
+}
+
+static void step(bench *b, const char *name, const char *what)
+{
+    if (b->o.verbose)
+        fprintf(stderr, "[%8.3f s] %s: %s\n", now_s() - b->t0, name, what);
+}
+
+static int fill_device(bench *b, cl_mem m, uint32_t elem, uint64_t n, int floats)
+{
+    char name[8];
+    snprintf(name, sizeof name, "fill%u", elem);
+    cl_int err;
+    cl_kernel k = clCreateKernel(b->fill_prog, name, &err);
+    if (err)
+        return failf(b, "clCreateKernel(%s): %s", name, clerr(err));
+    cl_ulong nn = n;
+    cl_uint fl = (cl_uint)floats;
+    size_t global = n < ((size_t)1 << 20) ? (size_t)n : (size_t)1 << 20;
+    clSetKernelArg(k, 0, sizeof m, &m);
+    clSetKernelArg(k, 1, sizeof nn, &nn);
+    clSetKernelArg(k, 2, sizeof fl, &fl);
+    err = clEnqueueNDRangeKernel(b->q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+    clReleaseKernel(k);
+    if (err || (err = clFinish(b->q)))
+        return failf(b, "filling the input: %s", clerr(err));
+    return 0;
+}
+
+/* Gathers the sampled output elements on the device (multi-GiB outputs are not read
+ * back whole) and compares each with the reference. Returns the number checked, or -1
+ * with b->err set at the first mismatch. */
+static int64_t check_samples(bench *b, const bcase *c, cl_mem out)
+{
+    uint64_t count = bench_elements(&c->out), edge = count < 4096 ? count : 4096, rng = 12345;
+    uint64_t random = b->o.samples;
+    if (c->max_samples) { /* a slow reference: a quarter at each end, the rest random */
+        edge = edge < c->max_samples / 4 ? edge : c->max_samples / 4;
+        random = random < c->max_samples - 2 * edge ? random : c->max_samples - 2 * edge;
+    }
+    uint32_t n = (uint32_t)(2 * edge + random), elem = bench_type_bytes(c->out.type);
+    uint32_t *idx = malloc((size_t)n * 8 * sizeof *idx), *got = malloc((size_t)n * 4);
+    cl_ulong *offs = malloc((size_t)n * sizeof *offs);
+    int64_t rc = idx && got && offs ? 0 : failf(b, "out of host memory for the samples");
+    for (uint32_t k = 0; !rc && k < n; k++) {
+        bench_sample_index(c, k, edge, &rng, idx + (size_t)k * 8);
+        offs[k] = bench_offset_of(&c->out, idx + (size_t)k * 8);
+    }
+    cl_int err = CL_SUCCESS;
+    cl_mem doff = rc ? NULL : clCreateBuffer(b->cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                             (size_t)n * sizeof *offs, offs, &err);
+    cl_mem dgot = doff ? clCreateBuffer(b->cl, CL_MEM_WRITE_ONLY, (size_t)n * 4, NULL, &err) : NULL;
+    char name[16];
+    snprintf(name, sizeof name, "gather%u", elem);
+    cl_kernel k = dgot ? clCreateKernel(b->fill_prog, name, &err) : NULL;
+    if (k) {
+        size_t global = n;
+        clSetKernelArg(k, 0, sizeof out, &out);
+        clSetKernelArg(k, 1, sizeof doff, &doff);
+        clSetKernelArg(k, 2, sizeof dgot, &dgot);
+        err = clEnqueueNDRangeKernel(b->q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+        if (!err)
+            err = clEnqueueReadBuffer(b->q, dgot, CL_TRUE, 0, (size_t)n * 4, got, 0, NULL, NULL);
+    }
+    if (!rc && err)
+        rc = failf(b, "gathering the samples: %s", clerr(err));
+    char msg[256];
+    for (uint32_t i = 0; !rc && i < n; i++)
+        if (bench_check_one(c, got[i], idx + (size_t)i * 8, msg, sizeof msg)) {
+            rc = failf(b, "wrong result: %s", msg);
+            b->wrong = 1;
+        }
+    if (k)
+        clReleaseKernel(k);
+    if (dgot)
+        clReleaseMemObject(dgot);
+    if (doff)
+        clReleaseMemObject(doff);
+    free(idx), free(got), free(offs);
+    return rc ? -1 : (int64_t)n;
+}
+
+/* ---- timing ------------------------------------------------------------------------- */
+
+typedef struct timing {
+    int runs;
+    double best_ms, med_ms;
+} timing;
+
+typedef cl_int (*enqueue_fn)(void *arg, cl_event *ev);
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double event_ms(cl_event ev)
+{
+    cl_ulong t0 = 0, t1 = 0;
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+    return (double)(t1 - t0) * 1e-6;
+}
+
+#define OP_ENQUEUE_FAILED (-9999) /* enqueue_op's error: the message is dmlcl_last_error() */
+
+static int enqueue_failed(bench *b, cl_int err)
+{
+    if (err == OP_ENQUEUE_FAILED)
+        return failf(b, "enqueue: %s", dmlcl_last_error());
+    return failf(b, "enqueue: %s", clerr(err));
+}
+
+typedef struct op_call {
+    dmlcl_operator *op;
+    dmlcl_buffer_binding in[2], out[1];
+    uint32_t n_in;
+} op_call;
+
+static cl_int enqueue_op(void *arg, cl_event *ev)
+{
+    op_call *a = arg;
+    return dmlcl_operator_enqueue(a->op, a->in, a->n_in, a->out, 1, 0, NULL, ev) ? OP_ENQUEUE_FAILED
+                                                                                 : CL_SUCCESS;
+}
+
+typedef struct copy_call {
+    cl_command_queue q;
+    cl_mem src, dst;
+    size_t bytes;
+} copy_call;
+
+static cl_int enqueue_copy(void *arg, cl_event *ev)
+{
+    copy_call *a = arg;
+    return clEnqueueCopyBuffer(a->q, a->src, a->dst, 0, 0, a->bytes, 0, NULL, ev);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- host memcpy on several threads (the CPU targets' 1.00) -------------------------- */
+
+typedef struct slice {
+    char *dst;
+    const char *src;
+    size_t bytes;
+} slice;
+
+static void *copy_slice(void *arg)
+{
+    slice *s = arg;
+    memcpy(s->dst, s->src, s->bytes);
+    return NULL;
+}
+
+static double memcpy_threads(char *dst, const char *src, size_t bytes, int nt)
+{
+    pthread_t th[256];
+    int started[256] = {0};
+    slice sl[256];
+    size_t per = (bytes / (size_t)nt + 4095) & ~(size_t)4095;
+    double t0 = now_s();
+    for (int i = 0; i < nt; i++) {
+        size_t off = per * (size_t)i;
+        sl[i] = (slice){dst + off, src + off,
+                        off >= bytes        ? 0
+                        : bytes - off < per ? bytes - off
+                                            : per};
+        if (i > 0)
+            started[i] = pthread_create(&th[i], NULL, copy_slice, &sl[i]) == 0;
+    }
+    copy_slice(&sl[0]);
+    for (int i = 1; i < nt; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        else
+            copy_slice(&sl[i]);
+    }
+    return (now_s() - t0) * 1e3;
+}
+
+/* ---- one case ------------------------------------------------------------------------ */
+
+typedef enum { R_OK, R_SKIPPED, R_FAIL } rstatus;
+
+typedef struct result {
+    rstatus status;
+    uint64_t bytes, copy_bytes, host_bytes; /* moved by the operator and by each baseline */
+    uint64_t in_bytes;                      /* the input tensor's buffer */
+    char note[256];                         /* why the case is smaller than --mb says */
+    timing op, copy, host;
+    double first_create_ms, create_us_med, create_us_best;
+    int64_t checked;
+    char plan[512];
+    const char *forward; /* a backward case: its forward case, and that case's best time */
+    double forward_best_ms; /* 0: the forward case did not run (or failed) */
+} result;
+
+/* Creation on a memory-cache hit: the program is in memory after the first create. */
+static void time_creates(const bcase *c, dmlcl_context *ctx, result *r)
+{
+    enum { N = 101 };
+    double us[N];
+    int n = 0;
+    for (int i = 0; i < N; i++) {
+        dmlcl_operator *op = NULL;
+        double t0 = now_s();
+        dmlcl_status st = bench_create_op(c, ctx, &op);
+        double t1 = now_s();
+        dmlcl_operator_release(op);
+        if (!st)
+            us[n++] = (t1 - t0) * 1e6;
+    }
+    if (!n)
+        return;
+    qsort(us, (size_t)n, sizeof *us, cmp_double);
+    r->create_us_best = us[0];
+    r->create_us_med = us[n / 2];
+}
+
+static cl_mem new_buffer(bench *b, uint64_t bytes, const char *what)
+{
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, (size_t)(bytes ? bytes : 4), NULL, &err);
+    if (err) {
+        char why[512];
+        cli_cl_describe(why, sizeof why, b->dev, err, bytes);
+        failf(b, "clCreateBuffer (%s) failed: %s", what, why);
+        return NULL;
+    }
+    return m;
+}
+
+/* Poison, run once, read back, compare samples with the reference. */
+/* Fills the output with 0xA5 bytes. A kernel of ours, not clEnqueueFillBuffer, which
+ * did not finish on 8 GiB buffers with NVIDIA's driver 580 (issue 5's first GPU run). */
+static int poison(bench *b, cl_mem out, uint64_t bytes)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(b->fill_prog, "poison", &err);
+    if (err)
+        return failf(b, "clCreateKernel(poison): %s", clerr(err));
+    cl_ulong words = bytes / 4;
+    size_t global = words < ((size_t)1 << 20) ? (size_t)(words ? words : 1) : (size_t)1 << 20;
+    clSetKernelArg(k, 0, sizeof out, &out);
+    clSetKernelArg(k, 1, sizeof words, &words);
+    err = clEnqueueNDRangeKernel(b->q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+    clReleaseKernel(k);
+    const unsigned char fill = 0xA5;
+    if (!err && bytes % 4)
+        err = clEnqueueFillBuffer(b->q, out, &fill, 1, (size_t)(words * 4), (size_t)(bytes % 4), 0,
+                                  NULL, NULL);
+    if (!err)
+        err = clFinish(b->q);
+    return err ? failf(b, "poisoning the output: %s", clerr(err)) : 0;
+}
+
+static int verify(bench *b, const bcase *c, op_call *call, cl_mem out, uint64_t out_bytes,
+                  result *r)
+{
+    if (poison(b, out, out_bytes))
+        return -1;
+    step(b, c->name, "output poisoned");
+    if (dmlcl_operator_enqueue(call->op, call->in, call->n_in, call->out, 1, 0, NULL, NULL))
+        return failf(b, "enqueue: %s", dmlcl_last_error());
+    cl_int err = clFinish(b->q);
+    if (err)
+        return failf(b, "the operator's first run: %s", clerr(err));
+    step(b, c->name, "first run done");
+    r->checked = check_samples(b, c, out);
+    return r->checked < 0 ? -1 : 0;
+}
+
+static void summarize(double *ms, int n, timing *t)
+{
+    qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+    t->runs = n;
+    t->best_ms = ms[0];
+    t->med_ms = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+}
+
+/* Buffers of the baselines: device copy source/destination, host memcpy ones. */
+typedef struct baseline {
+    copy_call cc;
+    char *hsrc, *hdst;
+    size_t hbytes;
+    int threads;
+} baseline;
+
+/* Copies of bytes/2 (read + written = bytes), at most COPY_MAX: GB/s no longer depends on
+ * the size there, and NVIDIA's driver has not finished copies of 8 GiB in our runs. */
+#define COPY_MAX ((uint64_t)2 << 30)
+
+static int baseline_open(bench *b, uint64_t bytes, baseline *bl)
+{
+    uint64_t h = bytes / 2 < COPY_MAX ? bytes / 2 : COPY_MAX;
+    if (b->max_alloc && h > b->max_alloc)
+        h = b->max_alloc & ~(uint64_t)3;
+    size_t half = (size_t)((h + 3) & ~(uint64_t)3);
+    memset(bl, 0, sizeof *bl);
+    bl->cc = (copy_call){b->q, new_buffer(b, half, "copy source"), NULL, half};
+    if (!bl->cc.src || !(bl->cc.dst = new_buffer(b, half, "copy destination")))
+        return -1;
+    if (fill_device(b, bl->cc.src, 4, half / 4, 0))
+        return -1;
+    bl->threads = b->o.threads > 0 ? b->o.threads : b->o.threads ? (int)b->compute_units : 0;
+    if (!b->is_cpu || !bl->threads)
+        return 0;
+    bl->hbytes = half;
+    bl->hsrc = malloc(half);
+    bl->hdst = malloc(half);
+    if (!bl->hsrc || !bl->hdst)
+        return failf(b, "out of host memory for the memcpy baseline");
+    memset(bl->hsrc, 1, half); /* fault every page in before timing */
+    memset(bl->hdst, 2, half);
+    return 0;
+}
+
+static void baseline_close(baseline *bl)
+{
+    if (bl->cc.src)
+        clReleaseMemObject(bl->cc.src);
+    if (bl->cc.dst)
+        clReleaseMemObject(bl->cc.dst);
+    free(bl->hsrc);
+    free(bl->hdst);
+}
+
+/* One round: the operator, the device copy and (CPU devices) the host memcpy back to
+ * back, so that other load on the machine hits all of them alike. */
+static int round_once(bench *b, op_call *call, baseline *bl, double *op, double *copy, double *host)
+{
+    cl_event ev[2] = {NULL, NULL};
+    cl_int err = enqueue_op(call, &ev[0]);
+    if (!err)
+        err = enqueue_copy(&bl->cc, &ev[1]);
+    if (!err)
+        err = clWaitForEvents(2, ev);
+    if (!err) {
+        *op = event_ms(ev[0]);
+        *copy = event_ms(ev[1]);
+    }
+    for (int i = 0; i < 2; i++)
+        if (ev[i])
+            clReleaseEvent(ev[i]);
+    if (err)
+        return enqueue_failed(b, err);
+    *host = bl->hsrc ? memcpy_threads(bl->hdst, bl->hsrc, bl->hbytes, bl->threads) : 0;
+    return 0;
+}
+
+/* Warm-up rounds, then as many rounds as fit in the time budget (or --runs). */
+static int measure(bench *b, op_call *call, result *r)
+{
+    baseline bl;
+    int rc = baseline_open(b, r->bytes, &bl), runs = b->o.runs;
+    r->copy_bytes = 2 * (uint64_t)bl.cc.bytes;
+    r->host_bytes = 2 * (uint64_t)bl.hbytes;
+    double op = 0, copy = 0, host = 0, *ms = NULL;
+    /* Slow cases (a round over half a second) get one warm-up round and three rounds, so
+     * that the default run stays near a minute on a small CPU. */
+    for (int w = 0; !rc && (w < b->o.warmup || w == 0) && (w == 0 || op + copy + host < 500); w++)
+        rc = round_once(b, call, &bl, &op, &copy, &host);
+    if (!rc && runs <= 0) {
+        double one = op + copy + host, n = b->o.budget * 1e3 / (one > 1e-3 ? one : 1e-3);
+        runs = n > 200 ? 200 : one > 500 ? 3 : n < 5 ? 5 : (int)n;
+    }
+    if (!rc && !(ms = calloc(3 * (size_t)runs, sizeof *ms)))
+        rc = failf(b, "out of host memory");
+    for (int i = 0; !rc && i < runs; i++)
+        rc = round_once(b, call, &bl, &ms[i], &ms[runs + i], &ms[2 * runs + i]);
+    if (!rc) {
+        summarize(ms, runs, &r->op);
+        summarize(ms + runs, runs, &r->copy);
+        if (bl.hsrc)
+            summarize(ms + 2 * runs, runs, &r->host);
+    }
+    free(ms);
+    baseline_close(&bl);
+    return rc;
+}
+
+/* The case's largest buffer in bytes: input, output or lengths. */
+static uint64_t largest_buffer(const bcase *c)
+{
+    uint64_t e = bench_type_bytes(c->in.type), in = bench_span_elems(&c->in) * e;
+    uint64_t out = bench_span_elems(&c->out) * e;
+    uint64_t len = c->kind == B_REVERSE ? bench_span_elems(&c->len) * 4 : 0;
+    uint64_t m = in > out ? in : out;
+    return m > len ? m : len;
+}
+
+/* Makes the case at --mb, or at the largest size below it whose every buffer fits the
+ * device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, and says so in r->note. A big-* case (its size
+ * is the point) that does not fit is skipped. Returns 0 to run it, 1 to skip it (b->err
+ * says why), -1 when out of host memory. */
+static int make_fitting(bench *b, const case_entry *e, bcase *c, result *r)
+{
+    uint64_t mb = e->big ? BIG_MB : b->o.mb, max = b->max_alloc;
+    if (e->make(c, mb))
+        return -1;
+    uint64_t need = largest_buffer(c), first = need;
+    while (max && need > max && !e->big && mb > 1) {
+        uint64_t next = (uint64_t)((double)mb * ((double)max / (double)need));
+        mb = next >= mb ? mb - 1 : next ? next : 1;
+        free(c->lengths);
+        memset(c, 0, sizeof *c);
+        c->name = e->name;
+        if (e->make(c, mb))
+            return -1;
+        need = largest_buffer(c);
+    }
+    char a[32], m[32];
+    if (max && need > max) {
+        snprintf(b->err, sizeof b->err, "needs a buffer of %s, over the %s limit per buffer%s",
+                 cli_bytes_text(need, a), cli_bytes_text(max, m),
+                 b->o.max_buffer_mb ? "" : " (CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
+        return 1;
+    }
+    if (need != first)
+        snprintf(r->note, sizeof r->note, "sized to --mb %llu: at --mb %llu a buffer would be "
+                 "%s, over the %s limit per buffer", (unsigned long long)mb,
+                 (unsigned long long)b->o.mb, cli_bytes_text(first, a), cli_bytes_text(max, m));
+    return 0;
+}
+
+static int run_case(bench *b, const bcase *c, result *r)
+{
+    dmlcl_operator *op = NULL;
+    double t0 = now_s();
+    dmlcl_status st = bench_create_op(c, b->ctx, &op);
+    r->first_create_ms = (now_s() - t0) * 1e3;
+    step(b, c->name, "created");
+    if (st) {
+        r->status = st == DMLCL_UNSUPPORTED ? R_SKIPPED : R_FAIL;
+        snprintf(b->err, sizeof b->err, "%s%s", st == DMLCL_UNSUPPORTED ? "" : "create: ",
+                 dmlcl_last_error());
+        return -1;
+    }
+    snprintf(r->plan, sizeof r->plan, "%s", dmlcl_operator_plan(op));
+    time_creates(c, b->ctx, r);
+    step(b, c->name, "creations timed");
+    uint32_t ie = bench_type_bytes(c->in.type);
+    uint64_t in_b = bench_span_elems(&c->in) * ie, out_b = bench_span_elems(&c->out) * ie;
+    int rev = c->kind == B_REVERSE; /* a second input, the lengths; raw bits */
+    uint64_t len_b = rev ? bench_span_elems(&c->len) * 4 : 0;
+    r->bytes = in_b + out_b + len_b;
+    r->in_bytes = in_b;
+    op_call call = {op, {{NULL, 0, 0}, {NULL, 0, 0}}, {{NULL, 0, 0}}, rev ? 2 : 1};
+    cl_mem in = new_buffer(b, in_b, "input"), out = in ? new_buffer(b, out_b, "output") : NULL;
+    cl_mem len = out && rev ? new_buffer(b, len_b, "lengths") : NULL;
+    int rc = !in || !out || (rev && !len) ? -1 : 0;
+    if (!rc)
+        rc = fill_device(b, in, ie, bench_span_elems(&c->in), !rev);
+    if (!rc && len) {
+        cl_int err =
+            clEnqueueWriteBuffer(b->q, len, CL_TRUE, 0, (size_t)len_b, c->lengths, 0, NULL, NULL);
+        rc = err ? failf(b, "writing lengths: %s", clerr(err)) : 0;
+    }
+    call.in[0].buffer = in;
+    call.in[1].buffer = len;
+    call.out[0].buffer = out;
+    step(b, c->name, "input ready");
+    if (!rc)
+        rc = verify(b, c, &call, out, out_b, r);
+    step(b, c->name, "verified");
+    if (!rc)
+        rc = measure(b, &call, r);
+    step(b, c->name, "measured");
+    if (in)
+        clReleaseMemObject(in);
+    if (out)
+        clReleaseMemObject(out);
+    if (len)
+        clReleaseMemObject(len);
+    dmlcl_operator_release(op);
+    r->status = rc ? R_FAIL : R_OK;
+    return rc;
+}
+
+/* ---- output -------------------------------------------------------------------------- */
+
+static double gbps(uint64_t bytes, double ms) { return ms > 0 ? (double)bytes / (ms * 1e6) : 0; }
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            printf("\\%c", ch);
+        else if (ch < 0x20)
+            printf("\\u%04x", ch);
+        else
+            putchar(ch);
+    }
+    putchar('"');
+}
+
+typedef struct devinfo {
+    char name[256], driver[128], version[256], platform[256];
+    cl_uint cu;
+} devinfo;
+
+static void query_device(bench *b, devinfo *d)
+{
+    cl_platform_id plat = NULL;
+    memset(d, 0, sizeof *d);
+    clGetDeviceInfo(b->dev, CL_DEVICE_NAME, sizeof d->name - 1, d->name, NULL);
+    clGetDeviceInfo(b->dev, CL_DRIVER_VERSION, sizeof d->driver - 1, d->driver, NULL);
+    clGetDeviceInfo(b->dev, CL_DEVICE_VERSION, sizeof d->version - 1, d->version, NULL);
+    clGetDeviceInfo(b->dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL);
+    if (plat)
+        clGetPlatformInfo(plat, CL_PLATFORM_NAME, sizeof d->platform - 1, d->platform, NULL);
+    d->cu = b->compute_units;
+}
+
+static int host_baseline(const bench *b) { return b->is_cpu && b->o.threads; }
+
+/* The table's columns: at most 100 wide, every number's unit in the header. */
+#define ROW_FMT "%-18s %7s | %7s %6s | %9s %5s |"
+#define HOST_FMT " %11s %5s |"
+
+static void print_header_text(bench *b, const devinfo *d, FILE *f)
+{
+    char mx[32], dv[32];
+    int host = host_baseline(b);
+    fprintf(f, "dmlcl %s bench on %s (%s, %u compute units)\n", dmlcl_version(), d->name,
+            b->is_cpu ? "CPU" : "GPU", d->cu);
+    fprintf(f, "  platform: %s; driver %s\n  device: %s\n", d->platform, d->driver, d->version);
+    fprintf(f, "  input: %llu MiB per case (--mb; big-* %d MiB)\n  buffers: at most %s each (%s%s);\n"
+               "    a case with a larger buffer is made smaller, and says so\n",
+            (unsigned long long)b->o.mb, BIG_MB, cli_bytes_text(b->max_alloc, mx),
+            b->o.max_buffer_mb ? "--max-buffer-mb; the device allows "
+                               : "the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE",
+            b->o.max_buffer_mb ? cli_bytes_text(b->device_max_alloc, dv) : "");
+    fprintf(f, "  GB/s: 10^9 bytes read + written per second, each element once; median of the\n"
+               "    timed runs after %d warm-up run(s) (profiling events), best = the fastest\n",
+            b->o.warmup);
+    fprintf(f, "  ratio: the operator's median GB/s over the baseline's: copy = clEnqueueCopyBuffer");
+    if (host)
+        fprintf(f, ",\n    memcpy = host memcpy on %d threads", b->o.threads > 0 ? b->o.threads
+                                                                    : (int)b->compute_units);
+    fprintf(f, ", each moving as many bytes (at most 2 GiB a buffer)\n"
+               "  create: dmlcl_operator_create on a memory-cache hit, median\n");
+    fprintf(f, ROW_FMT, "case", "in MiB", "op GB/s", "best", "copy GB/s", "ratio");
+    if (host)
+        fprintf(f, HOST_FMT, "memcpy GB/s", "ratio");
+    fprintf(f, " %9s\n", "create us");
+}
+
+static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+static void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
+{
+    if (r->status != R_OK) {
+        fprintf(f, "%-18s %s: %s\n    %s\n", c->name,
+                r->status == R_SKIPPED ? "skipped" : "FAIL", b->err, c->shape);
+        if (b->o.verbose && r->plan[0])
+            fprintf(f, "    plan: %s\n", r->plan);
+        return;
+    }
+    char t[8][16];
+    double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->copy_bytes, r->copy.med_ms);
+    snprintf(t[0], 16, "%.1f", r->in_bytes / 1048576.0);
+    snprintf(t[1], 16, "%.2f", g);
+    snprintf(t[2], 16, "%.2f", gbps(r->bytes, r->op.best_ms));
+    snprintf(t[3], 16, "%.2f", cg);
+    snprintf(t[4], 16, "%.2f", ratio(g, cg));
+    fprintf(f, ROW_FMT, c->name, t[0], t[1], t[2], t[3], t[4]);
+    if (r->host.runs) {
+        double hg = gbps(r->host_bytes, r->host.med_ms);
+        snprintf(t[5], 16, "%.2f", hg);
+        snprintf(t[6], 16, "%.2f", ratio(g, hg));
+        fprintf(f, HOST_FMT, t[5], t[6]);
+    } else if (host_baseline(b))
+        fprintf(f, HOST_FMT, "-", "-");
+    fprintf(f, " %9.1f\n", r->create_us_med);
+    if (r->note[0])
+        fprintf(f, "    %s\n", r->note);
+    if (b->o.verbose)
+        fprintf(f, "    %s; %.1f MB moved; %d runs, %lld outputs checked\n    plan: %s\n",
+                c->shape, r->bytes / 1e6, r->op.runs, (long long)r->checked, r->plan);
+    if (r->forward_best_ms > 0)
+        fprintf(f, "    backward/forward %.2fx (best %.3f ms over %s's %.3f ms)\n",
+                r->op.best_ms / r->forward_best_ms, r->op.best_ms, r->forward,
+                r->forward_best_ms);
+}
+
+static void print_result_json(bench *b, const bcase *c, const result *r, int first)
+{
+    printf("%s\n    {\"name\": ", first ? "" : ",");
+    json_string(c->name);
+    printf(", \"shape\": ");
+    json_string(c->shape);
+    printf(", \"status\": \"%s\"", r->status == R_OK        ? "ok"
+                                   : r->status == R_SKIPPED ? "skipped"
+                                                            : "FAIL");
+    if (r->status != R_OK) {
+        printf(", \"message\": ");
+        json_string(b->err);
+    }
+    printf(", \"plan\": ");
+    json_string(r->plan);
+    if (r->note[0]) {
+        printf(", \"note\": ");
+        json_string(r->note);
+    }
+    if (r->status == R_OK) {
+        double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->copy_bytes, r->copy.med_ms);
+        double gb = gbps(r->bytes, r->op.best_ms), cb = gbps(r->copy_bytes, r->copy.best_ms);
+        printf(",\n     \"input_bytes\": %llu, \"bytes\": %llu, \"runs\": %d, \"best_ms\": %.6f, \"median_ms\": %.6f, "
+               "\"best_gbps\": %.3f, \"median_gbps\": %.3f,\n     \"copy_best_gbps\": %.3f, "
+               "\"copy_median_gbps\": %.3f, \"ratio\": %.4f, \"ratio_best\": %.4f",
+               (unsigned long long)r->in_bytes, (unsigned long long)r->bytes, r->op.runs, r->op.best_ms, r->op.med_ms,
+               gb, g, cb, cg, cg > 0 ? g / cg : 0, cb > 0 ? gb / cb : 0);
+        if (r->host.runs) {
+            double hg = gbps(r->host_bytes, r->host.med_ms),
+                   hb = gbps(r->host_bytes, r->host.best_ms);
+            printf(",\n     \"memcpy_best_gbps\": %.3f, \"memcpy_median_gbps\": %.3f, "
+                   "\"ratio_memcpy\": %.4f, \"ratio_memcpy_best\": %.4f",
+                   hb, hg, hg > 0 ? g / hg : 0, hb > 0 ? gb / hb : 0);
+        }
+        printf(",\n     \"create_us_median\": %.2f, \"create_us_best\": %.2f, \"first_create_ms\": "
+               "%.3f, "
+               "\"checked\": %lld",
+               r->create_us_med, r->create_us_best, r->first_create_ms, (long long)r->checked);
+        if (r->forward_best_ms > 0) {
+            printf(",\n     \"forward_case\": ");
+            json_string(r->forward);
+            printf(", \"forward_best_ms\": %.6f, \"backward_forward_ratio\": %.4f",
+                   r->forward_best_ms, r->op.best_ms / r->forward_best_ms);
+        }
+    }
+    printf("}");
+}
+
+/* ---- options and the driver ---------------------------------------------------------- */
+
+#define CREATE_TARGET_US 20.0 /* the goal for operator creation on a cache hit (README) */
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const char BENCH_HELP[] =
+    "usage: dmlcl bench [--mb N] [--case PATTERN[,PATTERN...]] [--device SEL] [--runs N]\n"
+    "                   [--warmup N] [--samples N] [--threads N] [--max-buffer-mb N]\n"
+    "                   [--json] [--list] [--verbose]\n"
+    "Times each operator case with OpenCL profiling events after a check of sampled outputs\n"
+    "against a C reference, and compares its GB/s (bytes read + written, 10^9 per second)\n"
+    "with a clEnqueueCopyBuffer of as many bytes (CPU devices: also a host memcpy).\n"
+    "  --mb N        input MiB per case, 1 to 1048576 (default 64; big-* cases use " STR(BIG_MB) ");\n"
+    "                a case whose buffers would exceed the device's largest buffer\n"
+    "                (CL_DEVICE_MAX_MEM_ALLOC_SIZE) is made smaller, and says so\n"
+    "  --case P      cases whose names match the glob patterns (default: all but big-*)\n"
+    "  --max-buffer-mb N  make cases smaller so that no buffer exceeds N MiB, 1 to 1048576\n"
+    "                (default: the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE)\n"
+    "  --list        print the cases and their shapes at --mb, then exit\n"
+    "  --device SEL  gpu, cpu, P:D or a name substring (default: $DMLCL_DEVICE, else the\n"
+    "                first GPU, else the first CPU)\n"
+    "  --runs N      timed runs, 1 to 100000 (default: as many as fit in ~0.3 s, 5..200)\n"
+    "  --warmup N    untimed runs before timing, 0 to 1000 (default 2; cases slower than\n"
+    "                0.5 s a round get one)\n"
+    "  --samples N   random outputs checked against the C reference, 0 to 100000000\n"
+    "                (default 65536; cases with a slow reference, like linear2x-grad, check\n"
+    "                fewer)\n"
+    "  --threads N   threads of the host memcpy baseline on CPU devices, 0 to 256 (0 = no\n"
+    "                memcpy baseline; default: one per compute unit)\n"
+    "  --json        machine-readable results on stdout (the table goes to stderr)\n"
+    "  -v, --verbose each case's shape, plan, runs and outputs checked under its row, and\n"
+    "                each step's time on stderr\n"
+    "  -h, --help    print this help\n"
+    "exit status:\n"
+    "  0  every case ran and was right (or was skipped as unsupported on the device)\n"
+    "  1  usage: unknown option, missing or malformed value, a --case matching no case\n"
+    "  2  a value out of its range (--mb 0, --runs 0, --threads 300)\n"
+    "  3  device error: no such device, or an OpenCL call failed in a case\n"
+    "  4  a case's output differs from its C reference\n";
+
+/* A whole number in [lo, hi]: not a number is a usage error (1), out of range an input
+ * error (2). */
+static int parse_count(const char *opt, const char *text, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+    if (!text)
+        return DMLCL_EXIT_OK;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long x = *text >= '0' && *text <= '9' ? strtoull(text, &end, 10) : 0;
+    if (!end || *end) {
+        cli_error("bench", "%s '%s': expected a whole number (see dmlcl bench --help)", opt, text);
+        return DMLCL_EXIT_USAGE;
+    }
+    if (errno || x < lo || x > hi) {
+        cli_error("bench", "%s %s: out of range, give %llu to %llu", opt, text,
+                  (unsigned long long)lo, (unsigned long long)hi);
+        return DMLCL_EXIT_INPUT;
+    }
+    *v = x;
+    return DMLCL_EXIT_OK;
+}
+
+/* Returns -1 to go on, else the exit status (after --help, or a message). */
+static int parse_args(int argc, char **argv, bopts *o, int *list)
+{
+    *o = (bopts){0, 64, NULL, NULL, 0, 2, 0.3, 65536, -1, 0, 0};
+    const char *mb = NULL, *runs = NULL, *warmup = NULL, *samples = NULL, *threads = NULL;
+    const char *max_buffer = NULL;
+    const cli_opt opts[] = {{"--json", NULL, &o->json},       {"--verbose", NULL, &o->verbose},
+                            {"-v", NULL, &o->verbose},        {"--list", NULL, list},
+                            {"--case", &o->cases, NULL},      {"--device", &o->device, NULL},
+                            {"--mb", &mb, NULL},              {"--runs", &runs, NULL},
+                            {"--warmup", &warmup, NULL},      {"--samples", &samples, NULL},
+                            {"--threads", &threads, NULL},    {"--max-buffer-mb", &max_buffer, NULL},
+                            {NULL, NULL, NULL}};
+    int npos = 0;
+    int rc = cli_parse("bench", BENCH_HELP, argc, argv, opts, NULL, 0, &npos);
+    if (rc >= 0)
+        return rc;
+    uint64_t v[5] = {o->mb, 0, (uint64_t)o->warmup, o->samples, 0};
+    if ((rc = parse_count("--mb", mb, 1, 1u << 20, &v[0])) ||
+        (rc = parse_count("--runs", runs, 1, 100000, &v[1])) ||
+        (rc = parse_count("--warmup", warmup, 0, 1000, &v[2])) ||
+        (rc = parse_count("--samples", samples, 0, 100000000, &v[3])) ||
+        (rc = parse_count("--threads", threads, 0, 256, &v[4])) ||
+        (rc = parse_count("--max-buffer-mb", max_buffer, 1, 1u << 20, &o->max_buffer_mb)))
+        return rc;
+    o->mb = v[0];
+    o->runs = (int)v[1];
+    o->warmup = (int)v[2];
+    o->samples = (uint32_t)v[3];
+    if (threads)
+        o->threads = (int)v[4];
+    if (o->cases && !*o->cases) {
+        cli_error("bench", "--case '': give a case name or glob pattern (dmlcl bench --list)");
+        return DMLCL_EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* --list: every case with its shape at --mb. */
+static int list_cases(const bopts *o)
+{
+    printf("cases at --mb %llu (big-* at %d, run only when --case names them):\n",
+           (unsigned long long)o->mb, BIG_MB);
+    for (size_t i = 0; i < bench_n_cases; i++) {
+        bcase c;
+        memset(&c, 0, sizeof c);
+        c.name = bench_cases[i].name;
+        int bad = bench_cases[i].make(&c, o->mb);
+        printf("  %-20s %s\n", c.name, bad ? "(out of host memory)" : c.shape);
+        free(c.lengths);
+    }
+    return DMLCL_EXIT_OK;
+}
+
+static int open_bench(bench *b)
+{
+    int rc = cli_open_context("bench", b->o.device, &b->ctx);
+    if (rc)
+        return rc;
+    b->cl = dmlcl_context_cl_context(b->ctx);
+    b->dev = dmlcl_context_device(b->ctx);
+    b->q = dmlcl_context_queue(b->ctx);
+    cl_device_type type = 0;
+    clGetDeviceInfo(b->dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetDeviceInfo(b->dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof b->compute_units, &b->compute_units,
+                    NULL);
+    b->is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
+    b->device_max_alloc = b->max_alloc = cli_max_alloc(b->dev);
+    uint64_t cap = b->o.max_buffer_mb * MIB;
+    if (cap && (!b->max_alloc || cap < b->max_alloc))
+        b->max_alloc = cap;
+    if (!b->is_cpu)
+        b->o.threads = 0;
+    const char *src = bench_helper_source;
+    cl_int err = CL_SUCCESS;
+    b->fill_prog = clCreateProgramWithSource(b->cl, 1, &src, NULL, &err);
+    if (!err)
+        err = clBuildProgram(b->fill_prog, 1, &b->dev, "", NULL, NULL);
+    if (err) {
+        cli_error("bench", "building the input generator: %s", clerr(err));
+        return 3;
+    }
+    return 0;
+}
+
+/* For a backward case: its forward case and that case's best time in this run (best_ms:
+ * per case, 0 where it did not run or failed). */
+static void note_forward(const case_entry *e, const double *best_ms, result *r)
+{
+    for (size_t j = 0; e->forward && j < bench_n_cases; j++)
+        if (!strcmp(bench_cases[j].name, e->forward)) {
+            r->forward = e->forward;
+            r->forward_best_ms = best_ms[j];
+        }
+}
+
+int dmlcl_cmd_bench(int argc, char **argv)
+{
+    bench b;
+    int list = 0;
+    memset(&b, 0, sizeof b);
+    int pa = parse_args(argc, argv, &b.o, &list);
+    if (pa >= 0)
+        return pa;
+    if (list)
+        return list_cases(&b.o);
+    size_t nsel = 0;
+    for (size_t i = 0; i < bench_n_cases; i++)
+        nsel += selected(&b.o, &bench_cases[i]) != 0;
+    if (!nsel) {
+        cli_error("bench", "--case '%s' matches no case (dmlcl bench --list names them)",
+                  b.o.cases ? b.o.cases : "");
+        return DMLCL_EXIT_USAGE;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a run killed by a time limit keeps what it printed */
+    b.t0 = now_s();
+    int rc = open_bench(&b);
+    if (rc)
+        return rc;
+    devinfo d;
+    query_device(&b, &d);
+    FILE *text = b.o.json ? stderr : stdout;
+    print_header_text(&b, &d, text);
+    if (b.o.json) {
+        printf("{\"dmlcl\": ");
+        json_string(dmlcl_version());
+        printf(", \"device\": ");
+        json_string(d.name);
+        printf(", \"device_type\": \"%s\", \"compute_units\": %u, \"driver\": ",
+               b.is_cpu ? "CPU" : "GPU", d.cu);
+        json_string(d.driver);
+        printf(", \"device_version\": ");
+        json_string(d.version);
+        printf(", \"platform\": ");
+        json_string(d.platform);
+        printf(", \"mb\": %llu, \"warmup\": %d, \"memcpy_threads\": %d,\n  \"cases\": [",
+               (unsigned long long)b.o.mb, b.o.warmup,
+               b.is_cpu ? (b.o.threads > 0 ? b.o.threads
+                           : b.o.threads   ? (int)b.compute_units
+                                           : 0)
+                        : 0);
+    }
+    int failed = 0, wrong = 0, ran = 0;
+    const char *worst_case = NULL;
+    double worst_create = 0, *best_ms = calloc(bench_n_cases, sizeof *best_ms);
+    for (size_t i = 0; i < bench_n_cases; i++) {
+        if (!selected(&b.o, &bench_cases[i]))
+            continue;
+        bcase c;
+        result r;
+        memset(&c, 0, sizeof c);
+        memset(&r, 0, sizeof r);
+        b.err[0] = 0;
+        b.wrong = 0;
+        c.name = bench_cases[i].name;
+        int made = make_fitting(&b, &bench_cases[i], &c, &r);
+        if (made < 0) {
+            r.status = R_FAIL;
+            snprintf(b.err, sizeof b.err, "out of host memory building the case");
+        } else if (made > 0)
+            r.status = R_SKIPPED;
+        else
+            run_case(&b, &c, &r);
+        failed += r.status == R_FAIL;
+        wrong += r.status == R_FAIL && b.wrong;
+        if (r.status == R_OK && (!worst_case || r.create_us_med > worst_create)) {
+            worst_create = r.create_us_med;
+            worst_case = bench_cases[i].name;
+        }
+        if (r.status == R_OK && best_ms) {
+            note_forward(&bench_cases[i], best_ms, &r);
+            best_ms[i] = r.op.best_ms;
+        }
+        print_result_text(&b, &c, &r, text);
+        fflush(text);
+        if (b.o.json)
+            print_result_json(&b, &c, &r, ran == 0);
+        ran++;
+        free(c.lengths);
+    }
+    if (b.o.json)
+        printf("\n  ],\n  \"create_us_worst_median\": %.2f, \"create_us_target\": %.0f, "
+               "\"create_pass\": %s, \"failed\": %d, \"wrong\": %d}\n", worst_create,
+               CREATE_TARGET_US, worst_case && worst_create <= CREATE_TARGET_US ? "true" : "false",
+               failed, wrong);
+    if (worst_case)
+        fprintf(text, "create (memory-cache hit): worst median %.1f us (%s), "
+                "target <= %.0f us: %s\n", worst_create, worst_case, CREATE_TARGET_US,
+                worst_create <= CREATE_TARGET_US ? "pass" : "short");
+    if (failed)
+        fprintf(text, "FAIL: %d case(s) failed (%d with a wrong result)\n", failed, wrong);
+    free(best_ms);
+    clReleaseProgram(b.fill_prog);
+    dmlcl_context_release(b.ctx);
+    return failed > wrong ? DMLCL_EXIT_DEVICE : wrong ? DMLCL_EXIT_DIFFERENT : DMLCL_EXIT_OK;
+}
