@@ -12,6 +12,7 @@ static const suite_fn suites[] = {
     reverse_variants_suite,
     resample1_suite,
     resample1_layouts_suite,
+    resample1_cpu_rows_suite,
     resample1_validation_suite,
     resample2_suite,
     resample_grad1_suite,

@@ -427,14 +427,27 @@ START_TEST(types_and_index_width)
     out = tensor(2, os2, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT16, 2);
     dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &cpu, 0, &p);
     ck_assert_int_eq(p.idx64, 1);
-    ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=2 -DV=16 -DINNER_RES=1 -DIDX64=1");
-    /* CPU: a fixed work-group, so that POCL compiles once per variant, not per shape. */
+    /* 2x nearest: lane j of a vector reads its first input + j / 2 (CPU row blocks). */
+    ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=2 -DV=16 -DINNER_RES=1 -DIDX64=1 "
+                                "-DCR_PL=0x7766554433221100ul -DCR_PU=0x7766554433221100ul");
+    /* CPU: the row blocks, one item per group (POCL compiles once per group size, so
+     * once per variant, not per shape), 16 rows of one block, a row per item (16 items
+     * per compute unit wanted); forced off, the segment kernels' fixed group of 64. */
+    ck_assert_uint_eq(p.cpu_rows, 1);
+    ck_assert_uint_eq(p.local, 1);
+    ck_assert_uint_eq(p.units, 16);
+    ck_assert_uint_eq(p.global, 16);
+    dmlcl__r1_tune off;
+    ck_assert_int_eq(dmlcl__r1_tune_parse("cpu=0", &off), 0);
+    dmlcl__resample1_plan_launch(&p, &in, &out, &cpu, &off, 0);
+    ck_assert_uint_eq(p.cpu_rows, 0);
     ck_assert_uint_eq(p.local, 64);
     ck_assert_uint_eq(p.global % 64, 0);
     ck_assert_uint_eq(p.units, 16); /* 16 rows of one 16-output unit */
     ck_assert_uint_eq(p.global, 64);
     dmlcl__limits tiny_cpu = {16, 2, 1};
     dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &tiny_cpu, 0, &p);
+    dmlcl__resample1_plan_launch(&p, &in, &out, &tiny_cpu, &off, 0);
     ck_assert_uint_eq(p.local, 16);
     ck_assert_uint_eq(p.global % 16, 0);
     dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &gpu, 0, &p);

@@ -195,6 +195,48 @@ START_TEST(randomized_nearest)
 }
 END_TEST
 
+/* Both directions through the CPU row blocks (forced with cpu=3, as in RESAMPLE1's
+ * cpu_row_blocks): 2x and 4x rows whose vectors take one pattern, 1.5x rows where only
+ * some do, half-pixel and zero offsets, channels-last; bit for bit. */
+START_TEST(cpu_row_blocks_directions)
+{
+    static const struct { uint32_t is, os; int channels_last; float off; } rows[] = {
+        {40, 80, 0, 0.5f}, {40, 160, 0, 0}, {100, 150, 0, 0.5f}, {9, 18, 1, 0.5f},
+    };
+    static const dmlcl_tensor_data_type types[] = {F32, DMLCL_TENSOR_DATA_TYPE_UINT8,
+                                                   DMLCL_TENSOR_DATA_TYPE_FLOAT16};
+    uint64_t rng = 0xc0e5;
+    setenv("DMLCL_RESAMPLE_PLAN", "rows=0,seg=256,cpu=3", 1);
+    int n = 0;
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+        for (int dir = 0; dir < 2; dir++, n++) {
+            case2 c;
+            memset(&c, 0, sizeof c);
+            c.rank = 4;
+            c.type = types[n % 3];
+            c.elem = dmlcl_data_type_size(c.type);
+            c.dir = dir ? DEC : INC;
+            const uint32_t is[4] = {1, rows[r].channels_last ? 8 : 2, 5, rows[r].is};
+            const uint32_t os[4] = {1, is[1], 9, rows[r].os};
+            for (int d = 0; d < 4; d++) {
+                c.is[d] = is[d], c.os[d] = os[d];
+                c.sc[d] = (float)os[d] / (float)is[d];
+                c.ipo[d] = rows[r].off;
+                c.opo[d] = -rows[r].off;
+            }
+            if (rows[r].channels_last) {
+                tu_channels_last(4, c.is, c.istr);
+                tu_channels_last(4, c.os, c.ostr);
+            } else {
+                tu_make_strides(&rng, TU_PACKED, 4, c.is, -1, c.istr);
+                tu_make_strides(&rng, TU_PACKED, 4, c.os, -1, c.ostr);
+            }
+            check_case(&rng, &c, NEAREST, n);
+        }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 /* LINEAR ignores the direction: bit-identical to RESAMPLE1. */
 START_TEST(linear_equals_resample1)
 {
@@ -283,6 +325,7 @@ Suite *resample2_suite(void)
     tcase_add_test(tc, onnx_nearest_modes_half_pixel);
     tcase_add_test(tc, directml_example_forward);
     tcase_add_test(tc, randomized_nearest);
+    tcase_add_test(tc, cpu_row_blocks_directions);
     tcase_add_test(tc, linear_equals_resample1);
     tcase_add_test(tc, validation);
     suite_add_tcase(s, tc);

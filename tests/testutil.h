@@ -88,6 +88,7 @@ Suite *reverse_subsequences_suite(void);
 Suite *reverse_variants_suite(void);
 Suite *resample1_suite(void);
 Suite *resample1_layouts_suite(void);
+Suite *resample1_cpu_rows_suite(void);
 Suite *resample1_validation_suite(void);
 Suite *resample2_suite(void);
 Suite *resample_grad1_suite(void);

@@ -27,7 +27,7 @@ struct dmlcl_operator {
     void *impl;           /* operator-specific plan and kernels */
     /* During creation only: the tiles of dmlcl_operator_create_tile (NULL: whole). */
     const dmlcl_tile_desc *tile_in, *tile_out;
-    char plan_text[320];  /* the planner's choice, for dmlcl_operator_plan() */
+    char plan_text[850];  /* the planner's choice, for dmlcl_operator_plan() */
 };
 
 /* ---- operator classes: one row each in lib/operator.c's table -----------------------------

@@ -4,7 +4,7 @@
  * optional, in any order; unset or "" = none. The planners get the parsed structs and read
  * no environment.
  *   DMLCL_RS_PLAN        REVERSE_SUBSEQUENCES: variant=generic|lines|chunks, wg, waves
- *   DMLCL_RESAMPLE_PLAN  the RESAMPLE family: v, wg, rows, seg, win, pair, gpc
+ *   DMLCL_RESAMPLE_PLAN  the RESAMPLE family: v, wg, rows, seg, win, pair, gpc, cpu, nt
  * Test hooks set by a call rather than the environment live here too
  * (dmlcl_test_resample_force_idx64). */
 #ifndef DMLCL_CORE_OVERRIDES_H
@@ -28,6 +28,8 @@ typedef struct dmlcl__r1_tune {
                * (the kernel checks each item, so tests can mix both paths in one launch) */
     int pair; /* -1: the planner's choice; 0: off; 1: wherever some rows pair up */
     uint32_t gpc; /* GPUs: work-groups per compute unit before items loop (0: the planner's) */
+    int cpu;  /* -1: the planner's choice; 0: off; N: the CPU row blocks, N rows per item */
+    int nt;   /* -1: the planner's choice; 0/1: their non-temporal stores off/on */
 } dmlcl__r1_tune;
 
 /* Parse a string of the variable's syntax into *t: 0, or -1 (callers report the whole

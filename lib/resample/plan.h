@@ -32,6 +32,10 @@ uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w);
 /* Outputs per item of the 2-D row kernels (RV in kernels/resample/resample1/resample1_rows.cl). */
 #define DMLCL_R1_ROWS_VEC(linear) ((linear) ? 4u : 8u)
 #define DMLCL_RESAMPLE1_WORDS(linear) ((linear) ? 2u : 1u)
+/* Outputs per item of the CPU row blocks (CR_XB in
+ * kernels/resample/resample1/resample1_cpu_rows.cl). */
+#define DMLCL_R1_CPU_BLOCK 1024u
+#define DMLCL_R1_CPU_PATTERNS 4 /* patterns a program of them takes at most */
 
 typedef struct dmlcl__resample1_plan {
     int linear;                 /* 1: resample1_linear with K = nr; 0: resample1_gather */
@@ -79,13 +83,21 @@ typedef struct dmlcl__resample1_plan {
     int pair;
     uint32_t pair_k;
     uint64_t pair_groups, gtab;
+    /* CPUs: the row blocks (resample1_cpu_rows.cl): items of DMLCL_R1_CPU_BLOCK
+     * flat outputs of cpu_rows consecutive rows; 0 = off. chunks counts blocks per row. */
+    uint64_t cpu_rows;
+    uint64_t cpu_span;          /* the input row's span in elements (inner resampled) */
+    uint32_t cpu_np;            /* patterns of a vector's lower / upper inputs (0: none) */
+    uint64_t cpu_pl[DMLCL_R1_CPU_PATTERNS], cpu_pu[DMLCL_R1_CPU_PATTERNS];
+    uint32_t cpu_high[DMLCL_R1_CPU_PATTERNS]; /* their 5th bits (lower: 0-15, upper: 16-31) */
+    int cpu_nt;                 /* non-temporal stores (outputs beyond the caches) */
     uint64_t chunks, units;     /* ceil(inner_size / vec); outer rows x chunks */
     dmlcl__fastdiv chunks_div, pdiv[DMLCL_MAXDIM], rdiv[DMLCL_MAXDIM];
     uint64_t table_rows;        /* sum of the resampled dimensions' output sizes */
     uint64_t table_bytes;       /* table_rows * words * 4 */
     int idx64;                  /* 64-bit index arithmetic needed (or forced by a test) */
     size_t global, local;
-    char options[160];          /* complete build options: the program variant */
+    char options[640];          /* complete build options: the program variant */
 } dmlcl__resample1_plan;
 
 /* Classifies and collapses the dimensions and picks the variant; `linear` is the mode.

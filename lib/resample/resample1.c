@@ -75,6 +75,11 @@ static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
         a->rmul[d] = p->rdiv[d].mul;
         a->rshr[d] = shr_of(&p->rdiv[d]);
     }
+    if (p->cpu_rows) { /* the row blocks: rows of the flat row, rows per item, its span */
+        a->rows = p->count / (p->inner_res ? p->inner_size : p->inner_size * p->size2);
+        a->seg = p->cpu_rows;
+        a->inner_nin = p->cpu_span;
+    }
     if (p->pair) { /* the pair slot counts groups of rows */
         a->rows = a->rows / p->rsize[p->pair_k] * p->pair_groups;
         a->rsize[p->pair_k] = p->pair_groups;
@@ -143,13 +148,18 @@ static dmlcl_status upload_tables(dmlcl_operator *op, const char *name)
 /* The kernel layout's program (kernels/resample/resample1/resample1_<layout>.cl). */
 static const char *kernel_file(const dmlcl__resample1_plan *p)
 {
-    return p->rows_2d ? "resample1_rows" : p->seg || p->seg2 ? "resample1_segments" : "resample1_units";
+    return p->rows_2d    ? "resample1_rows"
+           : p->cpu_rows ? "resample1_cpu_rows"
+           : p->seg || p->seg2 ? "resample1_segments"
+                               : "resample1_units";
 }
 
 static const char *kernel_name(const dmlcl__resample1_plan *p)
 {
     if (p->rows_2d)
         return p->linear ? "resample1_linear_rows" : "resample1_gather_rows";
+    if (p->cpu_rows)
+        return p->linear ? "resample1_linear_cpu_rows" : "resample1_gather_cpu_rows";
     if (p->seg2)
         return p->linear ? "resample1_linear_seg2" : "resample1_gather_seg2";
     if (p->seg)
@@ -193,10 +203,11 @@ dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *
         snprintf(op->plan_text, sizeof op->plan_text,
                  "variant=%s%s resampled=%u pass=%u inner=%s%u size=%llu vec=%u units=%llu "
                  "table=%lluB global=%zu local=%zu options='%s'",
-                 p->variant, p->seg2 ? "-seg2" : p->seg ? "-seg" : "", p->nr, p->np,
-                 p->inner_res ? "r" : "p",
+                 p->variant, p->cpu_rows ? "-cpu-rows" : p->seg2 ? "-seg2" : p->seg ? "-seg" : "",
+                 p->nr, p->np, p->inner_res ? "r" : "p",
                  p->inner_k, (unsigned long long)p->inner_size,
-                 p->seg ? (unsigned)p->seg : p->vec, (unsigned long long)p->units,
+                 p->cpu_rows ? DMLCL_R1_CPU_BLOCK : p->seg ? (unsigned)p->seg : p->vec,
+                 (unsigned long long)p->units,
                  (unsigned long long)p->table_bytes, p->global, p->local, p->options);
     if ((st = dmlcl__kernel_get(op->ctx, kernel_file(p), p->options,
                                 kernel_name(p), &im->kernel)))

@@ -532,6 +532,96 @@ static void launch_seg(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     p->global = (size_t)((p->units + wg - 1) / wg * wg);
 }
 
+/* The CPU row blocks' patterns (INNER_RES=1, kernels/resample/resample1/resample1_cpu_rows.cl): where the
+ * mapping puts the outputs of vector v (outputs 16v..16v+15, away from the edges, sizes
+ * and tiles aside) relative to their first lower input, one nibble per lane (the 5th
+ * bits in *high, the upper inputs' from bit 16); 0 where they span more than 32 inputs.
+ * *pu: the upper inputs. It depends only on the mapping and the input's step, so shapes
+ * share the program; the kernel checks each vector against it. */
+static uint64_t cpu_pattern(const dmlcl__resample1_plan *p, uint64_t v, uint64_t *pu,
+                            uint32_t *high)
+{
+    enum { W = 16 };
+    const uint32_t k = p->inner_k;
+    const uint64_t big = (uint64_t)1 << 31;
+    uint64_t pl = 0, lo[W], up[W];
+    *pu = 0;
+    *high = 0;
+    for (unsigned j = 0; j < W; j++) {
+        const float x = dmlcl__resample1_coord(W * v + j, p->rscale[k], p->rip[k], p->rop[k]);
+        float w = 0;
+        lo[j] = (p->linear ? dmlcl__resample1_linear(x, big, &w)
+                           : dmlcl__resample_nearest_rule(x, big, p->rule)) * p->inner_in;
+        up[j] = lo[j] + (w != 0 ? p->inner_in : 0);
+        if (lo[j] < lo[0] || up[j] - lo[0] > 31)
+            return *pu = 0;
+        pl |= ((lo[j] - lo[0]) & 15) << (4 * j);
+        *pu |= ((up[j] - lo[0]) & 15) << (4 * j);
+        *high |= ((lo[j] - lo[0]) >> 4) << j | ((up[j] - lo[0]) >> 4) << (16 + j);
+    }
+    return pl;
+}
+
+/* Up to DMLCL_R1_CPU_PATTERNS distinct patterns, from vectors 0 (the row's start, clamped
+ * at the edge; sizes aside) and 1, 2 and 3 (a scale of 1.5 cycles through three). */
+static void cpu_patterns(dmlcl__resample1_plan *p)
+{
+    p->cpu_np = 0;
+    for (uint64_t v = 0; v < DMLCL_R1_CPU_PATTERNS; v++) {
+        uint64_t pu;
+        uint32_t high;
+        const uint64_t pl = cpu_pattern(p, v, &pu, &high);
+        int seen = !pl;
+        for (uint32_t i = 0; i < p->cpu_np; i++)
+            seen |= p->cpu_pl[i] == pl && p->cpu_pu[i] == pu && p->cpu_high[i] == high;
+        if (seen)
+            continue;
+        p->cpu_pl[p->cpu_np] = pl;
+        p->cpu_pu[p->cpu_np] = pu;
+        p->cpu_high[p->cpu_np++] = high;
+    }
+}
+
+/* CPUs: the row blocks, where the segment kernels were chosen (or forced with cpu=N)
+ * and the output's row is contiguous (channels-last: the channels contiguous in the
+ * input too); LINEAR also needs the row's resampled slot last (see the kernel). Rows per
+ * item: 32, fewer where that leaves under 16 items per compute unit. */
+static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
+                            const dmlcl__r1_tune *t, uint32_t elem_size)
+{
+    p->cpu_rows = 0;
+    p->cpu_np = 0;
+    const int forced = t && (t->rows >= 0 || t->seg >= 0 || t->vec || t->wg);
+    const int want = t && t->cpu >= 0 ? t->cpu : lim->is_cpu && !forced ? 32 : 0;
+    if (!want || p->nr == 0 || p->rows_2d)
+        return;
+    uint64_t n, flat;
+    if (p->inner_res && p->inner_out == 1)
+        n = flat = p->inner_size;
+    else if (p->seg2 && p->inner_in == 1 && p->inner_out == 1 && p->out2 == p->inner_size)
+        n = p->size2, flat = p->inner_size * p->size2;
+    else
+        return;
+    if (p->linear && (p->inner_res ? p->inner_k : p->inner2_k) != p->nr - 1)
+        return;
+    const uint64_t rows = p->count / flat, blocks = (n + DMLCL_R1_CPU_BLOCK - 1) /
+                                                    DMLCL_R1_CPU_BLOCK;
+    uint64_t per = (uint64_t)want;
+    const uint64_t min_items = 16 * (uint64_t)(lim->compute_units ? lim->compute_units : 1);
+    while (!(t && t->cpu > 0) && per > 1 && blocks * ((rows + per - 1) / per) < min_items)
+        per /= 2;
+    p->cpu_rows = per;
+    p->cpu_nt = t && t->nt >= 0 ? t->nt : !p->linear && p->count * elem_size >= (16u << 20);
+    p->cpu_span = p->inner_res ? (p->inner_nin - 1) * p->inner_in + 1 : 0;
+    if (p->inner_res)
+        cpu_patterns(p);
+    p->seg = 0;
+    p->chunks = blocks;
+    p->units = blocks * ((rows + per - 1) / per);
+    p->local = 1;
+    p->global = (size_t)p->units;
+}
+
 void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
                                   const dmlcl__tensor *out, const dmlcl__limits *lim,
                                   const dmlcl__r1_tune *tune, int force_idx64)
@@ -544,6 +634,7 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
     pick_pairs(p, tune);
     p->table_bytes = (p->table_rows + p->pair_groups) * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
     launch_seg(p, lim, tune);
+    launch_cpu_rows(p, lim, tune, in->elem_size);
     /* 32-bit indices while every offset relative to a binding, the grid-stride unit
      * (plus the global size), a unit's last output and the table rows stay below 2^32. */
     const uint64_t lim32 = (uint64_t)1 << 32;
@@ -563,7 +654,7 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
      * all 8 slots, in the one order the plan has (PASS_INNER); the compiler otherwise
      * keeps every slot's argument fields in registers across the row loop (H200: the
      * linear rows kernel took 54-66 registers, half the threads resident). */
-    char rows[64] = "";
+    char rows[512] = "";
     if (p->rows_2d && p->linear)
         snprintf(rows, sizeof rows, " -DNPS=%u -DPASS_INNER=%d", p->np, p->pass_inner);
     else if (p->rows_2d)
@@ -574,6 +665,22 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
                  p->wpat, p->win);
     if (p->pair)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DPAIR_K=%u", p->pair_k);
+    /* Non-temporal stores for nearest outputs beyond the caches (16 MiB). POCL, 2 cores,
+     * same runs: nearest 2x NCHW 1.00 -> 1.30 and 0.92 -> 1.15 of memcpy; LINEAR none
+     * (linear 2x no faster, trilinear 2x 4.5 -> 2.5 GB/s at best). */
+    if (p->cpu_rows && p->cpu_nt)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DCR_NT=1");
+    for (uint32_t i = 0; p->cpu_rows && i < p->cpu_np; i++) {
+        const char *const sfxs[DMLCL_R1_CPU_PATTERNS] = {"", "2", "3", "4"};
+        const char *sfx = sfxs[i];
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows),
+                 " -DCR_PL%s=0x%llxul -DCR_PU%s=0x%llxul", sfx,
+                 (unsigned long long)p->cpu_pl[i], sfx, (unsigned long long)p->cpu_pu[i]);
+        if (p->cpu_high[i])
+            snprintf(rows + strlen(rows), sizeof rows - strlen(rows),
+                     " -DCR_PLH%s=0x%x -DCR_PUH%s=0x%x", sfx, p->cpu_high[i] & 0xffff, sfx,
+                     p->cpu_high[i] >> 16);
+    }
     if (p->linear)
         snprintf(p->options, sizeof p->options,
                  "-DLINEAR=1 -DDTYPE=%d -DELEM_BYTES=%u -DK=%u -DV=%u -DINNER_RES=%d "

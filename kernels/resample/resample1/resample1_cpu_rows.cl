@@ -1,0 +1,602 @@
+/* CPUs (POCL): RESAMPLE1 in row blocks. Uses the family's arguments, tables and helpers
+ * (family.cl: outer_linear, outer_gather, corner, LOAD, STORE).
+ *
+ * An item takes a block of one row (the output's fastest-varying dimension and, for a
+ * channels-last run, the resampled dimension next to it: CR_XB outputs or positions) in
+ * a.seg consecutive rows. It reads the block's table rows once, keeping each output's
+ * input offsets and weight in private memory; per row it pays the outer coordinates
+ * once, then writes the block with vector loads and stores:
+ *   INNER_RES=1 (the inner dimension resampled, contiguous in the output): vectors of
+ *     CR_W outputs. Where the planner found that a vector's inputs follow one pattern
+ *     (CR_PL: lane j's lower input is the vector's first input + nibble j; CR_PU its upper
+ *     one), as upsampling gives every vector but those at a row's ends, the vector's 16
+ *     inputs come as one vector load and the lanes pick theirs with constant shuffles
+ *     (one permute each); the kernel checks every vector and takes other vectors output
+ *     by output.
+ *   INNER_RES=0 (resample1_*_seg2's layout: a short pass-through run, channels, of stride
+ *     1 in the input and the output, inside a resampled dimension): per position the
+ *     run's corners are CR_C-wide vector loads, the position's weights shared.
+ *
+ * LINEAR: the same terms in the same order with the same arithmetic as interpolate()
+ * (corners in the reference's order, weight = product in slot order, a term added only
+ * where its weight is not 0): bit-identical to the other kernels. That needs the slot of
+ * the resampled dimension along the row last (INNER_K = K - 1), so that its factor is the
+ * last of each product: (product of the outer factors) * its factor is the same product.
+ * The planner checks.
+ *
+ * Arguments (resample1_args): chunks (blocks per row; units = blocks x groups of rows),
+ * seg (rows per item), rows, inner_nin (INNER_RES=1: the input row's span in elements). */
+
+#define CR_W 16              /* outputs per vector (INNER_RES=1) */
+#define CR_NV 64             /* vectors per block */
+#define CR_XB (CR_W * CR_NV) /* outputs (INNER_RES=0: positions) per block */
+#define CR_C 8               /* channels per vector (INNER_RES=0) */
+
+/* CR_NT (the planner's, for outputs larger than the caches): 64-byte vectors go out as
+ * non-temporal stores where the output row is 64-byte aligned, so that writing a line
+ * costs no read of it first (half the memory traffic of an upsampled output); the item
+ * ends with a fence, as memcpy's streaming stores do. */
+#ifndef CR_NT
+#define CR_NT 0
+#endif
+#define CR_NT_STORE(T, v, p) __builtin_nontemporal_store((v), (__global T *)(p))
+
+/* Mask lanes as wide as the vectors' (LINEAR: of the accumulators, set below). */
+#if ELEM_BYTES == 1
+#define CR_MASK_T uchar16
+#elif ELEM_BYTES == 2
+#define CR_MASK_T ushort16
+#elif ELEM_BYTES == 4
+#define CR_MASK_T uint16
+#else
+#define CR_MASK_T ulong16
+#endif
+
+/* The patterns as constant masks: lane j's input is the vector's first + nibble j of P
+ * + 16 x bit j of H (CR_PLH, CR_PUH: where the inputs span more than 16). Up to four
+ * patterns (CR_PL, CR_PL2, CR_PL3, CR_PL4 with their PU, PLH, PUH): a row's first vector
+ * (clamped at the edge) and, in its interior, a scale like 1.5 puts the vectors' inputs
+ * in three phases, one pattern each. */
+#ifndef CR_PLH
+#define CR_PLH 0
+#endif
+#ifndef CR_PUH
+#define CR_PUH 0
+#endif
+#ifndef CR_PU
+#define CR_PU 0
+#endif
+#ifdef CR_PL4
+#define CR_NP 4
+#elif defined(CR_PL3)
+#define CR_NP 3
+#elif defined(CR_PL2)
+#define CR_NP 2
+#elif defined(CR_PL)
+#define CR_NP 1
+#else
+#define CR_NP 0 /* no pattern: every vector lane by lane */
+#define CR_PL 0
+#endif
+#ifndef CR_PL2
+#define CR_PL2 0
+#define CR_PU2 0
+#endif
+#ifndef CR_PL3
+#define CR_PL3 0
+#define CR_PU3 0
+#endif
+#ifndef CR_PL4
+#define CR_PL4 0
+#define CR_PU4 0
+#endif
+#ifndef CR_PLH4
+#define CR_PLH4 0
+#endif
+#ifndef CR_PUH4
+#define CR_PUH4 0
+#endif
+#ifndef CR_PLH2
+#define CR_PLH2 0
+#endif
+#ifndef CR_PUH2
+#define CR_PUH2 0
+#endif
+#ifndef CR_PLH3
+#define CR_PLH3 0
+#endif
+#ifndef CR_PUH3
+#define CR_PUH3 0
+#endif
+/* The window: one vector or, where some input is 16 or more past the first, two. */
+#define CR_WIN                                                                                 \
+    (CR_PLH || CR_PUH || CR_PLH2 || CR_PUH2 || CR_PLH3 || CR_PUH3 || CR_PLH4 || CR_PUH4        \
+         ? 2 * CR_W                                                                            \
+         : CR_W)
+#define CR_LANE(P, H, j) ((((P) >> (4 * (j))) & 15) | ((((H) >> (j)) & 1) << 4))
+#define CR_MASK(P, H)                                                                          \
+    ((CR_MASK_T)(CR_LANE(P, H, 0), CR_LANE(P, H, 1), CR_LANE(P, H, 2), CR_LANE(P, H, 3),     \
+                 CR_LANE(P, H, 4), CR_LANE(P, H, 5), CR_LANE(P, H, 6), CR_LANE(P, H, 7),     \
+                 CR_LANE(P, H, 8), CR_LANE(P, H, 9), CR_LANE(P, H, 10), CR_LANE(P, H, 11),   \
+                 CR_LANE(P, H, 12), CR_LANE(P, H, 13), CR_LANE(P, H, 14), CR_LANE(P, H, 15)))
+/* Lane picks from the window at p (one vector or two). */
+#if CR_WIN > CR_W
+#define CR_PICK(LOADF, p, P, H) shuffle2(LOADF(p), LOADF((p) + CR_W), CR_MASK(P, H))
+#else
+#define CR_PICK(LOADF, p, P, H) shuffle(LOADF(p), CR_MASK(P, H))
+#endif
+
+/* Whether a vector's lower inputs lo[j] and (upper) upper ones lo[j] + st[j] follow
+ * pattern (pl, plh; pu, puh) from *base, the window within the row of span inputs. */
+static inline int cr_fits(const idx_t *lo, const idx_t *st, idx_t span, int upper, ulong pl,
+                          ulong plh, ulong pu, ulong puh, idx_t *base)
+{
+    const idx_t first = (idx_t)CR_LANE(pl, plh, 0);
+    if (lo[0] < first || lo[0] - first + CR_WIN > span)
+        return 0;
+    *base = lo[0] - first;
+    int ok = 1;
+    for (int j = 0; j < CR_W; j++)
+        ok &= lo[j] == *base + (idx_t)CR_LANE(pl, plh, j) &&
+              (!upper || lo[j] + st[j] == *base + (idx_t)CR_LANE(pu, puh, j));
+    return ok;
+}
+
+/* The pattern a vector follows (1..CR_NP), or 0. */
+static inline int cr_kind(const idx_t *lo, const idx_t *st, idx_t span, int upper, idx_t *base)
+{
+    if (CR_NP >= 1 && cr_fits(lo, st, span, upper, CR_PL, CR_PLH, CR_PU, CR_PUH, base))
+        return 1;
+    if (CR_NP >= 2 && cr_fits(lo, st, span, upper, CR_PL2, CR_PLH2, CR_PU2, CR_PUH2, base))
+        return 2;
+    if (CR_NP >= 3 && cr_fits(lo, st, span, upper, CR_PL3, CR_PLH3, CR_PU3, CR_PUH3, base))
+        return 3;
+    if (CR_NP >= 4 && cr_fits(lo, st, span, upper, CR_PL4, CR_PLH4, CR_PU4, CR_PUH4, base))
+        return 4;
+    return 0;
+}
+
+/* INNER_RES=1: the block's CR_XB outputs (clamped to the row); INNER_RES=0: its positions.
+ * Table row, input step of the resampled dimension and the block's length. */
+#if INNER_RES
+#define CR_TAB(a) ((idx_t)(a).inner_tab)
+#define CR_STEP(a) ((idx_t)(a).inner_in)
+#define CR_LEN(a) ((idx_t)(a).inner_size)
+#else
+#define CR_TAB(a) ((idx_t)(a).tab2)
+#define CR_STEP(a) ((idx_t)(a).in2)
+#define CR_LEN(a) ((idx_t)(a).size2)
+#endif
+
+/* This item's block (*b0: its first output or position) and rows [*r0, *r1); 0 if the
+ * item has none. */
+static inline int cr_item(const resample1_args *a, idx_t *b0, idx_t *r0, idx_t *r1, int *nl,
+                          int *nv)
+{
+    const idx_t u = (idx_t)get_global_id(0);
+    if (u >= (idx_t)a->units)
+        return 0;
+    const idx_t g = fdiv(u, a->chunks_mul, a->chunks_shr);
+    *r0 = g * (idx_t)a->seg;
+    *r1 = min(*r0 + (idx_t)a->seg, (idx_t)a->rows);
+    *b0 = (u - g * (idx_t)a->chunks) * CR_XB;
+    *nl = (int)min((idx_t)CR_XB, CR_LEN(*a) - *b0); /* in the row */
+    *nv = (*nl + CR_W - 1) / CR_W;
+    return 1;
+}
+
+
+#if LINEAR
+#if !INNER_RES && INNER_K < 0
+#error "the row blocks of a pass-through run need its resampled dimension (INNER_K)"
+#endif
+#if INNER_K != K - 1
+#error "the row blocks need the resampled slot along the row last (INNER_K = K - 1)"
+#endif
+
+/* FLOAT32 and FLOAT64 move through pointers to vectors of element alignment: one
+ * unaligned vector instruction each (POCL splits vload16 / vstore16 into pieces). */
+#if DTYPE == 9
+typedef double16 cr_acc;
+typedef double8 cr_acc8;
+typedef double16 cr_u16 __attribute__((aligned(8)));
+typedef double8 cr_u8 __attribute__((aligned(8)));
+#elif DTYPE == 1
+typedef float16 cr_acc;
+typedef float8 cr_acc8;
+typedef float16 cr_u16 __attribute__((aligned(4)));
+typedef float8 cr_u8 __attribute__((aligned(4)));
+#endif
+#if DTYPE == 9 || DTYPE == 1
+typedef cr_acc cr_a16 __attribute__((aligned(64)));
+#else
+#undef CR_NT
+#define CR_NT 0
+#endif
+#if DTYPE == 9 || DTYPE == 1
+#define CR_LOAD(p) (*(__global const cr_u16 *)(p))
+#define CR_STORE(v, p) (*(__global cr_u16 *)(p) = (v))
+#define CR_LOAD8(p) (*(__global const cr_u8 *)(p))
+#define CR_STORE8(v, p) (*(__global cr_u8 *)(p) = (v))
+#elif DTYPE == 2
+typedef float16 cr_acc;
+typedef float8 cr_acc8;
+#define CR_LOAD(p) vload_half16(0, (p))
+#define CR_STORE(v, p) vstore_half16_rte((v), 0, (p))
+#define CR_LOAD8(p) vload_half8(0, (p))
+#define CR_STORE8(v, p) vstore_half8_rte((v), 0, (p))
+#elif DTYPE == 8
+typedef float16 cr_acc;
+typedef float8 cr_acc8;
+#define CR_LOAD(p) convert_float16(vload16(0, (p)))
+#define CR_STORE(v, p) vstore16(convert_char16_sat_rte(v), 0, (p))
+#define CR_LOAD8(p) convert_float8(vload8(0, (p)))
+#define CR_STORE8(v, p) vstore8(convert_char8_sat_rte(v), 0, (p))
+#elif DTYPE == 5
+typedef float16 cr_acc;
+typedef float8 cr_acc8;
+#define CR_LOAD(p) convert_float16(vload16(0, (p)))
+#define CR_STORE(v, p) vstore16(convert_uchar16_sat_rte(v), 0, (p))
+#define CR_LOAD8(p) convert_float8(vload8(0, (p)))
+#define CR_STORE8(v, p) vstore8(convert_uchar8_sat_rte(v), 0, (p))
+#endif
+
+#define NOC (1 << (K - 1)) /* outer corners */
+/* The masks pick accumulator lanes (element types convert on load). */
+#undef CR_MASK_T
+#if DTYPE == 9
+#define CR_MASK_T ulong16
+#else
+#define CR_MASK_T uint16
+#endif
+
+/* One output from its offsets and weight, corners from coff/cw (interpolate()'s terms). */
+static inline acc_t cr_one(__global const elem_t *in, const idx_t *coff, const acc_t *cw,
+                           idx_t lo, idx_t st, float w)
+{
+    const acc_t g0 = (acc_t)1 - (acc_t)w, g1 = (acc_t)w;
+    acc_t acc = 0;
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++) {
+        const acc_t wt0 = cw[oc] * g0, wt1 = cw[oc] * g1;
+        const acc_t x0 = (acc_t)LOAD(in, coff[oc] + lo), x1 = (acc_t)LOAD(in, coff[oc] + lo + st);
+        acc = wt0 != 0 ? acc + wt0 * x0 : acc;
+        acc = wt1 != 0 ? acc + wt1 * x1 : acc;
+    }
+    return acc;
+}
+
+/* Row `row`'s output offset, and its outer corners' input offsets and weights. */
+static inline void cr_outer(idx_t row, const resample1_args *a, __global const uint2 *tab,
+                            idx_t *oo, idx_t *coff, acc_t *cw)
+{
+    idx_t io = 0, lo[K], hi[K];
+    float w[K];
+    *oo = 0;
+    outer_linear(row, a, tab, &io, oo, lo, hi, w);
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++) {
+        coff[oc] = io;
+        cw[oc] = corner((uint)oc << 1, lo, hi, w, &coff[oc]); /* its factor: 1 - 0 */
+    }
+}
+
+/* One output row at o (corner weights cw) or, with `two` (a constant after inlining),
+ * also a second one at o2 (cw2) that reads the same input rows: every input vector is
+ * loaded and picked once for both. */
+#define CR_TERMS(T, ACC, CW, X0, X1, F0, F1) CR_TERMS_SEL(T, ACC, CW, X0, X1, F0, F1, 1)
+/* SEL 0 (a constant): every weight is known to be nonzero, so the selects would all add. */
+#define CR_TERMS_SEL(T, ACC, CW, X0, X1, F0, F1, SEL)                                          \
+    {                                                                                          \
+        const T wt0 = (CW) * (F0), wt1 = (CW) * (F1);                                          \
+        if (SEL) {                                                                             \
+            ACC = wt0 != 0 ? ACC + wt0 * (X0) : ACC;                                           \
+            ACC = wt1 != 0 ? ACC + wt1 * (X1) : ACC;                                           \
+        } else {                                                                               \
+            ACC = ACC + wt0 * (X0);                                                            \
+            ACC = ACC + wt1 * (X1);                                                            \
+        }                                                                                      \
+    }
+/* Weights at least this large multiply to a nonzero float (2^-120 > 2^-149). */
+#define CR_BIG 0x1p-60f
+#if CR_NT
+#define CR_PUT(v, p, nt)                                                                       \
+    if (nt)                                                                                    \
+        CR_NT_STORE(cr_a16, v, p);                                                             \
+    else                                                                                       \
+        CR_STORE(v, p)
+#else
+#define CR_PUT(v, p, nt) CR_STORE(v, p)
+#endif
+
+#if INNER_RES
+static inline __attribute__((always_inline)) void
+cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o2, const int two,
+               const idx_t *coff, const acc_t *cw, const acc_t *cw2, int nv, int nl,
+               const int *fast, const idx_t *base, const cr_acc *f0, const cr_acc *f1,
+               const idx_t *lo_a, const idx_t *st_a, const float *w_a)
+{
+    const int nt = CR_NT && ((size_t)o & 63) == 0 && (!two || ((size_t)o2 & 63) == 0);
+    int cwbig = 1; /* every outer corner weight is CR_BIG */
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++)
+        cwbig &= cw[oc] >= (acc_t)CR_BIG && (!two || cw2[oc] >= (acc_t)CR_BIG);
+    for (int v = 0; v < nv; v++) {
+#define CR_FAST(PL, PLH, PU, PUH, SEL)                                                         \
+    {                                                                                          \
+        cr_acc acc = 0, acc2 = 0;                                                              \
+        _Pragma("unroll") for (int oc = 0; oc < NOC; oc++)                                     \
+        {                                                                                      \
+            __global const elem_t *p = in + coff[oc] + base[v];                                \
+            const cr_acc x0 = CR_PICK(CR_LOAD, p, PL, PLH), x1 = CR_PICK(CR_LOAD, p, PU, PUH); \
+            CR_TERMS_SEL(cr_acc, acc, cw[oc], x0, x1, f0[v], f1[v], SEL);                      \
+            if (two)                                                                           \
+                CR_TERMS_SEL(cr_acc, acc2, cw2[oc], x0, x1, f0[v], f1[v], SEL);                \
+        }                                                                                      \
+        CR_PUT(acc, o + v * CR_W, nt);                                                         \
+        if (two)                                                                               \
+            CR_PUT(acc2, o2 + v * CR_W, nt);                                                   \
+        continue;                                                                              \
+    }
+        /* fast[v]: the pattern in bits 0-2, bit 3: every lane's weights are CR_BIG. */
+        const int kind = fast[v] & 7, nz = (fast[v] >> 3) & cwbig;
+        if (kind == 1 && nz)
+            CR_FAST(CR_PL, CR_PLH, CR_PU, CR_PUH, 0)
+        if (kind == 1)
+            CR_FAST(CR_PL, CR_PLH, CR_PU, CR_PUH, 1)
+#if CR_NP >= 2
+        if (kind == 2 && nz)
+            CR_FAST(CR_PL2, CR_PLH2, CR_PU2, CR_PUH2, 0)
+        if (kind == 2)
+            CR_FAST(CR_PL2, CR_PLH2, CR_PU2, CR_PUH2, 1)
+#endif
+#if CR_NP >= 3
+        if (kind == 3 && nz)
+            CR_FAST(CR_PL3, CR_PLH3, CR_PU3, CR_PUH3, 0)
+        if (kind == 3)
+            CR_FAST(CR_PL3, CR_PLH3, CR_PU3, CR_PUH3, 1)
+#endif
+#if CR_NP >= 4
+        if (kind == 4)
+            CR_FAST(CR_PL4, CR_PLH4, CR_PU4, CR_PUH4, 1)
+#endif
+        if ((v + 1) * CR_W <= nl) { /* a whole vector off the pattern: lane by lane loads */
+            cr_acc acc = 0, acc2 = 0;
+#pragma unroll
+            for (int oc = 0; oc < NOC; oc++) {
+                acc_t r0[CR_W], r1[CR_W];
+                for (int j = 0; j < CR_W; j++) {
+                    const int l = v * CR_W + j;
+                    r0[j] = (acc_t)LOAD(in, coff[oc] + lo_a[l]);
+                    r1[j] = (acc_t)LOAD(in, coff[oc] + lo_a[l] + st_a[l]);
+                }
+                const cr_acc x0 = vload16(0, r0), x1 = vload16(0, r1);
+                CR_TERMS(cr_acc, acc, cw[oc], x0, x1, f0[v], f1[v]);
+                if (two)
+                    CR_TERMS(cr_acc, acc2, cw2[oc], x0, x1, f0[v], f1[v]);
+            }
+            CR_STORE(acc, o + v * CR_W);
+            if (two)
+                CR_STORE(acc2, o2 + v * CR_W);
+            continue;
+        }
+        for (int l = v * CR_W; l < nl; l++) {
+            STORE(o, l, cr_one(in, coff, cw, lo_a[l], st_a[l], w_a[l]));
+            if (two)
+                STORE(o2, l, cr_one(in, coff, cw2, lo_a[l], st_a[l], w_a[l]));
+        }
+    }
+}
+#else
+/* Channels-last: per position, the run's corners as CR_C-wide vectors. */
+static inline __attribute__((always_inline)) void
+cr_row_channels(__global const elem_t *in, __global elem_t *o, __global elem_t *o2, const int two,
+                const idx_t *coff, const acc_t *cw, const acc_t *cw2, int nl, idx_t c_n,
+                idx_t out2, const idx_t *lo_a, const idx_t *st_a, const float *w_a)
+{
+    for (int q = 0; q < nl; q++) {
+        const idx_t oq = (idx_t)q * out2;
+        const acc_t g0 = (acc_t)1 - (acc_t)w_a[q], g1 = (acc_t)w_a[q];
+        idx_t c = 0;
+        for (; c + CR_C <= c_n; c += CR_C) {
+            cr_acc8 acc = 0, acc2 = 0;
+#pragma unroll
+            for (int oc = 0; oc < NOC; oc++) {
+                __global const elem_t *p = in + coff[oc] + lo_a[q] + c;
+                const cr_acc8 x0 = CR_LOAD8(p), x1 = CR_LOAD8(p + st_a[q]);
+                CR_TERMS(acc_t, acc, cw[oc], x0, x1, g0, g1);
+                if (two)
+                    CR_TERMS(acc_t, acc2, cw2[oc], x0, x1, g0, g1);
+            }
+            CR_STORE8(acc, o + oq + c);
+            if (two)
+                CR_STORE8(acc2, o2 + oq + c);
+        }
+        for (; c < c_n; c++) {
+            STORE(o, oq + c, cr_one(in, coff, cw, lo_a[q] + c, st_a[q], w_a[q]));
+            if (two)
+                STORE(o2, oq + c, cr_one(in, coff, cw2, lo_a[q] + c, st_a[q], w_a[q]));
+        }
+    }
+}
+#endif
+
+__kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulong in_off,
+                                        __global elem_t *restrict out, ulong out_off,
+                                        __global const uint2 *restrict tab, resample1_args a)
+{
+    idx_t b0, r0, r1;
+    int nl, nv;
+    if (!cr_item(&a, &b0, &r0, &r1, &nl, &nv))
+        return;
+    in += in_off;
+    out += out_off;
+    const idx_t n = CR_LEN(a), step = CR_STEP(a);
+    idx_t lo_a[CR_XB], st_a[CR_XB];
+    float w_a[CR_XB];
+    for (int l = 0; l < nv * CR_W; l++) {
+        const uint2 r = tab[CR_TAB(a) + min(b0 + l, n - 1)];
+        w_a[l] = as_float(r.y);
+        lo_a[l] = (idx_t)r.x * step;
+        st_a[l] = w_a[l] != 0 ? step : 0;
+    }
+#if INNER_RES
+    idx_t base[CR_NV];
+    cr_acc f0[CR_NV], f1[CR_NV];
+    int fast[CR_NV]; /* the vector is whole and follows pattern fast[v] (0: none) */
+    for (int v = 0; v < nv; v++) {
+        fast[v] = (v + 1) * CR_W <= nl
+                      ? cr_kind(lo_a + v * CR_W, st_a + v * CR_W, (idx_t)a.inner_nin, 1, &base[v])
+                      : 0;
+        acc_t g0[CR_W], g1[CR_W];
+        for (int j = 0; j < CR_W; j++) {
+            g1[j] = (acc_t)w_a[v * CR_W + j];
+            g0[j] = (acc_t)1 - g1[j];
+        }
+        int big = 1;
+        for (int j = 0; j < CR_W; j++)
+            big &= g0[j] >= (acc_t)CR_BIG && g1[j] >= (acc_t)CR_BIG;
+        fast[v] |= big << 3;
+        f0[v] = vload16(0, g0);
+        f1[v] = vload16(0, g1);
+    }
+#endif
+    /* Rows in pairs where the next row reads the same input rows (upsampled outer
+     * dimensions), else one by one. */
+    idx_t oo, oo2, coff[NOC], coff2[NOC];
+    acc_t cw[NOC], cw2[NOC];
+    for (idx_t row = r0; row < r1;) {
+        cr_outer(row, &a, tab, &oo, coff, cw);
+        int two = row + 1 < r1;
+        if (two) {
+            cr_outer(row + 1, &a, tab, &oo2, coff2, cw2);
+#pragma unroll
+            for (int oc = 0; oc < NOC; oc++)
+                two &= coff2[oc] == coff[oc];
+        }
+        __global elem_t *o = out + oo + b0 * (INNER_RES ? 1 : (idx_t)a.out2);
+        __global elem_t *o2 = out + oo2 + b0 * (INNER_RES ? 1 : (idx_t)a.out2);
+#if INNER_RES
+        if (two)
+            cr_row_vectors(in, o, o2, 1, coff, cw, cw2, nv, nl, fast, base, f0, f1, lo_a, st_a,
+                           w_a);
+        else
+            cr_row_vectors(in, o, o, 0, coff, cw, cw, nv, nl, fast, base, f0, f1, lo_a, st_a,
+                           w_a);
+#else
+        if (two)
+            cr_row_channels(in, o, o2, 1, coff, cw, cw2, nl, (idx_t)a.inner_size,
+                            (idx_t)a.out2, lo_a, st_a, w_a);
+        else
+            cr_row_channels(in, o, o, 0, coff, cw, cw, nl, (idx_t)a.inner_size, (idx_t)a.out2,
+                            lo_a, st_a, w_a);
+#endif
+        row += two ? 2 : 1;
+    }
+#if CR_NT
+    write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+#endif
+}
+
+#else /* nearest: moves bits */
+
+#if ELEM_BYTES == 1
+typedef uchar16 cr_bits;
+typedef uchar8 cr_bits8;
+#elif ELEM_BYTES == 2
+typedef ushort16 cr_bits;
+typedef ushort8 cr_bits8;
+#elif ELEM_BYTES == 4
+typedef uint16 cr_bits;
+typedef uint8 cr_bits8;
+#else
+typedef ulong16 cr_bits;
+typedef ulong8 cr_bits8;
+#endif
+/* Vectors of element alignment (see cr_u16). */
+typedef cr_bits cr_ubits __attribute__((aligned(ELEM_BYTES)));
+typedef cr_bits8 cr_ubits8 __attribute__((aligned(ELEM_BYTES)));
+#define CR_LOADB(p) (*(__global const cr_ubits *)(p))
+#if ELEM_BYTES >= 4
+typedef cr_bits cr_abits __attribute__((aligned(64)));
+#else
+#undef CR_NT
+#define CR_NT 0
+#endif
+
+__kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulong in_off,
+                                        __global bits_t *restrict out, ulong out_off,
+                                        __global const uint *restrict tab, resample1_args a)
+{
+    idx_t b0, r0, r1;
+    int nl, nv;
+    if (!cr_item(&a, &b0, &r0, &r1, &nl, &nv))
+        return;
+    in += in_off;
+    out += out_off;
+    const idx_t n = CR_LEN(a), step = CR_STEP(a);
+    idx_t lo_a[CR_XB];
+    for (int l = 0; l < nv * CR_W; l++)
+        lo_a[l] = (idx_t)tab[CR_TAB(a) + min(b0 + l, n - 1)] * step;
+#if INNER_RES
+    idx_t base[CR_NV];
+    int fit[CR_NV];
+    for (int v = 0; v < nv; v++)
+        fit[v] = b0 + (v + 1) * CR_W <= n
+                     ? cr_kind(lo_a + v * CR_W, NULL, (idx_t)a.inner_nin, 0, &base[v])
+                     : 0;
+#endif
+    for (idx_t row = r0; row < r1; row++) {
+        idx_t io = 0, oo = 0;
+        outer_gather(row, &a, tab, &io, &oo);
+        __global const bits_t *i = in + io;
+#if INNER_RES
+        __global bits_t *o = out + oo + b0;
+        const int nt = CR_NT && ((size_t)o & 63) == 0;
+        for (int v = 0; v < nv; v++) {
+            if (fit[v]) {
+#if CR_NP >= 2
+                const cr_bits x =
+                    fit[v] == 1   ? CR_PICK(CR_LOADB, i + base[v], CR_PL, CR_PLH)
+                    : fit[v] == 2 ? CR_PICK(CR_LOADB, i + base[v], CR_PL2, CR_PLH2)
+                    : fit[v] == 3 ? CR_PICK(CR_LOADB, i + base[v], CR_PL3, CR_PLH3)
+                                  : CR_PICK(CR_LOADB, i + base[v], CR_PL4, CR_PLH4);
+#else
+                const cr_bits x = CR_PICK(CR_LOADB, i + base[v], CR_PL, CR_PLH);
+#endif
+#if CR_NT
+                if (nt)
+                    CR_NT_STORE(cr_abits, x, o + v * CR_W);
+                else
+#endif
+                    *(__global cr_ubits *)(o + v * CR_W) = x;
+                continue;
+            }
+            if (b0 + (v + 1) * CR_W <= n) { /* whole, off the patterns: lane by lane loads */
+                bits_t x[CR_W];
+                for (int j = 0; j < CR_W; j++)
+                    x[j] = i[lo_a[v * CR_W + j]];
+                *(__global cr_ubits *)(o + v * CR_W) = vload16(0, x);
+                continue;
+            }
+            for (int j = 0; b0 + v * CR_W + j < n; j++)
+                o[v * CR_W + j] = i[lo_a[v * CR_W + j]];
+        }
+#else
+        const idx_t c_n = (idx_t)a.inner_size;
+        for (int q = 0; q < nl; q++) {
+            __global bits_t *o = out + oo + (b0 + q) * (idx_t)a.out2;
+            __global const bits_t *p = i + lo_a[q];
+            idx_t c = 0;
+            for (; c + CR_C <= c_n; c += CR_C)
+                *(__global cr_ubits8 *)(o + c) = *(__global const cr_ubits8 *)(p + c);
+            for (; c < c_n; c++)
+                o[c] = p[c];
+        }
+#endif
+    }
+#if CR_NT
+    write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+#endif
+}
+#endif

@@ -1,0 +1,100 @@
+/* RESAMPLE1's CPU row blocks (kernels/resample/resample1/resample1_cpu_rows.cl), POCL's
+ * choice for a contiguous output row, forced on any device and compared with the C
+ * reference bit for bit. */
+#include "resample1_case.h"
+#include "core/context.h" /* white-box: the device's FLOAT64 support */
+
+/* The CPU row blocks (kernels/resample/resample1/resample1_cpu_rows.cl), forced with cpu=3 (3 rows per item,
+ * so items split the rows and pair some; rows=0,seg=256 so that GPUs plan them too; every
+ * other case with non-temporal stores, nt=1, on its 64-byte aligned rows): the vector path
+ * where a row's vectors follow one pattern (2x, 4x, align-corners and asymmetric 2x,
+ * whose even outputs have weight 0; 0.5x and 0.75x from a window of two vectors),
+ * output by output where not (0.3x; 1.5x in two vectors of three) and at the rows' ends (rows of 80, 600: partial vectors and blocks),
+ * 1 to 3 resampled dimensions, channels-last runs of 8, 16, 6 and 12 channels, both
+ * modes, odd binding offsets; the data types in turn (each case is a program: POCL
+ * compiles for a second or so). LINEAR is bit-identical to the reference, like the
+ * other kernels. */
+START_TEST(cpu_row_blocks)
+{
+    static const struct {
+        uint32_t rank, in[5], out[5];
+        int mode, channels_last, offsets; /* offsets: 0 pixel centre, 1 align corners, 2 zero */
+        const char *want;
+    } cases[] = {
+        {4, {1, 2, 5, 40}, {1, 2, 10, 80}, LINEAR, 0, 0, "-DCR_PL2=0x8776655443322110ul"},
+        {4, {1, 2, 5, 40}, {1, 2, 10, 80}, NEAREST, 0, 0, "-DCR_PL=0x7766554433221100ul"},
+        {4, {2, 1, 3, 300}, {2, 1, 7, 600}, LINEAR, 0, 0, "-DCR_PL="},
+        {4, {1, 2, 4, 40}, {1, 2, 8, 160}, LINEAR, 0, 0, "-DCR_PL="},
+        {4, {1, 2, 4, 40}, {1, 2, 8, 160}, NEAREST, 0, 0, "-DCR_PL="},
+        {4, {1, 2, 5, 33}, {1, 2, 9, 65}, LINEAR, 0, 1, "-DCR_PL="},
+        {4, {1, 2, 5, 40}, {1, 2, 10, 80}, LINEAR, 0, 2, "-DCR_PL="},
+        {4, {1, 2, 6, 100}, {1, 2, 9, 150}, LINEAR, 0, 0, "-DCR_PL="}, /* 1 vector in 3 */
+        {4, {1, 2, 6, 130}, {1, 2, 3, 65}, LINEAR, 0, 0, "-DCR_PLH=0xff00 -DCR_PUH=0xff00"},
+        {4, {1, 2, 6, 130}, {1, 2, 3, 97}, NEAREST, 0, 0, "-DCR_PLH="},
+        {4, {1, 2, 6, 130}, {1, 2, 3, 39}, LINEAR, 0, 0, NULL},
+        {3, {3, 5, 40}, {3, 5, 80}, LINEAR, 0, 0, "-DCR_PL="},
+        {5, {1, 2, 3, 4, 40}, {1, 2, 6, 8, 80}, LINEAR, 0, 0, "-DCR_PL="},
+        {4, {1, 8, 5, 7}, {1, 8, 10, 14}, LINEAR, 1, 0, "INNER_RES=0"},
+        {4, {1, 16, 5, 7}, {1, 16, 9, 20}, LINEAR, 1, 0, "INNER_RES=0"},
+        {4, {2, 6, 5, 7}, {2, 6, 10, 14}, LINEAR, 1, 0, "INNER_RES=0"},
+        {4, {1, 12, 3, 9}, {1, 12, 6, 6}, NEAREST, 1, 0, "INNER_RES=0"},
+        {4, {1, 8, 5, 7}, {1, 8, 10, 14}, NEAREST, 1, 0, "INNER_RES=0"},
+    };
+    static const dmlcl_tensor_data_type types[] = {F32, F16, I8, U8, F64};
+    uint64_t rng = 0xc9b1;
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        setenv("DMLCL_RESAMPLE_PLAN", n % 2 ? "rows=0,seg=256,cpu=3,nt=1" : "rows=0,seg=256,cpu=3",
+               1);
+        int t = (int)(n % 5);
+        if (types[t] == F64 && !tu_context()->info.has_fp64)
+            t = 0;
+        rcase c;
+        memset(&c, 0, sizeof c);
+        c.rank = cases[n].rank;
+        c.type = types[t];
+        c.mode = cases[n].mode;
+        c.elem = dmlcl_data_type_size(c.type);
+        memcpy(c.in_sizes, cases[n].in, sizeof cases[n].in);
+        memcpy(c.out_sizes, cases[n].out, sizeof cases[n].out);
+        for (uint32_t d = 0; d < c.rank; d++) {
+            const float i = (float)c.in_sizes[d], o = (float)c.out_sizes[d];
+            c.scales[d] = cases[n].offsets == 1 && i > 1 ? (o - 1) / (i - 1) : o / i;
+            c.ipo[d] = cases[n].offsets ? 0 : tu_pix_in[d];
+            c.opo[d] = cases[n].offsets ? 0 : tu_pix_out[d];
+        }
+        if (cases[n].channels_last) {
+            tu_channels_last(c.rank, c.in_sizes, c.in_str);
+            tu_channels_last(c.rank, c.out_sizes, c.out_str);
+        } else {
+            tu_make_strides(&rng, TU_PACKED, c.rank, c.in_sizes, -1, c.in_str);
+            tu_make_strides(&rng, TU_PACKED, c.rank, c.out_sizes, -1, c.out_str);
+        }
+        c.in_off = (size_t)(n + t) % 3;
+        c.out_off = (size_t)t % 2;
+        dmlcl_operator *op = rc_make_op(&c, 0);
+        const char *plan = dmlcl_operator_plan(op);
+        ck_assert_msg(strstr(plan, "-cpu-rows") != NULL, "case %zu: %s", n, plan);
+        if (cases[n].want)
+            ck_assert_msg(strstr(plan, cases[n].want) != NULL, "case %zu: %s", n, plan);
+        else
+            ck_assert_msg(strstr(plan, "-DCR_PL") == NULL, "case %zu: %s", n, plan);
+        dmlcl_operator_release(op);
+        const size_t inexact = rc_case_inexact;
+        rc_check_random(&rng, &c, (int)n);
+        ck_assert_msg(rc_case_inexact == inexact, "case %zu, type %d: %zu outputs not "
+                      "bit-identical", n, t, rc_case_inexact - inexact);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
+Suite *resample1_cpu_rows_suite(void)
+{
+    Suite *s = suite_create("resample1_cpu_rows");
+    TCase *tc = tcase_create("layouts");
+    tcase_add_checked_fixture(tc, NULL, rc_forget_plan_override);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, cpu_row_blocks);
+    suite_add_tcase(s, tc);
+    return s;
+}
