@@ -12,21 +12,11 @@
  * as identity, broadcast of size 1, FLT_MAX scales or an integer nearest downsample, is
  * "pass-through": plain strides, no table, no corners. */
 
-/* x = ((float)o - out_offset) / scale - in_offset, every step rounded to float32. */
-float dmlcl__resample1_coord(uint64_t o, float scale, float in_offset, float out_offset);
-/* NEAREST_NEIGHBOR: clamp(floor(x + 0.5), 0, n - 1) (ties round up). */
-uint32_t dmlcl__resample1_nearest(float x, uint64_t n);
-/* The nearest-neighbour index rule: RESAMPLE1's floor(x + 0.5), or RESAMPLE2's rounding
- * directions (INCREASING = ceil(x), DECREASING = floor(x)); always clamped to [0, n - 1]. */
-typedef enum {
-    DMLCL__NEAREST_HALF_UP = 0,
-    DMLCL__NEAREST_CEIL = 1,
-    DMLCL__NEAREST_FLOOR = 2
-} dmlcl__nearest_rule;
-uint32_t dmlcl__resample_nearest_rule(float x, uint64_t n, dmlcl__nearest_rule rule);
-/* LINEAR: x clamped to [0, n - 1]; returns i0 = floor(x) and sets *w = x - i0.
- * i1 = min(i0 + 1, n - 1) equals i0 + 1 whenever w != 0. */
-uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w);
+/* The coordinate functions (coord.h): x = ((float)o - out_offset) / scale - in_offset,
+ * every step rounded to float32; NEAREST_NEIGHBOR's clamp(floor(x + 0.5), 0, n - 1) and
+ * RESAMPLE2's rules (dmlcl__resample_nearest_rule); LINEAR's x clamped to [0, n - 1], i0 =
+ * floor(x), *w = x - i0 (dmlcl__resample1_linear; i1 = i0 + 1 whenever w != 0). */
+#include "resample/coord.h"
 
 /* Table words per row: NEAREST {index}; LINEAR {i0, bits of the float weight}. */
 /* Outputs per item of the 2-D row kernels (RV in kernels/resample/resample1/resample1_rows.cl). */

@@ -1,0 +1,91 @@
+/* RESAMPLE1's coordinate functions (operators.md), inline: every coordinate table, tap
+ * table and halo query of the family calls them per row, and a call across files for
+ * each was a third of an operator's creation time. */
+#ifndef DMLCL_RESAMPLE_COORD_H
+#define DMLCL_RESAMPLE_COORD_H
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+
+/* The nearest-neighbour index rule: RESAMPLE1's floor(x + 0.5), or RESAMPLE2's rounding
+ * directions (INCREASING = ceil(x), DECREASING = floor(x)); always clamped to [0, n - 1]. */
+typedef enum {
+    DMLCL__NEAREST_HALF_UP = 0,
+    DMLCL__NEAREST_CEIL = 1,
+    DMLCL__NEAREST_FLOOR = 2
+} dmlcl__nearest_rule;
+
+/* The mapping must be IEEE float32, step by step, on every host. There is no product in
+ * it, so nothing can be fused into an FMA; clang still gets told. Where a compiler keeps
+ * excess precision (FLT_EVAL_METHOD != 0, x87), volatile stores force each step to round
+ * to float; elsewhere (SSE, NEON) each step already does, and plain floats let the
+ * coordinate tables' rows overlap in the pipeline: they are most of a creation's time. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define ROUNDED_FLOAT float
+#else
+#define ROUNDED_FLOAT volatile float
+#endif
+
+static inline float dmlcl__resample1_coord(uint64_t o, float scale, float in_offset,
+                                          float out_offset)
+{
+    ROUNDED_FLOAT t = (float)(int64_t)o; /* the same value (o < 2^63), one instruction */
+    t = t - out_offset;
+    t = t / scale;
+    t = t - in_offset;
+    return t;
+}
+
+/* floorf / ceilf without the libm call (x86-64's baseline has no rounding instruction, and
+ * the coordinate tables call these per row: most of an operator's creation time). Equal
+ * to them for every float but the sign of a zero, which no caller can see (a result
+ * <= 0 is index 0; a weight x - floor(x) has x > 0): beyond 2^23 every float is an
+ * integer, and NaN comes back as it went. */
+static inline float dmlcl__floor_fast(float t)
+{
+    if (!(fabsf(t) < 8388608.0f))
+        return t;
+    float i = (float)(int32_t)t; /* truncation toward zero */
+    return i > t ? i - 1 : i;
+}
+
+static inline float dmlcl__ceil_fast(float t)
+{
+    if (!(fabsf(t) < 8388608.0f))
+        return t;
+    float i = (float)(int32_t)t;
+    return i < t ? i + 1 : i;
+}
+
+static inline uint32_t dmlcl__resample_nearest_rule(float x, uint64_t n,
+                                                   dmlcl__nearest_rule rule)
+{
+    ROUNDED_FLOAT t = rule == DMLCL__NEAREST_HALF_UP ? x + 0.5f : x;
+    float f = rule == DMLCL__NEAREST_CEIL ? dmlcl__ceil_fast(t) : dmlcl__floor_fast(t);
+    if (!(f > 0)) /* also -inf */
+        return 0;
+    if ((double)f >= (double)(n - 1)) /* compared in double: n - 1 may not be a float */
+        return (uint32_t)(n - 1);
+    return (uint32_t)f;
+}
+
+static inline uint32_t dmlcl__resample1_linear(float x, uint64_t n, float *w)
+{
+    *w = 0;
+    if (!(x > 0))
+        return 0;
+    if ((double)x >= (double)(n - 1))
+        return (uint32_t)(n - 1);
+    float f = dmlcl__floor_fast(x);
+    *w = x - f; /* exact: the fraction bits of a float are a float */
+    return (uint32_t)f;
+}
+
+static inline uint32_t dmlcl__resample1_nearest(float x, uint64_t n)
+{
+    return dmlcl__resample_nearest_rule(x, n, DMLCL__NEAREST_HALF_UP);
+}
+#endif
