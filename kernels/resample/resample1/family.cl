@@ -102,7 +102,11 @@ static idx_t pass_dims(idx_t rem, const resample1_args *a, idx_t *io, idx_t *oo)
 {
 #pragma unroll
     for (int k = NPS - 1; k >= 0; k--) {
-        if (k >= (int)a->np || (!INNER_RES && k == (int)a->skip_p)) /* INNER_RES: none */
+#if INNER_RES /* no pass-through dimension is inner */
+        if (k >= (int)a->np)
+#else
+        if (k >= (int)a->np || k == (int)a->skip_p)
+#endif
             continue;
         const idx_t q = fdiv(rem, a->pmul[k], a->pshr[k]), i = rem - q * (idx_t)a->psize[k];
         rem = q;
