@@ -1,6 +1,15 @@
 /* Prepended to every dmlcl kernel file. Build options select the variant:
  *   ELEM_BYTES  1/2/4/8: element width (operators that only move bits use unsigned ints)
- *   IDX64       0/1: 32- or 64-bit index arithmetic (64 only where a tensor needs it) */
+ *   IDX64       0/1: 32- or 64-bit index arithmetic (64 only where a tensor needs it)
+ *   DMLCL_CPU   defined on CPU devices (lib/core/cache.c) */
+
+/* A partial unroll of a loop whose trip count is known at run time only: on GPUs it keeps
+ * several loads in flight; POCL's pipeline cannot unroll such loops and warns. */
+#ifdef DMLCL_CPU
+#define UNROLL_4
+#else
+#define UNROLL_4 _Pragma("unroll 4")
+#endif
 
 #if IDX64
 typedef ulong idx_t;

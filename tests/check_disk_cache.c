@@ -155,10 +155,10 @@ END_TEST
 START_TEST(build_options_are_part_of_the_key)
 {
     run_fresh(F32, 1, 0);
-    setenv("DMLCL_BUILD_OPTIONS", "-cl-opt-disable", 1);
+    tu_build_options("-cl-opt-disable");
     run_fresh(F32, 1, 0);
     run_fresh(F32, 0, 1);
-    unsetenv("DMLCL_BUILD_OPTIONS");
+    tu_build_options(NULL);
     run_fresh(F32, 0, 1);
     expect_folder(2);
 }

@@ -27,6 +27,7 @@ static const suite_fn suites[] = {
 
 int main(void)
 {
+    tu_build_options(NULL); /* warnings are errors in every kernel build */
     SRunner *sr = srunner_create(NULL);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
         srunner_add_suite(sr, suites[i]());

@@ -1,5 +1,6 @@
 #include "testutil.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,4 +208,11 @@ void tu_channels_last(uint32_t rank, const uint32_t *sizes, uint32_t *strides)
             strides[d] = step;
             step *= sizes[d];
         }
+}
+
+void tu_build_options(const char *extra)
+{
+    char both[256];
+    snprintf(both, sizeof both, "%s%s%s", TU_BUILD_OPTIONS, extra ? " " : "", extra ? extra : "");
+    setenv("DMLCL_BUILD_OPTIONS", both, 1);
 }

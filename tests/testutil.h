@@ -10,6 +10,12 @@
 
 /* The process-wide context on $DMLCL_DEVICE (tests run with cpu = POCL). */
 dmlcl_context *tu_context(void);
+/* Kernel build options every test program builds with (check_main.c sets them as
+ * $DMLCL_BUILD_OPTIONS): warnings are errors, so every variant the suites build compiles
+ * without one on the test device (OpenCL's -Werror). Tests that change the variable set
+ * it back with tu_build_options(). */
+#define TU_BUILD_OPTIONS "-Werror"
+void tu_build_options(const char *extra);
 
 /* splitmix64: deterministic across platforms for fixed seeds. */
 uint64_t tu_rand(uint64_t *state);

@@ -102,7 +102,7 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
             /* Every tap's source is in bounds, so it is read whatever its weight and the
              * weight-0 ones are dropped by a select, not a branch: unrolled, the loads of
              * several taps are in flight at once. */
-#pragma unroll 4
+UNROLL_4
             for (uint jb = 0; jb < cb; jb++, off += strb) {
                 const acc_t wt = wa * tap_weight(vload2(jb, tab + eb));
                 const acc_t v = (acc_t)LOAD(src, off);
@@ -158,7 +158,7 @@ __kernel void resample_taps(__global const elem_t *src, ulong src_off, __global 
             __global const uint *e = tab + eoff[last];
             const idx_t step = str[last];
             idx_t off = (last ? po[last - 1] : base) + (idx_t)first[last] * step;
-#pragma unroll 4
+UNROLL_4
             for (uint jl = 0; jl < cnt[last]; jl++, off += step) {
                 const acc_t wt = wl * tap_weight(vload2(jl, e));
                 const acc_t v = (acc_t)LOAD(src, off); /* in bounds; see the NT2 kernel */

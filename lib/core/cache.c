@@ -116,12 +116,16 @@ static cl_program insert(dmlcl_context *c, uint64_t hash, const char *options, c
     return prog;
 }
 
-/* The complete build options: the variant's defines plus $DMLCL_BUILD_OPTIONS (extra
- * compiler flags for debugging, e.g. -cl-opt-disable). Both are part of the cache key. */
-static dmlcl_status full_options(const char *variant, char *buf, size_t cap)
+/* The complete build options: the variant's defines, DMLCL_CPU on CPU devices (kernels
+ * leave out what only GPUs' compilers do well: common.cl), and $DMLCL_BUILD_OPTIONS (extra
+ * compiler flags for debugging or tests, e.g. -cl-opt-disable, -Werror). All are part of
+ * the cache key. */
+static dmlcl_status full_options(const dmlcl_context *c, const char *variant, char *buf,
+                                 size_t cap)
 {
     const char *extra = getenv("DMLCL_BUILD_OPTIONS");
-    int n = snprintf(buf, cap, "%s%s%s", variant, extra && *extra ? " " : "", extra ? extra : "");
+    int n = snprintf(buf, cap, "%s%s%s%s", variant, c->info.is_cpu ? " -DDMLCL_CPU=1" : "",
+                     extra && *extra ? " " : "", extra ? extra : "");
     if (n < 0 || (size_t)n >= cap)
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "DMLCL_BUILD_OPTIONS is too long (max %zu bytes)",
                            cap - strlen(variant) - 2);
@@ -135,7 +139,7 @@ dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const
     uint64_t hash = 0;
     char options[1024];
     dmlcl_status st = sources(kernel_file, src, &hash);
-    if (st || (st = full_options(variant, options, sizeof options)))
+    if (st || (st = full_options(c, variant, options, sizeof options)))
         return st;
     pthread_mutex_lock(&cache_lock);
     entry *e = lookup(c->cl_ctx, c->device, hash, options);

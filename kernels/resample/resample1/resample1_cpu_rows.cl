@@ -301,10 +301,12 @@ static inline void cr_outer(idx_t row, const resample1_args *a, __global const u
 #define CR_BIG 0x1p-60f
 #if CR_NT
 #define CR_PUT(v, p, nt)                                                                       \
-    if (nt)                                                                                    \
-        CR_NT_STORE(cr_a16, v, p);                                                             \
-    else                                                                                       \
-        CR_STORE(v, p)
+    do {                                                                                       \
+        if (nt)                                                                                \
+            CR_NT_STORE(cr_a16, v, p);                                                         \
+        else                                                                                   \
+            CR_STORE(v, p);                                                                    \
+    } while (0)
 #else
 #define CR_PUT(v, p, nt) CR_STORE(v, p)
 #endif
