@@ -12,8 +12,9 @@
  * loop nest of scalars), KB (1/2/4/8: also compile the column kernels, rows and segments,
  * whose inner rows have at most KB taps), NT3 (three tabled dimensions: the column
  * kernels' second outer one), SEGT (columns per item of the segment kernel), CV (FLOAT32
- * channels-last: channels per item of the rows kernel, one vector load per tap). Shapes
- * and tables are arguments. */
+ * channels-last: channels per item of the rows kernel, one vector load per tap), TP (the
+ * segment kernel's pattern: 16 lane offsets, see there). Shapes and tables are
+ * arguments. */
 
 typedef struct {
     ulong count;   /* result elements */
@@ -29,6 +30,7 @@ typedef struct {
      * strides of b and of c, division by nc. */
     ulong inner, cdim, nx, nc, rows, btab, bstr, bres, csrc, cres, cmul, cshr;
     ulong cv_ok; /* CV > 1: this enqueue's bindings allow the vector loads and stores */
+    ulong sspan; /* TP: source elements readable from src (after src_off) */
 } taps_args;
 
 /* Element types: ../family.cl, prepended by the embed step. */
@@ -378,7 +380,60 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
 /* Segment layout (CPUs): work-item s owns SEGT consecutive columns, their taps in private
  * arrays (column fastest), and loops over rows; per row and outer tap the loop over its
  * columns is a plain loop the compiler vectorises (gathers from the source). The same
- * terms in the same order as the rows kernel: the same bits. */
+ * terms in the same order as the rows kernel: the same bits.
+ * TP (the planner's, CPUs): the segment's vectors of 16 columns (x0 a multiple of 16)
+ * whose source offsets follow TP for every tap j (ob[j][x0 + l] = ob[j][x0] + TP[l], each
+ * TP[l] < 32: downsampling by 2 and the backward pass of upsampling by 2 give 0, 2, ..,
+ * 30) read each tap's 16 sources as two vector loads and one constant shuffle, where the
+ * 32-element window lies within the source (a.sspan); the kernel checks every vector and
+ * takes the others column by column. The lanes pick the elements the scalar loop reads
+ * (or, where the tap's weight is 0, another element of the window: the select drops it,
+ * as it drops the scalar loop's) and compute the same terms in the same order: the same
+ * bits. */
+#ifdef TP
+/* FLOAT32 and FLOAT64 (and the private accumulators and weights) move through pointers to
+ * vectors of element alignment: one unaligned vector instruction each (POCL splits vload16
+ * and vstore16 into pieces), as in resample1_cpu_rows.cl. */
+#if DTYPE == 9
+typedef double16 tp_acc;
+typedef ulong16 tp_mask;
+typedef double16 tp_u16 __attribute__((aligned(8)));
+#define TP_LOAD(p) (*(__global const tp_u16 *)(p))
+#elif DTYPE == 1
+typedef float16 tp_acc;
+typedef uint16 tp_mask;
+typedef float16 tp_u16 __attribute__((aligned(4)));
+#define TP_LOAD(p) (*(__global const tp_u16 *)(p))
+#elif DTYPE == 2
+typedef float16 tp_acc;
+typedef uint16 tp_mask;
+#define TP_LOAD(p) vload_half16(0, p)
+#else
+typedef float16 tp_acc;
+typedef uint16 tp_mask;
+#define TP_LOAD(p) convert_float16(vload16(0, p))
+#endif
+#if DTYPE != 9 && DTYPE != 1
+typedef float16 tp_u16 __attribute__((aligned(4)));
+#endif
+#define TP_PRIV(p) (*(tp_u16 *)(p))
+#define TP_V 16
+#endif
+#ifdef TP
+/* The segment kernel's vector at column x, its taps' sources picked by mask M. */
+#define TP_VECTOR(M)                                                                           \
+    do {                                                                                       \
+        tp_acc t = TP_PRIV(acc + x);                                                           \
+        _Pragma("unroll") for (int j = 0; j < KB; j++)                                         \
+        {                                                                                      \
+            const tp_acc wt = wa * TP_PRIV(&wb[j][x]);                                         \
+            __global const elem_t *p = s + ob[j][x];                                           \
+            const tp_acc val = shuffle2(TP_LOAD(p), TP_LOAD(p + TP_V), (M));                   \
+            t = select(t, t + wt * val, wt != (tp_acc)0);                                      \
+        }                                                                                      \
+        TP_PRIV(acc + x) = t;                                                                  \
+    } while (0)
+#endif
 __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_off,
                                 __global elem_t *restrict dst, ulong dst_off,
                                 __global const uint *restrict tab, taps_args a)
@@ -399,6 +454,28 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
         for (int j = 0; j < KB; j++)
             wb[j][x] = w[j], ob[j][x] = o[j];
     }
+#ifdef TP
+    /* Per vector: whether it follows the pattern (0: no), else 1 + the end of its
+     * windows past the row's offset. */
+    const tp_mask mask = (tp_mask)(TP);
+    idx_t fit[SEGT / TP_V];
+    const int nv = n / TP_V;
+    for (int v = 0; v < nv; v++) {
+        const int x0 = v * TP_V;
+        int ok = 1;
+        idx_t end = 0;
+#pragma unroll
+        for (int j = 0; j < KB; j++) {
+            for (int l = 0; l < TP_V; l++) { /* weight 0: any element, it is dropped */
+                const idx_t d = ob[j][x0 + l] - ob[j][x0];
+                ok &= d == (idx_t)mask[l] || wb[j][x0 + l] == 0;
+            }
+            end = max(end, ob[j][x0] + 2 * TP_V);
+        }
+        fit[v] = ok ? 1 + end : 0;
+    }
+    const idx_t sspan = (idx_t)a.sspan;
+#endif
     const idx_t rows = (idx_t)a.rows;
     for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
         const outer_row o = row_split(r, &a, tab);
@@ -411,15 +488,27 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
                 idx_t off = offs;
                 const acc_t wa = f_tap(&o, jf, tab, ws, &off);
                 __global const elem_t *s = src + off;
-                for (int x = 0; x < n; x++) {
-                    acc_t t = acc[x];
-#pragma unroll
-                    for (int j = 0; j < KB; j++) {
-                        const acc_t wt = wa * wb[j][x];
-                        const acc_t v = (acc_t)LOAD(s, ob[j][x]);
-                        t = wt != 0 ? t + wt * v : t;
+                for (int x = 0; x < n;) {
+                    int x1 = n;
+#ifdef TP
+                    const int vi = x / TP_V;
+                    if (vi < nv && fit[vi] && off + fit[vi] - 1 <= sspan) {
+                        TP_VECTOR(mask);
+                        x += TP_V;
+                        continue;
                     }
-                    acc[x] = t;
+                    x1 = vi < nv ? x + TP_V : n;
+#endif
+                    for (; x < x1; x++) {
+                        acc_t t = acc[x];
+#pragma unroll
+                        for (int j = 0; j < KB; j++) {
+                            const acc_t wt = wa * wb[j][x];
+                            const acc_t v = (acc_t)LOAD(s, ob[j][x]);
+                            t = wt != 0 ? t + wt * v : t;
+                        }
+                        acc[x] = t;
+                    }
                 }
             }
         }
