@@ -420,19 +420,32 @@ typedef float16 tp_u16 __attribute__((aligned(4)));
 #define TP_V 16
 #endif
 #ifdef TP
-/* The segment kernel's vector at column x, its taps' sources picked by mask M. */
-#define TP_VECTOR(M)                                                                           \
+/* The segment kernel's vector at column x: tap j's 16 sources are VAL(j) (p: the tap's
+ * first source). */
+#define TP_VECTOR(VAL)                                                                         \
     do {                                                                                       \
         tp_acc t = TP_PRIV(acc + x);                                                           \
         _Pragma("unroll") for (int j = 0; j < KB; j++)                                         \
         {                                                                                      \
             const tp_acc wt = wa * TP_PRIV(&wb[j][x]);                                         \
             __global const elem_t *p = s + ob[j][x];                                           \
-            const tp_acc val = shuffle2(TP_LOAD(p), TP_LOAD(p + TP_V), (M));                   \
+            const tp_acc val = VAL(j);                                                         \
             t = select(t, t + wt * val, wt != (tp_acc)0);                                      \
         }                                                                                      \
         TP_PRIV(acc + x) = t;                                                                  \
     } while (0)
+#define TP_PICK(j) shuffle2(TP_LOAD(p), TP_LOAD(p + TP_V), mask)
+/* Other vectors: the lanes' sources one by one into a private vector (scalar loads, not a
+ * gather: gathers are slow on the 2-core host's AMD EPYC), the arithmetic as a vector. */
+static inline tp_acc tp_gather(__global const elem_t *s, const idx_t *o)
+{
+    acc_t v[TP_V];
+#pragma clang loop vectorize(disable)
+    for (int l = 0; l < TP_V; l++)
+        v[l] = (acc_t)LOAD(s, o[l]);
+    return TP_PRIV(v);
+}
+#define TP_GATHER(j) tp_gather(s, &ob[j][x])
 #endif
 __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_off,
                                 __global elem_t *restrict dst, ulong dst_off,
@@ -454,6 +467,9 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
         for (int j = 0; j < KB; j++)
             wb[j][x] = w[j], ob[j][x] = o[j];
     }
+    int contig = 1;
+    for (int x = 0; x < n; x++)
+        contig &= ox[x] == ox[0] + x;
 #ifdef TP
     /* Per vector: whether it follows the pattern (0: no), else 1 + the end of its
      * windows past the row's offset. */
@@ -476,8 +492,13 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
     }
     const idx_t sspan = (idx_t)a.sspan;
 #endif
-    const idx_t rows = (idx_t)a.rows;
-    for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
+    /* A block of consecutive rows per item: neighbouring rows share source rows (the
+     * taps of the outer dimensions), read once from memory while they are in the caches
+     * (POCL runs a group's items one after another). */
+    const idx_t rows = (idx_t)a.rows, per = (rows + (idx_t)get_global_size(1) - 1) /
+                                           (idx_t)get_global_size(1);
+    const idx_t r0 = (idx_t)get_global_id(1) * per, r1 = min(r0 + per, rows);
+    for (idx_t r = r0; r < r1; r++) {
         const outer_row o = row_split(r, &a, tab);
         for (int x = 0; x < n; x++)
             acc[x] = 0;
@@ -489,17 +510,18 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
                 const acc_t wa = f_tap(&o, jf, tab, ws, &off);
                 __global const elem_t *s = src + off;
                 for (int x = 0; x < n;) {
-                    int x1 = n;
 #ifdef TP
                     const int vi = x / TP_V;
-                    if (vi < nv && fit[vi] && off + fit[vi] - 1 <= sspan) {
-                        TP_VECTOR(mask);
+                    if (vi < nv) {
+                        if (fit[vi] && off + fit[vi] - 1 <= sspan)
+                            TP_VECTOR(TP_PICK);
+                        else
+                            TP_VECTOR(TP_GATHER);
                         x += TP_V;
                         continue;
                     }
-                    x1 = vi < nv ? x + TP_V : n;
 #endif
-                    for (; x < x1; x++) {
+                    for (; x < n; x++) {
                         acc_t t = acc[x];
 #pragma unroll
                         for (int j = 0; j < KB; j++) {
@@ -512,8 +534,14 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
                 }
             }
         }
-        for (int x = 0; x < n; x++)
-            STORE(dst, o.oo + ox[x], acc[x]);
+        if (contig) { /* consecutive outputs: a loop of plain stores, not a scatter */
+            __global elem_t *d = dst + o.oo + ox[0];
+            for (int x = 0; x < n; x++)
+                STORE(d, x, acc[x]);
+        } else {
+            for (int x = 0; x < n; x++)
+                STORE(dst, o.oo + ox[x], acc[x]);
+        }
     }
 }
 #endif
