@@ -547,7 +547,7 @@ static void fill_random(uint64_t *rng, dmlcl_tensor_data_type t, unsigned char *
 /* The segment kernel's vector pattern (CPUs' default; tp=1 forces it on any device) sums
  * the same terms in the same order as its column-by-column loop (tp=0): the same bits, in
  * every data type, for images (odd widths: the rows' last vectors and the edges go column
- * by column), channels-last runs of 8 and 4 channels, segments of 256 and of 32 columns,
+ * by column), channels-last runs of 8 and 4 channels, segments of 512 and of 32 columns,
  * linear and nearest. The plan names the pattern. (Few cases: two compiles each.) */
 START_TEST(tap_pattern_bit_for_bit)
 {
@@ -558,10 +558,10 @@ START_TEST(tap_pattern_bit_for_bit)
         {{1, 2, 30, 200}, {1, 2, 15, 100}, {1, 1, 2, 2}, NEAREST},
     };
     static const struct { int shape; dmlcl_tensor_data_type t; const char *on, *off; } cases[] = {
-        {0, F32, "seg=256,tp=1", "seg=256,tp=0"}, {0, F16, "seg=32,tp=1", "seg=32,tp=0"},
-        {0, F64, "seg=256,tp=1", "seg=256,tp=0"}, {0, I8, "seg=256,tp=1", "seg=256,tp=0"},
-        {0, U8, "seg=32,tp=1", "seg=32,tp=0"},    {1, F32, "seg=256,tp=1", "seg=256,tp=0"},
-        {2, F16, "seg=256,tp=1", "seg=256,tp=0"}, {3, F32, "seg=32,tp=1", "seg=32,tp=0"},
+        {0, F32, "seg=512,tp=1", "seg=512,tp=0"}, {0, F16, "seg=32,tp=1", "seg=32,tp=0"},
+        {0, F64, "seg=512,tp=1", "seg=512,tp=0"}, {0, I8, "seg=512,tp=1", "seg=512,tp=0"},
+        {0, U8, "seg=32,tp=1", "seg=32,tp=0"},    {1, F32, "seg=512,tp=1", "seg=512,tp=0"},
+        {2, F16, "seg=512,tp=1", "seg=512,tp=0"}, {3, F32, "seg=32,tp=1", "seg=32,tp=0"},
     };
     uint64_t rng = 0x7a9;
     for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {

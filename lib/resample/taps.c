@@ -341,8 +341,10 @@ static void pick_tp(taps_impl *im, const dmlcl__taps_table *t)
  * rows=1: any; rows=0: never). GPUs: the rows kernel, a group of up to 256 items spanning
  * the columns (or several rows where they are few), each item reusing its register-held
  * taps down the rows (the backward pass of linear 2x on an H200: 11.1 ms with the 1-D
- * kernel, 4.5 ms). CPUs (or seg=N): the segment kernel, 256 columns per item (2-core
- * POCL: 0.33 GB/s with the 1-D kernel, 0.64 rows, 2.2 segments of 64, 3.2 of 256).
+ * kernel, 4.5 ms). CPUs (or seg=N): the segment kernel, 512 columns per item, at most
+ * 512 (2-core POCL: 0.33 GB/s with the 1-D kernel, 0.64 rows, 2.2 segments of 64, 3.2 of
+ * 256; with the vector pattern and row blocks the backward pass of linear 2x ran 7.3 GB/s
+ * with segments of 256, 10.0 of 512, 9.0 of 1024: a whole source row per item streams).
  * Returns KB, 0 for the 1-D kernels. */
 static unsigned plan_rows(const dmlcl_operator *op, taps_impl *im, const dmlcl__taps_table *t,
                           const dmlcl__limits *lim, const dmlcl__r1_tune *tune)
@@ -354,11 +356,11 @@ static unsigned plan_rows(const dmlcl_operator *op, taps_impl *im, const dmlcl__
     size_t wg = tune->wg ? tune->wg : lim->is_cpu ? 64 : 256, l0 = 1;
     if (lim->max_work_group_size && wg > lim->max_work_group_size)
         wg = lim->max_work_group_size;
-    int seg = tune->seg >= 0 ? tune->seg : lim->is_cpu ? 256 : 0;
+    int seg = tune->seg >= 0 ? tune->seg : lim->is_cpu ? 512 : 0;
     if (seg) {
         /* Segments: items of seg columns, groups of 8 items down the rows (one POCL
          * compile), rows shared out as for the rows kernel. */
-        im->segt = (unsigned)(seg < 256 ? seg : 256);
+        im->segt = (unsigned)(seg < 512 ? seg : 512);
         im->local2[0] = 1;
         im->local2[1] = wg < 8 ? wg : 8;
         rows_groups(im, lim, (im->args.nx + im->segt - 1) / im->segt);
