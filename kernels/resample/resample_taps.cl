@@ -419,12 +419,24 @@ typedef float16 tp_u16 __attribute__((aligned(4)));
 #define TP_PRIV(p) (*(tp_u16 *)(p))
 #define TP_V 16
 #endif
+/* The segment kernel's outer taps of row o in order: the statements run with the tap's
+ * weight wa and its source row s (at offset off). */
+#define SEG_OUTER_TAPS(...)                                                                    \
+    for (uint js = 0; js < o.sn; js++) {                                                       \
+        idx_t offs;                                                                            \
+        const acc_t ws = s_tap(&o, js, tab, &offs);                                            \
+        for (uint jf = 0; jf < o.fn; jf++) {                                                   \
+            idx_t off = offs;                                                                  \
+            const acc_t wa = f_tap(&o, jf, tab, ws, &off);                                     \
+            __global const elem_t *s = src + off;                                              \
+            __VA_ARGS__                                                                        \
+        }                                                                                      \
+    }
 #ifdef TP
 /* The segment kernel's vector at column x: tap j's 16 sources are VAL(j) (p: the tap's
  * first source). */
 #define TP_VECTOR(VAL)                                                                         \
     do {                                                                                       \
-        tp_acc t = TP_PRIV(acc + x);                                                           \
         _Pragma("unroll") for (int j = 0; j < KB; j++)                                         \
         {                                                                                      \
             const tp_acc wt = wa * TP_PRIV(&wb[j][x]);                                         \
@@ -432,7 +444,6 @@ typedef float16 tp_u16 __attribute__((aligned(4)));
             const tp_acc val = VAL(j);                                                         \
             t = select(t, t + wt * val, wt != (tp_acc)0);                                      \
         }                                                                                      \
-        TP_PRIV(acc + x) = t;                                                                  \
     } while (0)
 #define TP_PICK(j) shuffle2(TP_LOAD(p), TP_LOAD(p + TP_V), mask)
 /* Other vectors: the lanes' sources one by one into a private vector (scalar loads, not a
@@ -500,40 +511,30 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
     const idx_t r0 = (idx_t)get_global_id(1) * per, r1 = min(r0 + per, rows);
     for (idx_t r = r0; r < r1; r++) {
         const outer_row o = row_split(r, &a, tab);
-        for (int x = 0; x < n; x++)
-            acc[x] = 0;
-        for (uint js = 0; js < o.sn; js++) {
-            idx_t offs;
-            const acc_t ws = s_tap(&o, js, tab, &offs);
-            for (uint jf = 0; jf < o.fn; jf++) {
-                idx_t off = offs;
-                const acc_t wa = f_tap(&o, jf, tab, ws, &off);
-                __global const elem_t *s = src + off;
-                for (int x = 0; x < n;) {
+        int x0 = 0;
 #ifdef TP
-                    const int vi = x / TP_V;
-                    if (vi < nv) {
-                        if (fit[vi] && off + fit[vi] - 1 <= sspan)
-                            TP_VECTOR(TP_PICK);
-                        else
-                            TP_VECTOR(TP_GATHER);
-                        x += TP_V;
-                        continue;
-                    }
-#endif
-                    for (; x < n; x++) {
-                        acc_t t = acc[x];
-#pragma unroll
-                        for (int j = 0; j < KB; j++) {
-                            const acc_t wt = wa * wb[j][x];
-                            const acc_t v = (acc_t)LOAD(s, ob[j][x]);
-                            t = wt != 0 ? t + wt * v : t;
-                        }
-                        acc[x] = t;
-                    }
-                }
-            }
+        /* Vector by vector, each with all its taps (its sum in a register). */
+        for (int vi = 0; vi < nv; vi++) {
+            const int x = vi * TP_V;
+            tp_acc t = 0;
+            SEG_OUTER_TAPS(if (fit[vi] && off + fit[vi] - 1 <= sspan) TP_VECTOR(TP_PICK);
+                           else TP_VECTOR(TP_GATHER););
+            TP_PRIV(acc + x) = t;
         }
+        x0 = nv * TP_V;
+#endif
+        for (int x = x0; x < n; x++)
+            acc[x] = 0;
+        SEG_OUTER_TAPS(for (int x = x0; x < n; x++) {
+            acc_t t = acc[x];
+            _Pragma("unroll") for (int j = 0; j < KB; j++)
+            {
+                const acc_t wt = wa * wb[j][x];
+                const acc_t v = (acc_t)LOAD(s, ob[j][x]);
+                t = wt != 0 ? t + wt * v : t;
+            }
+            acc[x] = t;
+        });
         if (contig) { /* consecutive outputs: a loop of plain stores, not a scatter */
             __global elem_t *d = dst + o.oo + ox[0];
             for (int x = 0; x < n; x++)
