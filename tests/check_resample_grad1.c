@@ -532,6 +532,72 @@ START_TEST(layouts_agree_bit_for_bit)
 }
 END_TEST
 
+/* Random elements of type t (8-bit: small, so that few sums saturate). */
+static void fill_random(uint64_t *rng, dmlcl_tensor_data_type t, unsigned char *p, size_t n)
+{
+    for (size_t e = 0; e < n; e++) {
+        double v = (double)tu_range(rng, 0, 20000) / 97 - 100;
+        if (t == F32) { float f = (float)v; memcpy(p + e * 4, &f, 4); }
+        else if (t == F64) memcpy(p + e * 8, &v, 8);
+        else if (t == F16) { uint16_t h = tu_float_to_half((float)v); memcpy(p + e * 2, &h, 2); }
+        else p[e] = (unsigned char)(t == I8 ? (int)tu_range(rng, 0, 40) - 20 : (int)tu_range(rng, 0, 40));
+    }
+}
+
+/* The segment kernel's vector pattern (CPUs' default; tp=1 forces it on any device) sums
+ * the same terms in the same order as its column-by-column loop (tp=0): the same bits, in
+ * every data type, for images (odd widths: the rows' last vectors and the edges go column
+ * by column), channels-last runs of 8 and 4 channels, segments of 512 and of 32 columns,
+ * linear and nearest. The plan names the pattern. (Few cases: two compiles each.) */
+START_TEST(tap_pattern_bit_for_bit)
+{
+    static const struct { uint32_t gs[4], os[4]; float sc[4]; int mode; } shapes[] = {
+        {{1, 3, 74, 266}, {1, 3, 37, 133}, {1, 1, 2, 2}, LINEAR},
+        {{1, 38, 74, 8}, {1, 19, 37, 8}, {1, 2, 2, 1}, LINEAR},
+        {{2, 18, 82, 4}, {2, 9, 41, 4}, {1, 2, 2, 1}, LINEAR},
+        {{1, 2, 30, 200}, {1, 2, 15, 100}, {1, 1, 2, 2}, NEAREST},
+    };
+    static const struct { int shape; dmlcl_tensor_data_type t; const char *on, *off; } cases[] = {
+        {0, F32, "seg=512,tp=1", "seg=512,tp=0"}, {0, F16, "seg=32,tp=1", "seg=32,tp=0"},
+        {0, F64, "seg=512,tp=1", "seg=512,tp=0"}, {0, I8, "seg=512,tp=1", "seg=512,tp=0"},
+        {0, U8, "seg=32,tp=1", "seg=32,tp=0"},    {1, F32, "seg=512,tp=1", "seg=512,tp=0"},
+        {2, F16, "seg=512,tp=1", "seg=512,tp=0"}, {3, F32, "seg=32,tp=1", "seg=32,tp=0"},
+    };
+    uint64_t rng = 0x7a9;
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        const int k = cases[n].shape;
+        const dmlcl_tensor_data_type t = cases[n].t;
+        if (t == F64 && !tu_context()->info.has_fp64)
+            continue;
+        const size_t elem = dmlcl_data_type_size(t);
+        size_t ng = 1, no = 1;
+        for (uint32_t d = 0; d < 4; d++)
+            ng *= shapes[k].gs[d], no *= shapes[k].os[d];
+        unsigned char *g = malloc(ng * elem), *a = malloc(no * elem), *b = malloc(no * elem);
+        fill_random(&rng, t, g, ng);
+        for (int v = 0; v < 2; v++) {
+            setenv("DMLCL_RESAMPLE_PLAN", v ? cases[n].off : cases[n].on, 1);
+            dmlcl_tensor_desc tg = {t, 4, shapes[k].gs, NULL, 0};
+            dmlcl_tensor_desc to = {t, 4, shapes[k].os, NULL, 0};
+            dmlcl_resample_grad1_desc gd = {&tg, &to, (dmlcl_interpolation_mode)shapes[k].mode,
+                                            INC, 4, shapes[k].sc, tu_pix_in, tu_pix_out};
+            dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE_GRAD1, &gd};
+            dmlcl_operator *op = NULL;
+            tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
+            const char *plan = dmlcl_operator_plan(op);
+            ck_assert_msg(strstr(plan, "variant=taps-seg") && (strstr(plan, "-DTP=") == NULL) == v,
+                          "case %zu, %s: %s", n, v ? cases[n].off : cases[n].on, plan);
+            dmlcl_operator_release(op);
+            tu_run_host(&od, g, v ? b : a);
+        }
+        ck_assert_msg(!memcmp(a, b, no * elem), "case %zu (type %d): the vector pattern "
+                      "changes the result", n, t);
+        free(g), free(a), free(b);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 /* The 64-bit index kernels (tensors past 2^32 elements), forced by the test hook on small
  * tensors: every layout. */
 START_TEST(index64_kernels)
@@ -758,6 +824,7 @@ Suite *resample_grad1_suite(void)
     tcase_add_test(tc, every_launch_shape);
     tcase_add_test(tc, index64_kernels);
     tcase_add_test(tc, layouts_agree_bit_for_bit);
+    tcase_add_test(tc, tap_pattern_bit_for_bit);
     tcase_add_test(tc, channels_last_vectors);
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, validation);

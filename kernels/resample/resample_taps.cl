@@ -12,8 +12,9 @@
  * loop nest of scalars), KB (1/2/4/8: also compile the column kernels, rows and segments,
  * whose inner rows have at most KB taps), NT3 (three tabled dimensions: the column
  * kernels' second outer one), SEGT (columns per item of the segment kernel), CV (FLOAT32
- * channels-last: channels per item of the rows kernel, one vector load per tap). Shapes
- * and tables are arguments. */
+ * channels-last: channels per item of the rows kernel, one vector load per tap), TP (the
+ * segment kernel's pattern: 16 lane offsets, see there). Shapes and tables are
+ * arguments. */
 
 typedef struct {
     ulong count;   /* result elements */
@@ -29,6 +30,7 @@ typedef struct {
      * strides of b and of c, division by nc. */
     ulong inner, cdim, nx, nc, rows, btab, bstr, bres, csrc, cres, cmul, cshr;
     ulong cv_ok; /* CV > 1: this enqueue's bindings allow the vector loads and stores */
+    ulong sspan; /* TP: source elements readable from src (after src_off) */
 } taps_args;
 
 /* Element types: ../family.cl, prepended by the embed step. */
@@ -378,7 +380,84 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
 /* Segment layout (CPUs): work-item s owns SEGT consecutive columns, their taps in private
  * arrays (column fastest), and loops over rows; per row and outer tap the loop over its
  * columns is a plain loop the compiler vectorises (gathers from the source). The same
- * terms in the same order as the rows kernel: the same bits. */
+ * terms in the same order as the rows kernel: the same bits.
+ * TP (the planner's, CPUs): the segment's vectors of 16 columns (x0 a multiple of 16)
+ * whose source offsets follow TP for every tap j (ob[j][x0 + l] = ob[j][x0] + TP[l], each
+ * TP[l] < 32: downsampling by 2 and the backward pass of upsampling by 2 give 0, 2, ..,
+ * 30) read each tap's 16 sources as two vector loads and one constant shuffle, where the
+ * 32-element window lies within the source (a.sspan); the kernel checks every vector and
+ * takes the others column by column. The lanes pick the elements the scalar loop reads
+ * (or, where the tap's weight is 0, another element of the window: the select drops it,
+ * as it drops the scalar loop's) and compute the same terms in the same order: the same
+ * bits. */
+#ifdef TP
+/* FLOAT32 and FLOAT64 (and the private accumulators and weights) move through pointers to
+ * vectors of element alignment: one unaligned vector instruction each (POCL splits vload16
+ * and vstore16 into pieces), as in resample1_cpu_rows.cl. */
+#if DTYPE == 9
+typedef double16 tp_acc;
+typedef ulong16 tp_mask;
+typedef double16 tp_u16 __attribute__((aligned(8)));
+#define TP_LOAD(p) (*(__global const tp_u16 *)(p))
+#elif DTYPE == 1
+typedef float16 tp_acc;
+typedef uint16 tp_mask;
+typedef float16 tp_u16 __attribute__((aligned(4)));
+#define TP_LOAD(p) (*(__global const tp_u16 *)(p))
+#elif DTYPE == 2
+typedef float16 tp_acc;
+typedef uint16 tp_mask;
+#define TP_LOAD(p) vload_half16(0, p)
+#else
+typedef float16 tp_acc;
+typedef uint16 tp_mask;
+#define TP_LOAD(p) convert_float16(vload16(0, p))
+#endif
+#if DTYPE != 9 && DTYPE != 1
+typedef float16 tp_u16 __attribute__((aligned(4)));
+#endif
+#define TP_PRIV(p) (*(tp_u16 *)(p))
+#define TP_V 16
+#endif
+/* The segment kernel's outer taps of row o in order: the statements run with the tap's
+ * weight wa and its source row s (at offset off). */
+#define SEG_OUTER_TAPS(...)                                                                    \
+    for (uint js = 0; js < o.sn; js++) {                                                       \
+        idx_t offs;                                                                            \
+        const acc_t ws = s_tap(&o, js, tab, &offs);                                            \
+        for (uint jf = 0; jf < o.fn; jf++) {                                                   \
+            idx_t off = offs;                                                                  \
+            const acc_t wa = f_tap(&o, jf, tab, ws, &off);                                     \
+            __global const elem_t *s = src + off;                                              \
+            __VA_ARGS__                                                                        \
+        }                                                                                      \
+    }
+#ifdef TP
+/* The segment kernel's vector at column x: tap j's 16 sources are VAL(j) (p: the tap's
+ * first source). */
+#define TP_VECTOR(VAL)                                                                         \
+    do {                                                                                       \
+        _Pragma("unroll") for (int j = 0; j < KB; j++)                                         \
+        {                                                                                      \
+            const tp_acc wt = wa * TP_PRIV(&wb[j][x]);                                         \
+            __global const elem_t *p = s + ob[j][x];                                           \
+            const tp_acc val = VAL(j);                                                         \
+            t = select(t, t + wt * val, wt != (tp_acc)0);                                      \
+        }                                                                                      \
+    } while (0)
+#define TP_PICK(j) shuffle2(TP_LOAD(p), TP_LOAD(p + TP_V), mask)
+/* Other vectors: the lanes' sources one by one into a private vector (scalar loads, not a
+ * gather: gathers are slow on the 2-core host's AMD EPYC), the arithmetic as a vector. */
+static inline tp_acc tp_gather(__global const elem_t *s, const idx_t *o)
+{
+    acc_t v[TP_V];
+#pragma clang loop vectorize(disable)
+    for (int l = 0; l < TP_V; l++)
+        v[l] = (acc_t)LOAD(s, o[l]);
+    return TP_PRIV(v);
+}
+#define TP_GATHER(j) tp_gather(s, &ob[j][x])
+#endif
 __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_off,
                                 __global elem_t *restrict dst, ulong dst_off,
                                 __global const uint *restrict tab, taps_args a)
@@ -399,32 +478,71 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
         for (int j = 0; j < KB; j++)
             wb[j][x] = w[j], ob[j][x] = o[j];
     }
-    const idx_t rows = (idx_t)a.rows;
-    for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
-        const outer_row o = row_split(r, &a, tab);
-        for (int x = 0; x < n; x++)
-            acc[x] = 0;
-        for (uint js = 0; js < o.sn; js++) {
-            idx_t offs;
-            const acc_t ws = s_tap(&o, js, tab, &offs);
-            for (uint jf = 0; jf < o.fn; jf++) {
-                idx_t off = offs;
-                const acc_t wa = f_tap(&o, jf, tab, ws, &off);
-                __global const elem_t *s = src + off;
-                for (int x = 0; x < n; x++) {
-                    acc_t t = acc[x];
+    int contig = 1;
+    for (int x = 0; x < n; x++)
+        contig &= ox[x] == ox[0] + x;
+#ifdef TP
+    /* Per vector: whether it follows the pattern (0: no), else 1 + the end of its
+     * windows past the row's offset. */
+    const tp_mask mask = (tp_mask)(TP);
+    idx_t fit[SEGT / TP_V];
+    const int nv = n / TP_V;
+    for (int v = 0; v < nv; v++) {
+        const int x0 = v * TP_V;
+        int ok = 1;
+        idx_t end = 0;
 #pragma unroll
-                    for (int j = 0; j < KB; j++) {
-                        const acc_t wt = wa * wb[j][x];
-                        const acc_t v = (acc_t)LOAD(s, ob[j][x]);
-                        t = wt != 0 ? t + wt * v : t;
-                    }
-                    acc[x] = t;
-                }
+        for (int j = 0; j < KB; j++) {
+            for (int l = 0; l < TP_V; l++) { /* weight 0: any element, it is dropped */
+                const idx_t d = ob[j][x0 + l] - ob[j][x0];
+                ok &= d == (idx_t)mask[l] || wb[j][x0 + l] == 0;
             }
+            end = max(end, ob[j][x0] + 2 * TP_V);
         }
-        for (int x = 0; x < n; x++)
-            STORE(dst, o.oo + ox[x], acc[x]);
+        fit[v] = ok ? 1 + end : 0;
+    }
+    const idx_t sspan = (idx_t)a.sspan;
+#endif
+    /* A block of consecutive rows per item: neighbouring rows share source rows (the
+     * taps of the outer dimensions), read once from memory while they are in the caches
+     * (POCL runs a group's items one after another). */
+    const idx_t rows = (idx_t)a.rows, per = (rows + (idx_t)get_global_size(1) - 1) /
+                                           (idx_t)get_global_size(1);
+    const idx_t r0 = (idx_t)get_global_id(1) * per, r1 = min(r0 + per, rows);
+    for (idx_t r = r0; r < r1; r++) {
+        const outer_row o = row_split(r, &a, tab);
+        int x0 = 0;
+#ifdef TP
+        /* Vector by vector, each with all its taps (its sum in a register). */
+        for (int vi = 0; vi < nv; vi++) {
+            const int x = vi * TP_V;
+            tp_acc t = 0;
+            SEG_OUTER_TAPS(if (fit[vi] && off + fit[vi] - 1 <= sspan) TP_VECTOR(TP_PICK);
+                           else TP_VECTOR(TP_GATHER););
+            TP_PRIV(acc + x) = t;
+        }
+        x0 = nv * TP_V;
+#endif
+        for (int x = x0; x < n; x++)
+            acc[x] = 0;
+        SEG_OUTER_TAPS(for (int x = x0; x < n; x++) {
+            acc_t t = acc[x];
+            _Pragma("unroll") for (int j = 0; j < KB; j++)
+            {
+                const acc_t wt = wa * wb[j][x];
+                const acc_t v = (acc_t)LOAD(s, ob[j][x]);
+                t = wt != 0 ? t + wt * v : t;
+            }
+            acc[x] = t;
+        });
+        if (contig) { /* consecutive outputs: a loop of plain stores, not a scatter */
+            __global elem_t *d = dst + o.oo + ox[0];
+            for (int x = 0; x < n; x++)
+                STORE(d, x, acc[x]);
+        } else {
+            for (int x = 0; x < n; x++)
+                STORE(dst, o.oo + ox[x], acc[x]);
+        }
     }
 }
 #endif

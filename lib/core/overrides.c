@@ -34,7 +34,8 @@ static const key r1_keys[] = {
     R1_KEY("rows", rows, 1, 0, 1),     R1_KEY("seg", seg, 1, 0, 65536),
     R1_KEY("win", win, 1, 0, 1),       R1_KEY("pair", pair, 1, 0, 1),
     R1_KEY("gpc", gpc, 0, 1, 4096),    R1_KEY("cpu", cpu, 1, 0, 65536),
-    R1_KEY("nt", nt, 1, 0, 1),         {NULL, 0, 0, 0, 0, NULL},
+    R1_KEY("nt", nt, 1, 0, 1),         R1_KEY("tp", tp, 1, 0, 1),
+    {NULL, 0, 0, 0, 0, NULL},
 };
 
 static const variable rs_plan = {"DMLCL_RS_PLAN", "variant=generic|lines|chunks, wg=N, waves=N",
@@ -42,7 +43,7 @@ static const variable rs_plan = {"DMLCL_RS_PLAN", "variant=generic|lines|chunks,
 static const variable resample_plan = {
     "DMLCL_RESAMPLE_PLAN",
     "v=1..64, wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096, cpu=0..65536, "
-    "nt=0|1",
+    "nt=0|1, tp=0|1",
     r1_keys};
 
 /* The next "key=value" at *s, stepping past it: 1 = an item, 0 = the end, -1 = malformed. */
@@ -107,7 +108,7 @@ int dmlcl__rs_tune_parse(const char *s, dmlcl__rs_tune *t)
 
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t)
 {
-    *t = (dmlcl__r1_tune){0, 0, -1, -1, -1, -1, 0, -1, -1};
+    *t = (dmlcl__r1_tune){0, 0, -1, -1, -1, -1, 0, -1, -1, -1};
     return parse(s, r1_keys, t);
 }
 

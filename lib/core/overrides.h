@@ -30,6 +30,7 @@ typedef struct dmlcl__r1_tune {
     uint32_t gpc; /* GPUs: work-groups per compute unit before items loop (0: the planner's) */
     int cpu;  /* -1: the planner's choice; 0: off; N: the CPU row blocks, N rows per item */
     int nt;   /* -1: the planner's choice; 0/1: their non-temporal stores off/on */
+    int tp;   /* tap kernels' segments: -1: the planner's choice; 0/1: vector pattern off/on */
 } dmlcl__r1_tune;
 
 /* Parse a string of the variable's syntax into *t: 0, or -1 (callers report the whole

@@ -14,6 +14,7 @@ typedef struct {
     cl_ulong rmul[8], rshr[8];
     cl_ulong inner, cdim, nx, nc, rows, btab, bstr, bres, csrc, cres, cmul, cshr;
     cl_ulong cv_ok;
+    cl_ulong sspan;
 } taps_args;
 
 typedef struct taps_impl {
@@ -23,6 +24,7 @@ typedef struct taps_impl {
     int rows_2d;                  /* the rows (or segment) kernel, over global2/local2 */
     unsigned segt;                /* the segment kernel's columns per item; 0 = rows */
     unsigned cv;                  /* the rows kernel's channels per item (1: one) */
+    int tp[16];                   /* the segment kernel's pattern (tp[0] < 0: none) */
     size_t global2[2], local2[2];
     cl_kernel kernel;
     cl_mem table; /* NULL when every dimension is affine */
@@ -280,12 +282,69 @@ static void rows_groups(taps_impl *im, const dmlcl__limits *lim, uint64_t groups
     im->rows_2d = 1;
 }
 
+/* Column x's first tap's source offset, as the kernel's column_taps computes it. */
+static uint64_t column_first(const taps_args *a, const dmlcl__taps_table *t, uint64_t x)
+{
+    uint64_t xb = x / a->nc, xc = x - xb * a->nc;
+    return (uint64_t)t->words[a->btab + 3 * xb] * a->bstr + xc * a->csrc;
+}
+
+/* Vector v's lane offsets into p (each < 32); 0 if they do not fit. */
+static int vector_offsets(const taps_args *a, const dmlcl__taps_table *t, uint64_t v, int *p)
+{
+    int ok = 1;
+    uint64_t b = column_first(a, t, v * 16);
+    for (int l = 0; l < 16; l++) {
+        uint64_t o = column_first(a, t, v * 16 + l);
+        ok &= o >= b && o - b < 32;
+        p[l] = ok ? (int)(o - b) : 0;
+    }
+    return ok;
+}
+
+/* The segment kernel's pattern (TP): the lane offsets (ob[x0 + l] - ob[x0], each < 32)
+ * that most of up to 16 whole vectors of 16 columns share, where that is at least half of
+ * them; else im->tp[0] = -1. The kernel checks every vector against it (and every tap),
+ * so this only picks. */
+static void pick_tp(taps_impl *im, const dmlcl__taps_table *t)
+{
+    const taps_args *a = &im->args;
+    im->tp[0] = -1;
+    uint64_t nv = a->nx / 16;
+    if (im->segt % 16 || nv == 0)
+        return;
+    uint64_t step = nv > 16 ? nv / 16 : 1, best = 0, seen = (nv + step - 1) / step;
+    int cand[16];
+    for (uint64_t v = 0; v < nv; v += step) {
+        int p[16];
+        if (!vector_offsets(a, t, v, p))
+            continue;
+        /* Count the vectors sampled with this pattern (a scan; at most 16 x 16). */
+        uint64_t same = 0;
+        for (uint64_t u = 0; u < nv; u += step) {
+            uint64_t c = column_first(a, t, u * 16), l = 0;
+            while (l < 16 && column_first(a, t, u * 16 + l) == c + (uint64_t)p[l])
+                l++;
+            same += l == 16;
+        }
+        if (same > best)
+            best = same, memcpy(cand, p, sizeof cand);
+        if (best * 2 >= seen)
+            break; /* a majority already */
+    }
+    if (best * 2 < seen)
+        return;
+    memcpy(im->tp, cand, sizeof cand);
+}
+
 /* The column kernels where they apply, with at least 32 columns ($DMLCL_RESAMPLE_PLAN's
  * rows=1: any; rows=0: never). GPUs: the rows kernel, a group of up to 256 items spanning
  * the columns (or several rows where they are few), each item reusing its register-held
  * taps down the rows (the backward pass of linear 2x on an H200: 11.1 ms with the 1-D
- * kernel, 4.5 ms). CPUs (or seg=N): the segment kernel, 256 columns per item (2-core
- * POCL: 0.33 GB/s with the 1-D kernel, 0.64 rows, 2.2 segments of 64, 3.2 of 256).
+ * kernel, 4.5 ms). CPUs (or seg=N): the segment kernel, 512 columns per item, at most
+ * 512 (2-core POCL: 0.33 GB/s with the 1-D kernel, 0.64 rows, 2.2 segments of 64, 3.2 of
+ * 256; with the vector pattern and row blocks the backward pass of linear 2x ran 7.3 GB/s
+ * with segments of 256, 10.0 of 512, 9.0 of 1024: a whole source row per item streams).
  * Returns KB, 0 for the 1-D kernels. */
 static unsigned plan_rows(const dmlcl_operator *op, taps_impl *im, const dmlcl__taps_table *t,
                           const dmlcl__limits *lim, const dmlcl__r1_tune *tune)
@@ -297,14 +356,17 @@ static unsigned plan_rows(const dmlcl_operator *op, taps_impl *im, const dmlcl__
     size_t wg = tune->wg ? tune->wg : lim->is_cpu ? 64 : 256, l0 = 1;
     if (lim->max_work_group_size && wg > lim->max_work_group_size)
         wg = lim->max_work_group_size;
-    int seg = tune->seg >= 0 ? tune->seg : lim->is_cpu ? 256 : 0;
+    int seg = tune->seg >= 0 ? tune->seg : lim->is_cpu ? 512 : 0;
     if (seg) {
         /* Segments: items of seg columns, groups of 8 items down the rows (one POCL
          * compile), rows shared out as for the rows kernel. */
-        im->segt = (unsigned)(seg < 256 ? seg : 256);
+        im->segt = (unsigned)(seg < 512 ? seg : 512);
         im->local2[0] = 1;
         im->local2[1] = wg < 8 ? wg : 8;
         rows_groups(im, lim, (im->args.nx + im->segt - 1) / im->segt);
+        im->tp[0] = -1;
+        if (tune->tp != 0 && (tune->tp > 0 || lim->is_cpu))
+            pick_tp(im, t);
         return kb;
     }
     pick_cv(op, im, lim, tune);
@@ -389,15 +451,22 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
     dmlcl__r1_tune tune;
     if (!st)
         st = dmlcl__overrides_resample(vt->name, &tune, NULL);
+    im->tp[0] = -1;
     unsigned kb = st ? 0 : plan_rows(op, im, &t, &lim, &tune);
+    im->args.sspan = op->in[0].span - im->src_base;
     int idx64 = plan_1d(op, im, &lim);
-    char options[192], rows[64] = "";
+    char options[320], rows[64] = "", tp[80] = "";
     if (kb && im->rows_2d && !im->segt) /* GPUs' rows kernel (CPUs keep fewer programs) */
         rows_options(&im->args, &t, rows, sizeof rows);
+    if (kb && im->segt && im->tp[0] >= 0) {
+        int n = snprintf(tp, sizeof tp, " -DTP=%d", im->tp[0]);
+        for (int l = 1; l < 16; l++)
+            n += snprintf(tp + n, sizeof tp - (size_t)n, ",%d", im->tp[l]);
+    }
     snprintf(options, sizeof options,
-             "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d -DNT3=%d -DKB=%u -DSEGT=%u -DCV=%u%s",
+             "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d -DNT3=%d -DKB=%u -DSEGT=%u -DCV=%u%s%s",
              (int)op->in[0].type, op->in[0].elem_size, idx64, im->args.nt == 2,
-             kb && im->args.nt == 3, kb, im->segt, im->cv ? im->cv : 1, rows);
+             kb && im->args.nt == 3, kb, im->segt, im->cv ? im->cv : 1, rows, tp);
     describe(op, im, t.n * 4, options);
     if (!st)
         st = dmlcl__kernel_get(op->ctx, "resample_taps", options,
