@@ -527,12 +527,14 @@ START_TEST(cancelling_offsets_are_identity)
 END_TEST
 
 /* Shapes, scales and offsets are kernel arguments: 200 RESAMPLE1 shapes cost one compile
- * per variant (nearest; linear with one resampled dimension). */
+ * per variant (nearest; linear with one resampled dimension). The layout is pinned (units
+ * of 4): a GPU picks 2-D rows or units, a CPU row blocks or units, by shape. */
 START_TEST(resample1_shapes_one_compile_each)
 {
     dmlcl_context *c = NULL;
     tu_assert_ok(dmlcl_context_create_default(&c)); /* cold: programs are per cl_context */
     dmlcl_cache_stats s0, s1;
+    setenv("DMLCL_RESAMPLE_PLAN", "v=4,rows=0,seg=0,cpu=0", 1);
     dmlcl_cache_get_stats(&s0);
     const float scales[2] = {1, 2}, zero[2] = {0, 0};
     for (uint32_t k = 0; k < 200; k++) {
@@ -547,6 +549,7 @@ START_TEST(resample1_shapes_one_compile_each)
         dmlcl_operator_release(op);
     }
     dmlcl_cache_get_stats(&s1);
+    unsetenv("DMLCL_RESAMPLE_PLAN");
     ck_assert_uint_eq(s1.compiles - s0.compiles, 2);
     ck_assert_uint_eq(s1.memory_hits - s0.memory_hits, 198);
     dmlcl_context_release(c);
