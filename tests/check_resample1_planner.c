@@ -445,6 +445,25 @@ START_TEST(types_and_index_width)
     ck_assert_uint_eq(p.global % 64, 0);
     ck_assert_uint_eq(p.units, 16); /* 16 rows of one 16-output unit */
     ck_assert_uint_eq(p.global, 64);
+    /* Downsampling on 8 or more compute units: the segment kernels (the row blocks stop
+     * scaling there), unless cpu=N forces the row blocks; 2 compute units: row blocks. */
+    const uint64_t dis[2] = {64, 64}, dos[2] = {32, 32};
+    const float half[2] = {0.5f, 0.5f};
+    const dmlcl__limits cpu16 = {4096, 16, 1};
+    dmlcl__tensor din = tensor(2, dis, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor dout = tensor(2, dos, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan_make(&din, &dout, 1, half, half8, mhalf8, &cpu16, 0, &p);
+    ck_assert_uint_eq(p.cpu_rows, 0);
+    ck_assert_uint_eq(p.seg, 32);
+    dmlcl__r1_tune force;
+    ck_assert_int_eq(dmlcl__r1_tune_parse("cpu=4", &force), 0);
+    dmlcl__resample1_plan_launch(&p, &din, &dout, &cpu16, &force, 0);
+    ck_assert_uint_eq(p.cpu_rows, 4);
+    dmlcl__resample1_plan_make(&din, &dout, 1, half, half8, mhalf8, &cpu, 0, &p);
+    ck_assert_uint_ne(p.cpu_rows, 0);
+    /* Upsampling on 16 compute units: row blocks. */
+    dmlcl__resample1_plan_make(&dout, &din, 1, sc, half8, mhalf8, &cpu16, 0, &p);
+    ck_assert_uint_ne(p.cpu_rows, 0);
     dmlcl__limits tiny_cpu = {16, 2, 1};
     dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &tiny_cpu, 0, &p);
     dmlcl__resample1_plan_launch(&p, &in, &out, &tiny_cpu, &off, 0);

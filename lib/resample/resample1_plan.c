@@ -510,10 +510,24 @@ static void cpu_patterns(dmlcl__resample1_plan *p)
     }
 }
 
+/* Whether the resampled dimensions read at least twice as many inputs as they write
+ * outputs (downsampling). */
+static int reads_dominate(const dmlcl__resample1_plan *p)
+{
+    double in = 1, out = 1;
+    for (uint32_t k = 0; k < p->nr; k++)
+        in *= (double)p->rnin[k], out *= (double)p->rsize[k];
+    return in >= 2 * out;
+}
+
 /* CPUs: the row blocks, where the segment kernels were chosen (or forced with cpu=N)
  * and the output's row is contiguous (channels-last: the channels contiguous in the
  * input too); LINEAR also needs the row's resampled slot last (see the kernel). Rows per
- * item: 32, fewer where that leaves under 16 items per compute unit. */
+ * item: 32, fewer where that leaves under 16 items per compute unit.
+ * Not where the reads dominate on 8 or more compute units: there the row blocks stop
+ * scaling with the cores (linear 0.5x, 256 MiB: 2 cores 22.8 GB/s with row blocks, 11.9
+ * with segments; 16 cores 21-24 GB/s with row blocks of 2 to 32 rows, 39 with segments,
+ * POCL 5.0 on a 16-core Xeon), so the segment kernels stay. */
 static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
                             const dmlcl__r1_tune *t, uint32_t elem_size)
 {
@@ -522,6 +536,8 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     const int forced = t && (t->rows >= 0 || t->seg >= 0 || t->vec || t->wg);
     const int want = t && t->cpu >= 0 ? t->cpu : lim->is_cpu && !forced ? 32 : 0;
     if (!want || p->nr == 0 || p->rows_2d)
+        return;
+    if (!(t && t->cpu > 0) && lim->compute_units >= 8 && reads_dominate(p))
         return;
     uint64_t n, flat;
     if (p->inner_res && p->inner_out == 1)
