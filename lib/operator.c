@@ -83,7 +83,21 @@ void dmlcl_operator_release(dmlcl_operator *op)
     dmlcl__free(op);
 }
 
-const char *dmlcl_operator_plan(const dmlcl_operator *op) { return op ? op->plan_text : ""; }
+const char *dmlcl_operator_plan(const dmlcl_operator *op)
+{
+    if (!op)
+        return "";
+    if (op->vt->describe) {
+        /* Written once, on first demand, under the operator's lock (threads may ask at
+         * once); the text is the operator's, which is why the const is cast away. */
+        dmlcl_operator *w = (dmlcl_operator *)op;
+        pthread_mutex_lock(&w->lock);
+        if (!w->plan_text[0])
+            w->vt->describe(w);
+        pthread_mutex_unlock(&w->lock);
+    }
+    return op->plan_text;
+}
 
 /* ---- bindings ------------------------------------------------------------------------ */
 

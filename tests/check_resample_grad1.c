@@ -287,6 +287,51 @@ static gcase random_gcase(uint64_t *rng, uint32_t rank, dmlcl_tensor_data_type t
     return c;
 }
 
+/* The context's memo (lib/core/memo.h): a second operator with the same descriptor takes
+ * its tap rows and table buffer from the memo; operators whose descriptors differ from it
+ * in one input of a dimension's rows (an offset, the scale, the mode, the direction, a
+ * size) must not, and each is checked against the scatter after the others filled it. */
+static gcase memo_base(uint64_t *rng)
+{
+    gcase c = random_gcase(rng, 2, F32, 1);
+    const uint32_t gs[2] = {10, 13}, os[2] = {5, 7};
+    for (int d = 0; d < 2; d++) {
+        c.gs[d] = gs[d], c.os[d] = os[d];
+        c.sc[d] = (float)gs[d] / (float)os[d];
+        c.ipo[d] = 0.5f, c.opo[d] = -0.5f;
+    }
+    tu_make_strides(rng, TU_PACKED, 2, c.gs, -1, c.gstr);
+    tu_make_strides(rng, TU_PACKED, 2, c.os, -1, c.ostr);
+    return c;
+}
+
+START_TEST(memo_shares_tables)
+{
+    uint64_t rng = 0x3E30;
+    const dmlcl__memo *m = &tu_context()->memo;
+    gcase base = memo_base(&rng);
+    check_gcase(&rng, &base, 0);
+    uint64_t hits = m->hits;
+    check_gcase(&rng, &base, 1);
+    ck_assert_uint_ge(m->hits, hits + 2); /* the rows (both dimensions alike) and the table */
+    gcase v[6];
+    for (int k = 0; k < 6; k++)
+        v[k] = base;
+    v[0].opo[1] = -0.25f;
+    v[1].ipo[0] = 0.25f;
+    v[2].sc[1] = 2.5f;
+    v[3].mode = 0; /* nearest */
+    v[4].mode = 0, v[4].dir = !base.dir;
+    v[5].gs[1] = 12;
+    tu_make_strides(&rng, TU_PACKED, 2, v[5].gs, -1, v[5].gstr);
+    for (int k = 0; k < 6; k++)
+        check_gcase(&rng, &v[k], 2 + k);
+    for (int k = 5; k >= 0; k--) /* now every one from the memo, in another order */
+        check_gcase(&rng, &v[k], 8 + k);
+    check_gcase(&rng, &base, 14);
+}
+END_TEST
+
 /* _i: type (F32, F16, F64, I8, U8) x mode. */
 START_TEST(randomized_against_scatter)
 {
@@ -827,6 +872,7 @@ Suite *resample_grad1_suite(void)
     tcase_add_test(tc, tap_pattern_bit_for_bit);
     tcase_add_test(tc, channels_last_vectors);
     tcase_add_test(tc, deterministic);
+    tcase_add_test(tc, memo_shares_tables);
     tcase_add_test(tc, validation);
     tcase_add_test(tc, allocation_failures);
     suite_add_tcase(s, tc);

@@ -99,6 +99,7 @@ dmlcl_status dmlcl_context_create(cl_context ctx, cl_device_id device, cl_comman
     c->device = device;
     c->queue = queue;
     c->refs = 1;
+    dmlcl__memo_init(&c->memo);
     query_info(device, &c->info);
     *out = c;
     return DMLCL_SUCCESS;
@@ -110,6 +111,7 @@ void dmlcl_context_release(dmlcl_context *c)
 {
     if (!c || __atomic_sub_fetch(&c->refs, 1, __ATOMIC_SEQ_CST) != 0)
         return;
+    dmlcl__memo_free(&c->memo);
     dmlcl__cache_detach(c->cl_ctx);
     clReleaseCommandQueue(c->queue);
     clReleaseDevice(c->device);

@@ -3,6 +3,7 @@
 #ifndef DMLCL_CORE_CONTEXT_H
 #define DMLCL_CORE_CONTEXT_H
 #include "core/base.h"
+#include "core/memo.h"
 
 /* ---- context (context.c) ------------------------------------------------------------ */
 typedef struct dmlcl__device_info {
@@ -27,8 +28,15 @@ struct dmlcl_context {
     cl_command_queue queue;
     dmlcl__device_info info;
     int refs; /* atomic: the caller's reference plus one per live operator */
+    dmlcl__memo memo; /* tables its operators built (memo.h) */
 };
 void dmlcl__context_retain(dmlcl_context *c);
+/* A read-only buffer holding the table's bytes, shared with the context's other
+ * operators whose tables hold the same bytes (key NULL: compared byte for byte) or were
+ * built from the same key (the caller's: every input of the table, nothing else), from
+ * the memo (memo.c); the caller releases it. */
+dmlcl_status dmlcl__table_buffer(dmlcl_context *c, const void *key, size_t klen,
+                                 const void *words, size_t bytes, cl_mem *out);
 
 /* ---- kernel sources (generated kernels.c) -------------------------------------------- */
 typedef struct dmlcl__kernel_source {

@@ -15,6 +15,9 @@ typedef struct dmlcl__op_vtable {
                             const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
                             const cl_event *wait, cl_event *event);
     void (*destroy)(dmlcl_operator *op); /* frees op->impl and its OpenCL objects */
+    /* Optional: writes op->plan_text when dmlcl_operator_plan() first asks, for operators
+     * whose text costs a noticeable part of a creation. NULL: written at creation. */
+    void (*describe)(dmlcl_operator *op);
 } dmlcl__op_vtable;
 
 struct dmlcl_operator {

@@ -77,4 +77,5 @@ dmlcl_status dmlcl__resample1_enqueue(dmlcl_operator *op, const cl_mem *in,
                                       const uint64_t *out_off, cl_uint nwait,
                                       const cl_event *wait, cl_event *event);
 void dmlcl__resample1_destroy(dmlcl_operator *op);
+void dmlcl__resample1_describe(dmlcl_operator *op); /* op->plan_text, on demand */
 #endif

@@ -16,15 +16,16 @@
 #include "resample/resample.h"
 #include "resample/taps.h"
 
-#define R1_VTABLE(name) {name, dmlcl__resample1_enqueue, dmlcl__resample1_destroy}
+#define R1_VTABLE(name)                                                                        \
+    {name, dmlcl__resample1_enqueue, dmlcl__resample1_destroy, dmlcl__resample1_describe}
 static const dmlcl__op_vtable resample1_vt = R1_VTABLE("resample1");
 static const dmlcl__op_vtable resample_vt = R1_VTABLE("resample");
 static const dmlcl__op_vtable resample2_vt = R1_VTABLE("resample2");
 static const dmlcl__op_vtable resample3_vt = R1_VTABLE("resample3");
 static const dmlcl__op_vtable resample3_taps_vt = {"resample3", dmlcl__taps_enqueue,
-                                                   dmlcl__taps_destroy};
+                                                   dmlcl__taps_destroy, dmlcl__taps_describe};
 static const dmlcl__op_vtable grad1_vt = {"resample_grad1", dmlcl__taps_enqueue,
-                                          dmlcl__taps_destroy};
+                                          dmlcl__taps_destroy, dmlcl__taps_describe};
 
 /* Checks the operator (check: its validate.c function) and its tiles; *r: what it reads. */
 static dmlcl_status checked(dmlcl_operator *op, const void *desc, const char *name,

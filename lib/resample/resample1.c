@@ -134,15 +134,9 @@ static dmlcl_status upload_tables(dmlcl_operator *op, const char *name)
         return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory for the coordinate "
                            "tables (%llu bytes)", name, (unsigned long long)p->table_bytes);
     dmlcl__resample1_fill(p, host);
-    cl_int err = CL_SUCCESS;
-    im->table = clCreateBuffer(op->ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                               (size_t)p->table_bytes, host, &err);
+    dmlcl_status st = dmlcl__table_buffer(op->ctx, NULL, 0, host, (size_t)p->table_bytes, &im->table);
     dmlcl__free(host);
-    if (err) {
-        im->table = NULL;
-        return dmlcl__cl_fail("clCreateBuffer", err);
-    }
-    return DMLCL_SUCCESS;
+    return st;
 }
 
 /* The kernel layout's program (kernels/resample/resample1/resample1_<layout>.cl). */
@@ -165,6 +159,31 @@ static const char *kernel_name(const dmlcl__resample1_plan *p)
     if (p->seg)
         return p->linear ? "resample1_linear_seg" : "resample1_gather_seg";
     return p->linear ? "resample1_linear" : "resample1_gather";
+}
+
+/* The plan's text (dmlcl_operator_plan, when first asked: formatting it costs a third of
+ * a creation with its program cached). */
+void dmlcl__resample1_describe(dmlcl_operator *op)
+{
+    const dmlcl__resample1_plan *p = &((const r1_impl *)op->impl)->plan;
+    if (p->rows_2d)
+        snprintf(op->plan_text, sizeof op->plan_text,
+                 "variant=%s-rows resampled=%u pass=%u inner=r%u size=%llu vec=%u rows=%llu "
+                 "table=%lluB global=%zux%zu local=%zux%zu options='%s'",
+                 p->variant, p->nr, p->np, p->inner_k, (unsigned long long)p->inner_size,
+                 DMLCL_R1_ROWS_VEC(p->linear), (unsigned long long)(p->count / p->inner_size),
+                 (unsigned long long)p->table_bytes, p->global2[0], p->global2[1],
+                 p->local2[0], p->local2[1], p->options);
+    else
+        snprintf(op->plan_text, sizeof op->plan_text,
+                 "variant=%s%s resampled=%u pass=%u inner=%s%u size=%llu vec=%u units=%llu "
+                 "table=%lluB global=%zu local=%zu options='%s'",
+                 p->variant, p->cpu_rows ? "-cpu-rows" : p->seg2 ? "-seg2" : p->seg ? "-seg" : "",
+                 p->nr, p->np, p->inner_res ? "r" : "p",
+                 p->inner_k, (unsigned long long)p->inner_size,
+                 p->cpu_rows ? DMLCL_R1_CPU_BLOCK : p->seg ? (unsigned)p->seg : p->vec,
+                 (unsigned long long)p->units,
+                 (unsigned long long)p->table_bytes, p->global, p->local, p->options);
 }
 
 dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *vt,
@@ -191,24 +210,6 @@ dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *
     if (given)
         dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune,
                                      dmlcl__overrides_idx64());
-    if (p->rows_2d)
-        snprintf(op->plan_text, sizeof op->plan_text,
-                 "variant=%s-rows resampled=%u pass=%u inner=r%u size=%llu vec=%u rows=%llu "
-                 "table=%lluB global=%zux%zu local=%zux%zu options='%s'",
-                 p->variant, p->nr, p->np, p->inner_k, (unsigned long long)p->inner_size,
-                 DMLCL_R1_ROWS_VEC(p->linear), (unsigned long long)(p->count / p->inner_size),
-                 (unsigned long long)p->table_bytes, p->global2[0], p->global2[1],
-                 p->local2[0], p->local2[1], p->options);
-    else
-        snprintf(op->plan_text, sizeof op->plan_text,
-                 "variant=%s%s resampled=%u pass=%u inner=%s%u size=%llu vec=%u units=%llu "
-                 "table=%lluB global=%zu local=%zu options='%s'",
-                 p->variant, p->cpu_rows ? "-cpu-rows" : p->seg2 ? "-seg2" : p->seg ? "-seg" : "",
-                 p->nr, p->np, p->inner_res ? "r" : "p",
-                 p->inner_k, (unsigned long long)p->inner_size,
-                 p->cpu_rows ? DMLCL_R1_CPU_BLOCK : p->seg ? (unsigned)p->seg : p->vec,
-                 (unsigned long long)p->units,
-                 (unsigned long long)p->table_bytes, p->global, p->local, p->options);
     if ((st = dmlcl__kernel_get(op->ctx, kernel_file(p), p->options,
                                 kernel_name(p), &im->kernel)))
         return st;

@@ -28,6 +28,12 @@ typedef struct taps_impl {
     size_t global2[2], local2[2];
     cl_kernel kernel;
     cl_mem table; /* NULL when every dimension is affine */
+    /* What the table was built from: each dimension's key (dim_key), for the memo. */
+    uint64_t tkey[8 * 13];
+    size_t tkey_words;
+    /* For dmlcl_operator_plan(), written when first asked (describe). */
+    uint64_t table_bytes;
+    char options[320];
 } taps_impl;
 
 dmlcl_status dmlcl__taps_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
@@ -88,21 +94,91 @@ static dmlcl_status table_floor(const dmlcl_operator *op, int grad, const dmlcl_
                        (unsigned long long)op->ctx->info.max_mem_alloc);
 }
 
-/* Dimension p's rows into t, or its affine map. */
+/* A dimension's outcome in the context's memo: its affine map, or its rows (after this
+ * header, dmlcl__taps_rows_out's words). */
+typedef struct {
+    uint64_t affine, first, step, nwords;
+} dim_saved;
+
+/* Everything a dimension's rows depend on (add_dim's inputs), without padding bytes. */
+enum { DIM_KEY = 13 };
+static void dim_key(int grad, int linear, dmlcl__nearest_rule rule, int antialiased,
+                    const dmlcl__taps_dim *p, uint64_t *key)
+{
+    uint32_t f[3];
+    memcpy(&f[0], &p->scale, 4);
+    memcpy(&f[1], &p->in_offset, 4);
+    memcpy(&f[2], &p->out_offset, 4);
+    const uint64_t k[DIM_KEY] = {(uint64_t)grad, (uint64_t)linear, (uint64_t)rule,
+                                 (uint64_t)antialiased, p->n_res, p->n_src, f[0], f[1], f[2],
+                                 p->res0, p->n, p->src0, p->src_n};
+    memcpy(key, k, sizeof k);
+}
+
+/* The memo's copy of a dimension (blob: a dim_saved and its rows) into t and *p, under
+ * the memo's lock: 1, or 0 when out of memory. */
+typedef struct {
+    dmlcl__taps_table *t;
+    dmlcl__taps_dim *p;
+} dim_dest;
+static int dim_from_memo(void *arg, const void *blob, size_t blen)
+{
+    const dim_dest *d = arg;
+    dim_saved s;
+    memcpy(&s, blob, sizeof s);
+    d->p->first = s.first;
+    d->p->step = s.step;
+    d->p->row_word = UINT64_MAX;
+    return s.affine || dmlcl__taps_rows_in(d->t, d->p,
+                                           (const uint32_t *)((const char *)blob + sizeof s),
+                                           s.nwords);
+}
+
+static void dim_to_memo(dmlcl_operator *op, const dmlcl__taps_table *t,
+                        const dmlcl__taps_dim *p, const uint64_t *key)
+{
+    const int affine = p->row_word == UINT64_MAX;
+    const dim_saved s = {(uint64_t)affine, p->first, p->step, affine ? 0 : t->n - p->row_word};
+    if (s.nwords > (DMLCL__MEMO_MAX_ENTRY - sizeof s) / 4)
+        return;
+    unsigned char *blob = dmlcl__malloc(sizeof s + (size_t)s.nwords * 4);
+    if (!blob)
+        return;
+    memcpy(blob, &s, sizeof s);
+    if (!affine)
+        dmlcl__taps_rows_out(t, p, (uint32_t *)(void *)(blob + sizeof s));
+    dmlcl__memo_put(&op->ctx->memo, DMLCL__MEMO_TAPS_DIM, key, DIM_KEY * 8, blob,
+                    sizeof s + (size_t)s.nwords * 4, NULL);
+    dmlcl__free(blob);
+}
+
+/* Dimension p's rows into t, or its affine map: from the context's memo where an earlier
+ * operator built this dimension (building the rows is most of a creation's work). */
 static dmlcl_status add_dim(dmlcl_operator *op, dmlcl__taps_table *t, int grad, int linear,
                             dmlcl__nearest_rule rule, int antialiased, dmlcl__taps_dim *p,
                             uint64_t *floor_words)
 {
-    if (dmlcl__taps_affine(grad, linear, rule, antialiased, p))
-        return DMLCL_SUCCESS;
-    dmlcl_status st = table_floor(op, grad, p, floor_words);
-    if (st)
-        return st;
-    int ok = grad ? dmlcl__taps_add_grad(t, linear, rule, p)
-                  : dmlcl__taps_add_forward(t, antialiased, p);
-    if (!ok)
+    uint64_t key[DIM_KEY];
+    dim_key(grad, linear, rule, antialiased, p, key);
+    dim_dest dest = {t, p};
+    int hit = dmlcl__memo_visit(&op->ctx->memo, DMLCL__MEMO_TAPS_DIM, key, sizeof key,
+                                dim_from_memo, &dest);
+    if (hit == 0)
         return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory for the tap tables",
                            op->vt->name);
+    if (hit > 0)
+        return p->row_word == UINT64_MAX ? DMLCL_SUCCESS : table_floor(op, grad, p, floor_words);
+    if (!dmlcl__taps_affine(grad, linear, rule, antialiased, p)) {
+        dmlcl_status st = table_floor(op, grad, p, floor_words);
+        if (st)
+            return st;
+        int ok = grad ? dmlcl__taps_add_grad(t, linear, rule, p)
+                      : dmlcl__taps_add_forward(t, antialiased, p);
+        if (!ok)
+            return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory for the tap "
+                               "tables", op->vt->name);
+    }
+    dim_to_memo(op, t, p, key);
     return DMLCL_SUCCESS;
 }
 
@@ -125,6 +201,8 @@ static dmlcl_status build(dmlcl_operator *op, taps_impl *im, int grad, int linea
         dmlcl__taps_dim p = {res->whole[d], src->whole[d], scales[d], in_offsets[d],
                              out_offsets[d], res->origin[d], res->sizes[d], src->origin[d],
                              src->sizes[d], 0, 0, 0};
+        dim_key(grad, linear, rule, antialiased, &p, im->tkey + im->tkey_words);
+        im->tkey_words += DIM_KEY;
         if (!same_map(dims, d, &p) &&
             (st = add_dim(op, t, grad, linear, rule, antialiased, &p, &floor_words)))
             return st;
@@ -156,20 +234,19 @@ static dmlcl_status upload(dmlcl_operator *op, taps_impl *im, const dmlcl__taps_
                            "CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu) or 16 GiB", name,
                            (unsigned long long)bytes,
                            (unsigned long long)op->ctx->info.max_mem_alloc);
-    cl_int err = CL_SUCCESS;
-    im->table = clCreateBuffer(op->ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                               (size_t)bytes, t->words, &err);
-    if (err) {
-        im->table = NULL;
-        return dmlcl__cl_fail("clCreateBuffer", err);
-    }
-    return DMLCL_SUCCESS;
+    /* The table is the dimensions' rows in order: their keys are the table's. */
+    return dmlcl__table_buffer(op->ctx, im->tkey, im->tkey_words * 8, t->words, (size_t)bytes,
+                               &im->table);
 }
 
-static void describe(dmlcl_operator *op, const taps_impl *im, uint64_t table_bytes,
-                     const char *options)
+/* The plan's text (dmlcl_operator_plan, when first asked: formatting it costs as much
+ * as the rest of a creation from the memo). */
+void dmlcl__taps_describe(dmlcl_operator *op)
 {
+    const taps_impl *im = op->impl;
     const taps_args *a = &im->args;
+    const uint64_t table_bytes = im->table_bytes;
+    const char *options = im->options;
     int n = snprintf(op->plan_text, sizeof op->plan_text,
                      "variant=taps%s tabled=%llu affine=%llu count=%llu table=%lluB ",
                      im->segt ? "-seg" : im->rows_2d ? "-rows" : "", (unsigned long long)a->nt,
@@ -431,6 +508,21 @@ static void rows_options(const taps_args *a, const dmlcl__taps_table *t, char *b
              (unsigned)a->inner, (unsigned)a->cdim, mask, kf);
 }
 
+/* " -DTP=a,b,...": the 16 lane offsets (each 0..31) without 16 snprintf calls. */
+static void tp_options(const int *tp, char *out)
+{
+    char *s = out + sprintf(out, " -DTP=");
+    for (int l = 0; l < 16; l++) {
+        const int v = tp[l] < 0 ? 0 : tp[l] > 99 ? 99 : tp[l];
+        if (l)
+            *s++ = ',';
+        if (v >= 10)
+            *s++ = (char)('0' + v / 10);
+        *s++ = (char)('0' + v % 10);
+    }
+    *s = 0;
+}
+
 dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, int grad,
                                 int linear, dmlcl__nearest_rule rule, int antialiased,
                                 const float *scales, const float *in_offsets,
@@ -455,19 +547,16 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
     unsigned kb = st ? 0 : plan_rows(op, im, &t, &lim, &tune);
     im->args.sspan = op->in[0].span - im->src_base;
     int idx64 = plan_1d(op, im, &lim);
-    char options[320], rows[64] = "", tp[80] = "";
+    char *options = im->options, rows[64] = "", tp[80] = "";
     if (kb && im->rows_2d && !im->segt) /* GPUs' rows kernel (CPUs keep fewer programs) */
         rows_options(&im->args, &t, rows, sizeof rows);
-    if (kb && im->segt && im->tp[0] >= 0) {
-        int n = snprintf(tp, sizeof tp, " -DTP=%d", im->tp[0]);
-        for (int l = 1; l < 16; l++)
-            n += snprintf(tp + n, sizeof tp - (size_t)n, ",%d", im->tp[l]);
-    }
-    snprintf(options, sizeof options,
+    if (kb && im->segt && im->tp[0] >= 0)
+        tp_options(im->tp, tp);
+    snprintf(options, sizeof im->options,
              "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d -DNT3=%d -DKB=%u -DSEGT=%u -DCV=%u%s%s",
              (int)op->in[0].type, op->in[0].elem_size, idx64, im->args.nt == 2,
              kb && im->args.nt == 3, kb, im->segt, im->cv ? im->cv : 1, rows, tp);
-    describe(op, im, t.n * 4, options);
+    im->table_bytes = t.n * 4;
     if (!st)
         st = dmlcl__kernel_get(op->ctx, "resample_taps", options,
                                im->segt      ? "resample_taps_seg"

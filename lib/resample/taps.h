@@ -39,6 +39,13 @@ void dmlcl__taps_aa_row(const dmlcl__taps_dim *p, uint64_t o, int64_t *first, ui
  * contiguous range: the forward map is monotone). Returns 0 when out of memory. */
 int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule rule,
                          dmlcl__taps_dim *p);
+/* The rows of dimension p, the last one added (words [p->row_word, t->n)), into w with
+ * their taps' word offsets relative to the first row, as the context's memo keeps them. */
+void dmlcl__taps_rows_out(const dmlcl__taps_table *t, const dmlcl__taps_dim *p, uint32_t *w);
+/* Appends rows saved by dmlcl__taps_rows_out (nwords words, p->n rows) and sets
+ * p->row_word. Returns 0 when out of memory. */
+int dmlcl__taps_rows_in(dmlcl__taps_table *t, dmlcl__taps_dim *p, const uint32_t *w,
+                        uint64_t nwords);
 /* RESAMPLE3 (LINEAR): result = output, source = input; antialiased with scale < 1: the
  * widened, normalized triangle filter; otherwise RESAMPLE1's two taps. */
 int dmlcl__taps_add_forward(dmlcl__taps_table *t, int antialiased, dmlcl__taps_dim *p);
@@ -61,4 +68,5 @@ dmlcl_status dmlcl__taps_enqueue(dmlcl_operator *op, const cl_mem *in, const uin
                                  const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
                                  const cl_event *wait, cl_event *event);
 void dmlcl__taps_destroy(dmlcl_operator *op);
+void dmlcl__taps_describe(dmlcl_operator *op); /* op->plan_text, on demand */
 #endif

@@ -364,3 +364,26 @@ int dmlcl__taps_add_forward(dmlcl__taps_table *t, int antialiased, dmlcl__taps_d
     return add_linear(t, p);
 }
 
+
+void dmlcl__taps_rows_out(const dmlcl__taps_table *t, const dmlcl__taps_dim *p, uint32_t *w)
+{
+    const uint64_t base = p->row_word;
+    memcpy(w, t->words + base, (size_t)(t->n - base) * 4);
+    for (uint64_t i = 0; i < p->n; i++)
+        w[3 * i + 2] -= (uint32_t)base;
+}
+
+int dmlcl__taps_rows_in(dmlcl__taps_table *t, dmlcl__taps_dim *p, const uint32_t *w,
+                        uint64_t nwords)
+{
+    if (!reserve(t, nwords))
+        return 0;
+    const uint64_t base = t->n;
+    uint32_t *r = t->words + base;
+    memcpy(r, w, (size_t)nwords * 4);
+    for (uint64_t i = 0; i < p->n; i++)
+        r[3 * i + 2] += (uint32_t)base;
+    t->n += nwords;
+    p->row_word = base;
+    return 1;
+}

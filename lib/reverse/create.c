@@ -82,7 +82,7 @@ static void rs_destroy(dmlcl_operator *op)
     op->impl = NULL;
 }
 
-static const dmlcl__op_vtable rs_vtable = {OP, rs_enqueue, rs_destroy};
+static const dmlcl__op_vtable rs_vtable = {OP, rs_enqueue, rs_destroy, NULL};
 
 static dmlcl_status create(dmlcl_operator *op, const void *desc)
 {
