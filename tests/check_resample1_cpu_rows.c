@@ -9,7 +9,8 @@
  * other case with non-temporal stores, nt=1, on its 64-byte aligned rows): the vector path
  * where a row's vectors follow one pattern (2x, 4x, align-corners and asymmetric 2x,
  * whose even outputs have weight 0; 0.5x and 0.75x from a window of two vectors),
- * output by output where not (0.3x; 1.5x in two vectors of three) and at the rows' ends (rows of 80, 600: partial vectors and blocks),
+ * output by output where not (0.3x; 1.5x in two vectors of three) and at the rows' ends (rows of 80, 600: partial vectors and blocks;
+ * LINEAR's last whole vector from a window that ends with the input row),
  * 1 to 3 resampled dimensions, channels-last runs of 8, 16, 6 and 12 channels, both
  * modes, odd binding offsets; the data types in turn (each case is a program: POCL
  * compiles for a second or so). LINEAR is bit-identical to the reference, like the
@@ -39,6 +40,9 @@ START_TEST(cpu_row_blocks)
         {4, {2, 6, 5, 7}, {2, 6, 10, 14}, LINEAR, 1, 0, "INNER_RES=0"},
         {4, {1, 12, 3, 9}, {1, 12, 6, 6}, NEAREST, 1, 0, "INNER_RES=0"},
         {4, {1, 8, 5, 7}, {1, 8, 10, 14}, NEAREST, 1, 0, "INNER_RES=0"},
+        /* Rows of two vectors, three resampled dimensions: the last vector's window ends
+         * with the input row (lane 0 at 7 in it), not lane by lane. */
+        {4, {1, 3, 4, 16}, {1, 6, 8, 32}, LINEAR, 0, 0, "-DCR_PL3=0xfeeddccbbaa99887ul"},
     };
     static const dmlcl_tensor_data_type types[] = {F32, F16, I8, U8, F64};
     uint64_t rng = 0xc9b1;
