@@ -6,6 +6,7 @@
  * cases are grouped by (data type, mode) and keep K (resampled dimensions) within 1..3;
  * K 4..8 and the 64-bit index kernels get one test each. */
 #include "resample1_case.h"
+#include "core/context.h" /* white-box: the context's memo */
 
 /* ---- hand-worked cases ---------------------------------------------------------------------- */
 
@@ -335,6 +336,33 @@ START_TEST(resample_v0_equals_resample1)
 }
 END_TEST
 
+/* The context's memo (lib/core/memo.h): the same descriptor again takes its table from
+ * the memo (the plan is the key); descriptors that differ in one value the table depends
+ * on (an offset, a scale, the mode, a size) each match the reference after the others
+ * filled it, and again once all of them are in it. */
+START_TEST(memo_shares_tables)
+{
+    uint64_t rng = 0x3e31;
+    const dmlcl__memo *m = &tu_context()->memo;
+    rcase v[5];
+    v[0] = rc_random_case(&rng, 3, F32, LINEAR, 2);
+    v[1] = v[0], v[2] = v[0], v[3] = v[0], v[4] = v[0];
+    v[1].opo[v[0].rank - 1] += 0.25f;
+    const uint32_t last = v[0].rank - 1;
+    v[2].scales[last] = (float)v[0].out_sizes[last] / (float)v[0].in_sizes[last] + 0.5f;
+    v[3].mode = NEAREST;
+    v[4].out_sizes[v[0].rank - 1] += 1;
+    rc_random_layout(&rng, v[4].rank, v[4].out_sizes, 0, v[4].out_str);
+    rc_check_random(&rng, &v[0], 0);
+    const uint64_t hits = m->hits;
+    rc_check_random(&rng, &v[0], 1);
+    ck_assert_uint_gt(m->hits, hits);
+    for (int round = 0; round < 2; round++)
+        for (int k = 1; k < 5; k++)
+            rc_check_random(&rng, &v[k], 2 + 5 * round + k);
+}
+END_TEST
+
 Suite *resample1_suite(void)
 {
     Suite *s = suite_create("resample1");
@@ -361,6 +389,7 @@ Suite *resample1_suite(void)
     tcase_add_test(tc, many_resampled_dimensions);
     tcase_add_test(tc, larger_images);
     tcase_add_test(tc, resample_v0_equals_resample1);
+    tcase_add_test(tc, memo_shares_tables);
     suite_add_tcase(s, tc);
     return s;
 }
