@@ -43,6 +43,11 @@ START_TEST(cpu_row_blocks)
         /* Rows of two vectors, three resampled dimensions: the last vector's window ends
          * with the input row (lane 0 at 7 in it), not lane by lane. */
         {4, {1, 3, 4, 16}, {1, 6, 8, 32}, LINEAR, 0, 0, "-DCR_PL3=0xfeeddccbbaa99887ul"},
+        /* Runs of 8 channels two positions at a time (13: and one alone): nearest in
+         * FLOAT64 with non-temporal stores, linear in FLOAT32 and FLOAT16. */
+        {4, {1, 8, 5, 7}, {1, 8, 9, 13}, NEAREST, 1, 0, "INNER_RES=0"},
+        {4, {1, 8, 5, 7}, {1, 8, 9, 13}, LINEAR, 1, 0, "INNER_RES=0"},
+        {4, {2, 8, 5, 7}, {2, 8, 11, 13}, LINEAR, 1, 0, "INNER_RES=0"},
     };
     static const dmlcl_tensor_data_type types[] = {F32, F16, I8, U8, F64};
     uint64_t rng = 0xc9b1;
