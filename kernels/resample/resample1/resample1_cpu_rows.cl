@@ -422,20 +422,24 @@ cr_row_channels(__global const elem_t *in, __global elem_t *o, __global elem_t *
         const idx_t oq = (idx_t)q * out2;
         const acc_t g0 = (acc_t)1 - (acc_t)w_a[q], g1 = (acc_t)w_a[q];
         idx_t c = 0;
-        for (; c + CR_C <= c_n; c += CR_C) {
-            cr_acc8 acc = 0, acc2 = 0;
-#pragma unroll
-            for (int oc = 0; oc < NOC; oc++) {
-                __global const elem_t *p = in + coff[oc] + lo_a[q] + c;
-                const cr_acc8 x0 = CR_LOAD8(p), x1 = CR_LOAD8(p + st_a[q]);
-                CR_TERMS(acc_t, acc, cw[oc], x0, x1, g0, g1);
-                if (two)
-                    CR_TERMS(acc_t, acc2, cw2[oc], x0, x1, g0, g1);
-            }
-            CR_STORE8(acc, o + oq + c);
-            if (two)
-                CR_STORE8(acc2, o2 + oq + c);
-        }
+/* The run's channels [c, c + W) as one vector of type T per corner. */
+#define CR_CHANNELS(T, LOADF, STOREF, W)                                                       \
+    for (; c + (W) <= c_n; c += (W)) {                                                         \
+        T acc = 0, acc2 = 0;                                                                   \
+        _Pragma("unroll") for (int oc = 0; oc < NOC; oc++)                                     \
+        {                                                                                      \
+            __global const elem_t *p = in + coff[oc] + lo_a[q] + c;                            \
+            const T x0 = LOADF(p), x1 = LOADF(p + st_a[q]);                                    \
+            CR_TERMS(acc_t, acc, cw[oc], x0, x1, g0, g1);                                      \
+            if (two)                                                                           \
+                CR_TERMS(acc_t, acc2, cw2[oc], x0, x1, g0, g1);                                \
+        }                                                                                      \
+        STOREF(acc, o + oq + c);                                                               \
+        if (two)                                                                               \
+            STOREF(acc2, o2 + oq + c);                                                         \
+    }
+        CR_CHANNELS(cr_acc, CR_LOAD, CR_STORE, 2 * CR_C) /* 16 channels and more */
+        CR_CHANNELS(cr_acc8, CR_LOAD8, CR_STORE8, CR_C)
         for (; c < c_n; c++) {
             STORE(o, oq + c, cr_one(in, coff, cw, lo_a[q] + c, st_a[q], w_a[q]));
             if (two)
