@@ -23,9 +23,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define F32 DMLCL_TENSOR_DATA_TYPE_FLOAT32
-#define NEAREST DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR
-#define LINEAR DMLCL_INTERPOLATION_MODE_LINEAR
 
 /* ---- the contract's names and values -------------------------------------------------------- */
 

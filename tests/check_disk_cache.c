@@ -18,7 +18,6 @@
 uint64_t dmlcl_test_fail_alloc_after(uint64_t n);
 int64_t dmlcl_test_live_allocations(void);
 
-static const dmlcl_tensor_data_type F32 = DMLCL_TENSOR_DATA_TYPE_FLOAT32;
 static char base[CT_PATH]; /* this test's DMLCL_CACHE_DIR */
 
 static void fresh_folder(void)

@@ -16,6 +16,7 @@ static const suite_fn suites[] = {
     resample1_validation_suite,
     resample2_suite,
     resample_grad1_suite,
+    resample_grad1_layouts_suite,
     resample3_suite,
     cache_suite,
     disk_cache_suite,

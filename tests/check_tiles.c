@@ -10,13 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define F32 DMLCL_TENSOR_DATA_TYPE_FLOAT32
-#define F16 DMLCL_TENSOR_DATA_TYPE_FLOAT16
-#define F64 DMLCL_TENSOR_DATA_TYPE_FLOAT64
-#define I8 DMLCL_TENSOR_DATA_TYPE_INT8
-#define U8 DMLCL_TENSOR_DATA_TYPE_UINT8
-#define NEAREST DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR
-#define LINEAR DMLCL_INTERPOLATION_MODE_LINEAR
 
 /* ---- a random case of the RESAMPLE family ------------------------------------------------ */
 

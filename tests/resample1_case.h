@@ -16,13 +16,6 @@ void dmlcl_test_resample_force_idx64(int on); /* test hooks exported by the libr
 uint64_t dmlcl_test_fail_alloc_after(uint64_t n);
 int64_t dmlcl_test_live_allocations(void);
 
-#define F32 DMLCL_TENSOR_DATA_TYPE_FLOAT32
-#define F16 DMLCL_TENSOR_DATA_TYPE_FLOAT16
-#define F64 DMLCL_TENSOR_DATA_TYPE_FLOAT64
-#define I8 DMLCL_TENSOR_DATA_TYPE_INT8
-#define U8 DMLCL_TENSOR_DATA_TYPE_UINT8
-#define NEAREST DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR
-#define LINEAR DMLCL_INTERPOLATION_MODE_LINEAR
 
 typedef struct rcase {
     uint32_t rank, elem;

@@ -8,6 +8,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Short names the test files share. */
+#define F32 DMLCL_TENSOR_DATA_TYPE_FLOAT32
+#define F16 DMLCL_TENSOR_DATA_TYPE_FLOAT16
+#define F64 DMLCL_TENSOR_DATA_TYPE_FLOAT64
+#define I8 DMLCL_TENSOR_DATA_TYPE_INT8
+#define U8 DMLCL_TENSOR_DATA_TYPE_UINT8
+#define NEAREST DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR
+#define LINEAR DMLCL_INTERPOLATION_MODE_LINEAR
+#define INC DMLCL_AXIS_DIRECTION_INCREASING
+#define DEC DMLCL_AXIS_DIRECTION_DECREASING
+
 /* The process-wide context on $DMLCL_DEVICE (tests run with cpu = POCL). */
 dmlcl_context *tu_context(void);
 /* Kernel build options every test program builds with (check_main.c sets them as
@@ -98,6 +109,7 @@ Suite *resample1_cpu_rows_suite(void);
 Suite *resample1_validation_suite(void);
 Suite *resample2_suite(void);
 Suite *resample_grad1_suite(void);
+Suite *resample_grad1_layouts_suite(void);
 Suite *resample3_suite(void);
 Suite *validation_suite(void);
 Suite *cache_suite(void);
