@@ -513,12 +513,33 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
         const outer_row o = row_split(r, &a, tab);
         int x0 = 0;
 #ifdef TP
-        /* Vector by vector, each with all its taps (its sum in a register). */
+        /* The row's outer taps once, in SEG_OUTER_TAPS's order (up to TP_MAXO of them; the
+         * table reads and weight products would otherwise be made again for every vector),
+         * then vector by vector, each with all its taps (its sum in a register). */
+        enum { TP_MAXO = 16 };
+        acc_t ow[TP_MAXO];
+        idx_t oof[TP_MAXO];
+        int no = 0;
+        const int pre = o.sn * o.fn <= TP_MAXO;
+        if (pre)
+            SEG_OUTER_TAPS(ow[no] = wa; oof[no] = off; no++;);
         for (int vi = 0; vi < nv; vi++) {
             const int x = vi * TP_V;
             tp_acc t = 0;
-            SEG_OUTER_TAPS(if (fit[vi] && off + fit[vi] - 1 <= sspan) TP_VECTOR(TP_PICK);
-                           else TP_VECTOR(TP_GATHER););
+            if (pre) {
+                for (int k = 0; k < no; k++) {
+                    const acc_t wa = ow[k];
+                    const idx_t off = oof[k];
+                    __global const elem_t *s = src + off;
+                    if (fit[vi] && off + fit[vi] - 1 <= sspan)
+                        TP_VECTOR(TP_PICK);
+                    else
+                        TP_VECTOR(TP_GATHER);
+                }
+            } else {
+                SEG_OUTER_TAPS(if (fit[vi] && off + fit[vi] - 1 <= sspan) TP_VECTOR(TP_PICK);
+                               else TP_VECTOR(TP_GATHER););
+            }
             TP_PRIV(acc + x) = t;
         }
         x0 = nv * TP_V;
