@@ -6,7 +6,7 @@
  * the output), so a fast wrong kernel cannot pass. The cases, their input data and the
  * references are in tools/bench/cases.c. */
 #include "config.h"
-#include "bench.h"
+#include "run.h"
 #include "../cli.h"
 #include <dmlcl.h>
 #include <errno.h>
@@ -20,19 +20,6 @@
 
 /* ---- state and case selection ------------------------------------------------------- */
 
-typedef struct bopts {
-    int json;
-    uint64_t mb;
-    const char *cases; /* comma-separated fnmatch patterns; NULL = every non-big case */
-    const char *device;
-    int runs, warmup; /* runs 0 = as many as fit in `budget` seconds (5..200) */
-    double budget;
-    uint32_t samples;
-    int threads; /* host memcpy threads; -1 = the device's compute units, CPUs only */
-    int verbose; /* each case's shape and plan, each step's time on stderr */
-    uint64_t max_buffer_mb; /* --max-buffer-mb: a smaller cap than the device's, 0 = none */
-} bopts;
-
 static int selected(const bopts *o, const case_entry *e)
 {
     if (!o->cases)
@@ -44,22 +31,6 @@ static int selected(const bopts *o, const case_entry *e)
             return 1;
     return 0;
 }
-
-typedef struct bench {
-    bopts o;
-    dmlcl_context *ctx;
-    cl_context cl;
-    cl_device_id dev;
-    cl_command_queue q;
-    cl_program fill_prog;
-    int is_cpu;
-    cl_uint compute_units;
-    uint64_t max_alloc;        /* the largest buffer a case may use, 0 if unknown */
-    uint64_t device_max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, 0 if unknown */
-    char err[512]; /* the current case's failure message */
-    int wrong;     /* the current case failed its check against the reference */
-    double t0;     /* start, for --verbose */
-} bench;
 
 static int failf(bench *b, const char *fmt, ...)
 {
@@ -162,11 +133,6 @@ static int64_t check_samples(bench *b, const bcase *c, cl_mem out)
 
 /* ---- timing ------------------------------------------------------------------------- */
 
-typedef struct timing {
-    int runs;
-    double best_ms, med_ms;
-} timing;
-
 typedef cl_int (*enqueue_fn)(void *arg, cl_event *ev);
 
 static int cmp_double(const void *a, const void *b)
@@ -266,21 +232,6 @@ static double memcpy_threads(char *dst, const char *src, size_t bytes, int nt)
 }
 
 /* ---- one case ------------------------------------------------------------------------ */
-
-typedef enum { R_OK, R_SKIPPED, R_FAIL } rstatus;
-
-typedef struct result {
-    rstatus status;
-    uint64_t bytes, copy_bytes, host_bytes; /* moved by the operator and by each baseline */
-    uint64_t in_bytes;                      /* the input tensor's buffer */
-    char note[256];                         /* why the case is smaller than --mb says */
-    timing op, copy, host;
-    double first_create_ms, create_us_med, create_us_best;
-    int64_t checked;
-    char plan[512];
-    const char *forward; /* a backward case: its forward case, and that case's best time */
-    double forward_best_ms; /* 0: the forward case did not run (or failed) */
-} result;
 
 /* Creation on a memory-cache hit: the program is in memory after the first create. */
 /* noinline: a profiler can collect just this (valgrind --toggle-collect=time_creates). */
@@ -565,280 +516,9 @@ static int run_case(bench *b, const bcase *c, result *r)
     return rc;
 }
 
-/* ---- output -------------------------------------------------------------------------- */
-
-static double gbps(uint64_t bytes, double ms) { return ms > 0 ? (double)bytes / (ms * 1e6) : 0; }
-
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            printf("\\%c", ch);
-        else if (ch < 0x20)
-            printf("\\u%04x", ch);
-        else
-            putchar(ch);
-    }
-    putchar('"');
-}
-
-typedef struct devinfo {
-    char name[256], driver[128], version[256], platform[256];
-    cl_uint cu;
-} devinfo;
-
-static void query_device(bench *b, devinfo *d)
-{
-    cl_platform_id plat = NULL;
-    memset(d, 0, sizeof *d);
-    clGetDeviceInfo(b->dev, CL_DEVICE_NAME, sizeof d->name - 1, d->name, NULL);
-    clGetDeviceInfo(b->dev, CL_DRIVER_VERSION, sizeof d->driver - 1, d->driver, NULL);
-    clGetDeviceInfo(b->dev, CL_DEVICE_VERSION, sizeof d->version - 1, d->version, NULL);
-    clGetDeviceInfo(b->dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL);
-    if (plat)
-        clGetPlatformInfo(plat, CL_PLATFORM_NAME, sizeof d->platform - 1, d->platform, NULL);
-    d->cu = b->compute_units;
-}
-
-static int host_baseline(const bench *b) { return b->is_cpu && b->o.threads; }
-
-/* The table's columns: at most 100 wide, every number's unit in the header. */
-#define ROW_FMT "%-18s %7s | %7s %6s | %9s %5s |"
-#define HOST_FMT " %11s %5s |"
-
-static void print_header_text(bench *b, const devinfo *d, FILE *f)
-{
-    char mx[32], dv[32];
-    int host = host_baseline(b);
-    fprintf(f, "dmlcl %s bench on %s (%s, %u compute units)\n", dmlcl_version(), d->name,
-            b->is_cpu ? "CPU" : "GPU", d->cu);
-    fprintf(f, "  platform: %s; driver %s\n  device: %s\n", d->platform, d->driver, d->version);
-    fprintf(f, "  input: %llu MiB per case (--mb; big-* %d MiB)\n  buffers: at most %s each (%s%s);\n"
-               "    a case with a larger buffer is made smaller, and says so\n",
-            (unsigned long long)b->o.mb, BIG_MB, cli_bytes_text(b->max_alloc, mx),
-            b->o.max_buffer_mb ? "--max-buffer-mb; the device allows "
-                               : "the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE",
-            b->o.max_buffer_mb ? cli_bytes_text(b->device_max_alloc, dv) : "");
-    fprintf(f, "  GB/s: 10^9 bytes read + written per second, each element once; median of the\n"
-               "    timed runs after %d warm-up run(s) (profiling events), best = the fastest\n",
-            b->o.warmup);
-    fprintf(f, "  ratio: the operator's median GB/s over the baseline's: copy = clEnqueueCopyBuffer");
-    if (host)
-        fprintf(f, ",\n    memcpy = host memcpy on %d threads", b->o.threads > 0 ? b->o.threads
-                                                                    : (int)b->compute_units);
-    fprintf(f, ", each moving as many bytes (at most 2 GiB a buffer)\n"
-               "  create: dmlcl_operator_create on a memory-cache hit, median\n");
-    fprintf(f, ROW_FMT, "case", "in MiB", "op GB/s", "best", "copy GB/s", "ratio");
-    if (host)
-        fprintf(f, HOST_FMT, "memcpy GB/s", "ratio");
-    fprintf(f, " %9s\n", "create us");
-}
-
-static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
-
-static void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
-{
-    if (r->status != R_OK) {
-        fprintf(f, "%-18s %s: %s\n    %s\n", c->name,
-                r->status == R_SKIPPED ? "skipped" : "FAIL", b->err, c->shape);
-        if (b->o.verbose && r->plan[0])
-            fprintf(f, "    plan: %s\n", r->plan);
-        return;
-    }
-    char t[8][16];
-    double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->copy_bytes, r->copy.med_ms);
-    snprintf(t[0], 16, "%.1f", r->in_bytes / 1048576.0);
-    snprintf(t[1], 16, "%.2f", g);
-    snprintf(t[2], 16, "%.2f", gbps(r->bytes, r->op.best_ms));
-    snprintf(t[3], 16, "%.2f", cg);
-    snprintf(t[4], 16, "%.2f", ratio(g, cg));
-    fprintf(f, ROW_FMT, c->name, t[0], t[1], t[2], t[3], t[4]);
-    if (r->host.runs) {
-        double hg = gbps(r->host_bytes, r->host.med_ms);
-        snprintf(t[5], 16, "%.2f", hg);
-        snprintf(t[6], 16, "%.2f", ratio(g, hg));
-        fprintf(f, HOST_FMT, t[5], t[6]);
-    } else if (host_baseline(b))
-        fprintf(f, HOST_FMT, "-", "-");
-    fprintf(f, " %9.1f\n", r->create_us_med);
-    if (r->note[0])
-        fprintf(f, "    %s\n", r->note);
-    if (b->o.verbose)
-        fprintf(f, "    %s; %.1f MB moved; %d runs, %lld outputs checked\n    plan: %s\n",
-                c->shape, r->bytes / 1e6, r->op.runs, (long long)r->checked, r->plan);
-    if (r->forward_best_ms > 0)
-        fprintf(f, "    backward/forward %.2fx (best %.3f ms over %s's %.3f ms)\n",
-                r->op.best_ms / r->forward_best_ms, r->op.best_ms, r->forward,
-                r->forward_best_ms);
-}
-
-static void print_result_json(bench *b, const bcase *c, const result *r, int first)
-{
-    printf("%s\n    {\"name\": ", first ? "" : ",");
-    json_string(c->name);
-    printf(", \"shape\": ");
-    json_string(c->shape);
-    printf(", \"status\": \"%s\"", r->status == R_OK        ? "ok"
-                                   : r->status == R_SKIPPED ? "skipped"
-                                                            : "FAIL");
-    if (r->status != R_OK) {
-        printf(", \"message\": ");
-        json_string(b->err);
-    }
-    printf(", \"plan\": ");
-    json_string(r->plan);
-    if (r->note[0]) {
-        printf(", \"note\": ");
-        json_string(r->note);
-    }
-    if (r->status == R_OK) {
-        double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->copy_bytes, r->copy.med_ms);
-        double gb = gbps(r->bytes, r->op.best_ms), cb = gbps(r->copy_bytes, r->copy.best_ms);
-        printf(",\n     \"input_bytes\": %llu, \"bytes\": %llu, \"runs\": %d, \"best_ms\": %.6f, \"median_ms\": %.6f, "
-               "\"best_gbps\": %.3f, \"median_gbps\": %.3f,\n     \"copy_best_gbps\": %.3f, "
-               "\"copy_median_gbps\": %.3f, \"ratio\": %.4f, \"ratio_best\": %.4f",
-               (unsigned long long)r->in_bytes, (unsigned long long)r->bytes, r->op.runs, r->op.best_ms, r->op.med_ms,
-               gb, g, cb, cg, cg > 0 ? g / cg : 0, cb > 0 ? gb / cb : 0);
-        if (r->host.runs) {
-            double hg = gbps(r->host_bytes, r->host.med_ms),
-                   hb = gbps(r->host_bytes, r->host.best_ms);
-            printf(",\n     \"memcpy_best_gbps\": %.3f, \"memcpy_median_gbps\": %.3f, "
-                   "\"ratio_memcpy\": %.4f, \"ratio_memcpy_best\": %.4f",
-                   hb, hg, hg > 0 ? g / hg : 0, hb > 0 ? gb / hb : 0);
-        }
-        printf(",\n     \"create_us_median\": %.2f, \"create_us_best\": %.2f, \"first_create_ms\": "
-               "%.3f, "
-               "\"checked\": %lld",
-               r->create_us_med, r->create_us_best, r->first_create_ms, (long long)r->checked);
-        if (r->forward_best_ms > 0) {
-            printf(",\n     \"forward_case\": ");
-            json_string(r->forward);
-            printf(", \"forward_best_ms\": %.6f, \"backward_forward_ratio\": %.4f",
-                   r->forward_best_ms, r->op.best_ms / r->forward_best_ms);
-        }
-    }
-    printf("}");
-}
-
 /* ---- options and the driver ---------------------------------------------------------- */
 
 #define CREATE_TARGET_US 20.0 /* the goal for operator creation on a cache hit (README) */
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
-static const char BENCH_HELP[] =
-    "usage: dmlcl bench [--mb N] [--case PATTERN[,PATTERN...]] [--device SEL] [--runs N]\n"
-    "                   [--warmup N] [--samples N] [--threads N] [--max-buffer-mb N]\n"
-    "                   [--json] [--list] [--verbose]\n"
-    "Times each operator case with OpenCL profiling events after a check of sampled outputs\n"
-    "against a C reference, and compares its GB/s (bytes read + written, 10^9 per second)\n"
-    "with a clEnqueueCopyBuffer of as many bytes (CPU devices: also a host memcpy).\n"
-    "  --mb N        input MiB per case, 1 to 1048576 (default 64; big-* cases use " STR(BIG_MB) ");\n"
-    "                a case whose buffers would exceed the device's largest buffer\n"
-    "                (CL_DEVICE_MAX_MEM_ALLOC_SIZE) is made smaller, and says so\n"
-    "  --case P      cases whose names match the glob patterns (default: all but big-*)\n"
-    "  --max-buffer-mb N  make cases smaller so that no buffer exceeds N MiB, 1 to 1048576\n"
-    "                (default: the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE)\n"
-    "  --list        print the cases and their shapes at --mb, then exit\n"
-    "  --device SEL  gpu, cpu, P:D or a name substring (default: $DMLCL_DEVICE, else the\n"
-    "                first GPU, else the first CPU)\n"
-    "  --runs N      timed runs, 1 to 100000 (default: as many as fit in ~0.3 s, 5..200)\n"
-    "  --warmup N    untimed runs before timing, 0 to 1000 (default 2; cases slower than\n"
-    "                0.5 s a round get one)\n"
-    "  --samples N   random outputs checked against the C reference, 0 to 100000000\n"
-    "                (default 65536; cases with a slow reference, like linear2x-grad, check\n"
-    "                fewer)\n"
-    "  --threads N   threads of the host memcpy baseline on CPU devices, 0 to 256 (0 = no\n"
-    "                memcpy baseline; default: one per compute unit)\n"
-    "  --json        machine-readable results on stdout (the table goes to stderr)\n"
-    "  -v, --verbose each case's shape, plan, runs and outputs checked under its row, and\n"
-    "                each step's time on stderr\n"
-    "  -h, --help    print this help\n"
-    "exit status:\n"
-    "  0  every case ran and was right (or was skipped as unsupported on the device)\n"
-    "  1  usage: unknown option, missing or malformed value, a --case matching no case\n"
-    "  2  a value out of its range (--mb 0, --runs 0, --threads 300)\n"
-    "  3  device error: no such device, or an OpenCL call failed in a case\n"
-    "  4  a case's output differs from its C reference\n";
-
-/* A whole number in [lo, hi]: not a number is a usage error (1), out of range an input
- * error (2). */
-static int parse_count(const char *opt, const char *text, uint64_t lo, uint64_t hi, uint64_t *v)
-{
-    if (!text)
-        return DMLCL_EXIT_OK;
-    char *end = NULL;
-    errno = 0;
-    unsigned long long x = *text >= '0' && *text <= '9' ? strtoull(text, &end, 10) : 0;
-    if (!end || *end) {
-        cli_error("bench", "%s '%s': expected a whole number (see dmlcl bench --help)", opt, text);
-        return DMLCL_EXIT_USAGE;
-    }
-    if (errno || x < lo || x > hi) {
-        cli_error("bench", "%s %s: out of range, give %llu to %llu", opt, text,
-                  (unsigned long long)lo, (unsigned long long)hi);
-        return DMLCL_EXIT_INPUT;
-    }
-    *v = x;
-    return DMLCL_EXIT_OK;
-}
-
-/* Returns -1 to go on, else the exit status (after --help, or a message). */
-static int parse_args(int argc, char **argv, bopts *o, int *list)
-{
-    *o = (bopts){0, 64, NULL, NULL, 0, 2, 0.3, 65536, -1, 0, 0};
-    const char *mb = NULL, *runs = NULL, *warmup = NULL, *samples = NULL, *threads = NULL;
-    const char *max_buffer = NULL;
-    const cli_opt opts[] = {{"--json", NULL, &o->json},       {"--verbose", NULL, &o->verbose},
-                            {"-v", NULL, &o->verbose},        {"--list", NULL, list},
-                            {"--case", &o->cases, NULL},      {"--device", &o->device, NULL},
-                            {"--mb", &mb, NULL},              {"--runs", &runs, NULL},
-                            {"--warmup", &warmup, NULL},      {"--samples", &samples, NULL},
-                            {"--threads", &threads, NULL},    {"--max-buffer-mb", &max_buffer, NULL},
-                            {NULL, NULL, NULL}};
-    int npos = 0;
-    int rc = cli_parse("bench", BENCH_HELP, argc, argv, opts, NULL, 0, &npos);
-    if (rc >= 0)
-        return rc;
-    uint64_t v[5] = {o->mb, 0, (uint64_t)o->warmup, o->samples, 0};
-    if ((rc = parse_count("--mb", mb, 1, 1u << 20, &v[0])) ||
-        (rc = parse_count("--runs", runs, 1, 100000, &v[1])) ||
-        (rc = parse_count("--warmup", warmup, 0, 1000, &v[2])) ||
-        (rc = parse_count("--samples", samples, 0, 100000000, &v[3])) ||
-        (rc = parse_count("--threads", threads, 0, 256, &v[4])) ||
-        (rc = parse_count("--max-buffer-mb", max_buffer, 1, 1u << 20, &o->max_buffer_mb)))
-        return rc;
-    o->mb = v[0];
-    o->runs = (int)v[1];
-    o->warmup = (int)v[2];
-    o->samples = (uint32_t)v[3];
-    if (threads)
-        o->threads = (int)v[4];
-    if (o->cases && !*o->cases) {
-        cli_error("bench", "--case '': give a case name or glob pattern (dmlcl bench --list)");
-        return DMLCL_EXIT_USAGE;
-    }
-    return -1;
-}
-
-/* --list: every case with its shape at --mb. */
-static int list_cases(const bopts *o)
-{
-    printf("cases at --mb %llu (big-* at %d, run only when --case names them):\n",
-           (unsigned long long)o->mb, BIG_MB);
-    for (size_t i = 0; i < bench_n_cases; i++) {
-        bcase c;
-        memset(&c, 0, sizeof c);
-        c.name = bench_cases[i].name;
-        int bad = bench_cases[i].make(&c, o->mb);
-        printf("  %-20s %s\n", c.name, bad ? "(out of host memory)" : c.shape);
-        free(c.lengths);
-    }
-    return DMLCL_EXIT_OK;
-}
 
 static int open_bench(bench *b)
 {

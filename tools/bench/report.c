@@ -1,0 +1,156 @@
+/* `dmlcl bench`'s output: the header, a row per case (text, within 100 columns) and the
+ * JSON records. */
+#include "config.h"
+#include "run.h"
+#include "../cli.h"
+#include <string.h>
+
+static double gbps(uint64_t bytes, double ms) { return ms > 0 ? (double)bytes / (ms * 1e6) : 0; }
+
+void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            printf("\\%c", ch);
+        else if (ch < 0x20)
+            printf("\\u%04x", ch);
+        else
+            putchar(ch);
+    }
+    putchar('"');
+}
+
+void query_device(bench *b, devinfo *d)
+{
+    cl_platform_id plat = NULL;
+    memset(d, 0, sizeof *d);
+    clGetDeviceInfo(b->dev, CL_DEVICE_NAME, sizeof d->name - 1, d->name, NULL);
+    clGetDeviceInfo(b->dev, CL_DRIVER_VERSION, sizeof d->driver - 1, d->driver, NULL);
+    clGetDeviceInfo(b->dev, CL_DEVICE_VERSION, sizeof d->version - 1, d->version, NULL);
+    clGetDeviceInfo(b->dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL);
+    if (plat)
+        clGetPlatformInfo(plat, CL_PLATFORM_NAME, sizeof d->platform - 1, d->platform, NULL);
+    d->cu = b->compute_units;
+}
+
+static int host_baseline(const bench *b) { return b->is_cpu && b->o.threads; }
+
+/* The table's columns: at most 100 wide, every number's unit in the header. */
+#define ROW_FMT "%-18s %7s | %7s %6s | %9s %5s |"
+#define HOST_FMT " %11s %5s |"
+
+void print_header_text(bench *b, const devinfo *d, FILE *f)
+{
+    char mx[32], dv[32];
+    int host = host_baseline(b);
+    fprintf(f, "dmlcl %s bench on %s (%s, %u compute units)\n", dmlcl_version(), d->name,
+            b->is_cpu ? "CPU" : "GPU", d->cu);
+    fprintf(f, "  platform: %s; driver %s\n  device: %s\n", d->platform, d->driver, d->version);
+    fprintf(f, "  input: %llu MiB per case (--mb; big-* %d MiB)\n  buffers: at most %s each (%s%s);\n"
+               "    a case with a larger buffer is made smaller, and says so\n",
+            (unsigned long long)b->o.mb, BIG_MB, cli_bytes_text(b->max_alloc, mx),
+            b->o.max_buffer_mb ? "--max-buffer-mb; the device allows "
+                               : "the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE",
+            b->o.max_buffer_mb ? cli_bytes_text(b->device_max_alloc, dv) : "");
+    fprintf(f, "  GB/s: 10^9 bytes read + written per second, each element once; median of the\n"
+               "    timed runs after %d warm-up run(s) (profiling events), best = the fastest\n",
+            b->o.warmup);
+    fprintf(f, "  ratio: the operator's median GB/s over the baseline's: copy = clEnqueueCopyBuffer");
+    if (host)
+        fprintf(f, ",\n    memcpy = host memcpy on %d threads", b->o.threads > 0 ? b->o.threads
+                                                                    : (int)b->compute_units);
+    fprintf(f, ", each moving as many bytes (at most 2 GiB a buffer)\n"
+               "  create: dmlcl_operator_create on a memory-cache hit, median\n");
+    fprintf(f, ROW_FMT, "case", "in MiB", "op GB/s", "best", "copy GB/s", "ratio");
+    if (host)
+        fprintf(f, HOST_FMT, "memcpy GB/s", "ratio");
+    fprintf(f, " %9s\n", "create us");
+}
+
+static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
+{
+    if (r->status != R_OK) {
+        fprintf(f, "%-18s %s: %s\n    %s\n", c->name,
+                r->status == R_SKIPPED ? "skipped" : "FAIL", b->err, c->shape);
+        if (b->o.verbose && r->plan[0])
+            fprintf(f, "    plan: %s\n", r->plan);
+        return;
+    }
+    char t[8][16];
+    double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->copy_bytes, r->copy.med_ms);
+    snprintf(t[0], 16, "%.1f", r->in_bytes / 1048576.0);
+    snprintf(t[1], 16, "%.2f", g);
+    snprintf(t[2], 16, "%.2f", gbps(r->bytes, r->op.best_ms));
+    snprintf(t[3], 16, "%.2f", cg);
+    snprintf(t[4], 16, "%.2f", ratio(g, cg));
+    fprintf(f, ROW_FMT, c->name, t[0], t[1], t[2], t[3], t[4]);
+    if (r->host.runs) {
+        double hg = gbps(r->host_bytes, r->host.med_ms);
+        snprintf(t[5], 16, "%.2f", hg);
+        snprintf(t[6], 16, "%.2f", ratio(g, hg));
+        fprintf(f, HOST_FMT, t[5], t[6]);
+    } else if (host_baseline(b))
+        fprintf(f, HOST_FMT, "-", "-");
+    fprintf(f, " %9.1f\n", r->create_us_med);
+    if (r->note[0])
+        fprintf(f, "    %s\n", r->note);
+    if (b->o.verbose)
+        fprintf(f, "    %s; %.1f MB moved; %d runs, %lld outputs checked\n    plan: %s\n",
+                c->shape, r->bytes / 1e6, r->op.runs, (long long)r->checked, r->plan);
+    if (r->forward_best_ms > 0)
+        fprintf(f, "    backward/forward %.2fx (best %.3f ms over %s's %.3f ms)\n",
+                r->op.best_ms / r->forward_best_ms, r->op.best_ms, r->forward,
+                r->forward_best_ms);
+}
+
+void print_result_json(bench *b, const bcase *c, const result *r, int first)
+{
+    printf("%s\n    {\"name\": ", first ? "" : ",");
+    json_string(c->name);
+    printf(", \"shape\": ");
+    json_string(c->shape);
+    printf(", \"status\": \"%s\"", r->status == R_OK        ? "ok"
+                                   : r->status == R_SKIPPED ? "skipped"
+                                                            : "FAIL");
+    if (r->status != R_OK) {
+        printf(", \"message\": ");
+        json_string(b->err);
+    }
+    printf(", \"plan\": ");
+    json_string(r->plan);
+    if (r->note[0]) {
+        printf(", \"note\": ");
+        json_string(r->note);
+    }
+    if (r->status == R_OK) {
+        double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->copy_bytes, r->copy.med_ms);
+        double gb = gbps(r->bytes, r->op.best_ms), cb = gbps(r->copy_bytes, r->copy.best_ms);
+        printf(",\n     \"input_bytes\": %llu, \"bytes\": %llu, \"runs\": %d, \"best_ms\": %.6f, \"median_ms\": %.6f, "
+               "\"best_gbps\": %.3f, \"median_gbps\": %.3f,\n     \"copy_best_gbps\": %.3f, "
+               "\"copy_median_gbps\": %.3f, \"ratio\": %.4f, \"ratio_best\": %.4f",
+               (unsigned long long)r->in_bytes, (unsigned long long)r->bytes, r->op.runs, r->op.best_ms, r->op.med_ms,
+               gb, g, cb, cg, cg > 0 ? g / cg : 0, cb > 0 ? gb / cb : 0);
+        if (r->host.runs) {
+            double hg = gbps(r->host_bytes, r->host.med_ms),
+                   hb = gbps(r->host_bytes, r->host.best_ms);
+            printf(",\n     \"memcpy_best_gbps\": %.3f, \"memcpy_median_gbps\": %.3f, "
+                   "\"ratio_memcpy\": %.4f, \"ratio_memcpy_best\": %.4f",
+                   hb, hg, hg > 0 ? g / hg : 0, hb > 0 ? gb / hb : 0);
+        }
+        printf(",\n     \"create_us_median\": %.2f, \"create_us_best\": %.2f, \"first_create_ms\": "
+               "%.3f, "
+               "\"checked\": %lld",
+               r->create_us_med, r->create_us_best, r->first_create_ms, (long long)r->checked);
+        if (r->forward_best_ms > 0) {
+            printf(",\n     \"forward_case\": ");
+            json_string(r->forward);
+            printf(", \"forward_best_ms\": %.6f, \"backward_forward_ratio\": %.4f",
+                   r->forward_best_ms, r->op.best_ms / r->forward_best_ms);
+        }
+    }
+    printf("}");
+}
