@@ -446,6 +446,15 @@ typedef float16 tp_u16 __attribute__((aligned(4)));
         }                                                                                      \
     } while (0)
 #define TP_PICK(j) shuffle2(TP_LOAD(p), TP_LOAD(p + TP_V), mask)
+/* Outer tap (wa, s at off) of vector vi: two loads and a shuffle per tap where the
+ * vector follows the pattern and its window lies in the source, else lane by lane. */
+#define TP_TAP                                                                                 \
+    do {                                                                                       \
+        if (fit[vi] && off + fit[vi] - 1 <= sspan)                                             \
+            TP_VECTOR(TP_PICK);                                                                \
+        else                                                                                   \
+            TP_VECTOR(TP_GATHER);                                                              \
+    } while (0)
 /* Other vectors: the lanes' sources one by one into a private vector (scalar loads, not a
  * gather: gathers are slow on the 2-core host's AMD EPYC), the arithmetic as a vector. */
 static inline tp_acc tp_gather(__global const elem_t *s, const idx_t *o)
@@ -531,14 +540,10 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
                     const acc_t wa = ow[k];
                     const idx_t off = oof[k];
                     __global const elem_t *s = src + off;
-                    if (fit[vi] && off + fit[vi] - 1 <= sspan)
-                        TP_VECTOR(TP_PICK);
-                    else
-                        TP_VECTOR(TP_GATHER);
+                    TP_TAP;
                 }
             } else {
-                SEG_OUTER_TAPS(if (fit[vi] && off + fit[vi] - 1 <= sspan) TP_VECTOR(TP_PICK);
-                               else TP_VECTOR(TP_GATHER););
+                SEG_OUTER_TAPS(TP_TAP;);
             }
             TP_PRIV(acc + x) = t;
         }

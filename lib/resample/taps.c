@@ -17,6 +17,9 @@ typedef struct {
     cl_ulong sspan;
 } taps_args;
 
+/* Words of a dimension's key in the context's memo (dim_key). */
+enum { DIM_KEY = 13 };
+
 typedef struct taps_impl {
     taps_args args;
     uint64_t src_base; /* source element offset fixed by the affine dimensions */
@@ -29,7 +32,7 @@ typedef struct taps_impl {
     cl_kernel kernel;
     cl_mem table; /* NULL when every dimension is affine */
     /* What the table was built from: each dimension's key (dim_key), for the memo. */
-    uint64_t tkey[8 * 13];
+    uint64_t tkey[8 * DIM_KEY];
     size_t tkey_words;
     /* For dmlcl_operator_plan(), written when first asked (describe). */
     uint64_t table_bytes;
@@ -101,7 +104,6 @@ typedef struct {
 } dim_saved;
 
 /* Everything a dimension's rows depend on (add_dim's inputs), without padding bytes. */
-enum { DIM_KEY = 13 };
 static void dim_key(int grad, int linear, dmlcl__nearest_rule rule, int antialiased,
                     const dmlcl__taps_dim *p, uint64_t *key)
 {
@@ -153,15 +155,14 @@ static void dim_to_memo(dmlcl_operator *op, const dmlcl__taps_table *t,
 }
 
 /* Dimension p's rows into t, or its affine map: from the context's memo where an earlier
- * operator built this dimension (building the rows is most of a creation's work). */
+ * operator built this dimension (building the rows is most of a creation's work). key:
+ * the dimension's dim_key. */
 static dmlcl_status add_dim(dmlcl_operator *op, dmlcl__taps_table *t, int grad, int linear,
                             dmlcl__nearest_rule rule, int antialiased, dmlcl__taps_dim *p,
-                            uint64_t *floor_words)
+                            const uint64_t *key, uint64_t *floor_words)
 {
-    uint64_t key[DIM_KEY];
-    dim_key(grad, linear, rule, antialiased, p, key);
     dim_dest dest = {t, p};
-    int hit = dmlcl__memo_visit(&op->ctx->memo, DMLCL__MEMO_TAPS_DIM, key, sizeof key,
+    int hit = dmlcl__memo_visit(&op->ctx->memo, DMLCL__MEMO_TAPS_DIM, key, DIM_KEY * 8,
                                 dim_from_memo, &dest);
     if (hit == 0)
         return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory for the tap tables",
@@ -201,10 +202,11 @@ static dmlcl_status build(dmlcl_operator *op, taps_impl *im, int grad, int linea
         dmlcl__taps_dim p = {res->whole[d], src->whole[d], scales[d], in_offsets[d],
                              out_offsets[d], res->origin[d], res->sizes[d], src->origin[d],
                              src->sizes[d], 0, 0, 0};
-        dim_key(grad, linear, rule, antialiased, &p, im->tkey + im->tkey_words);
+        uint64_t *key = im->tkey + im->tkey_words;
+        dim_key(grad, linear, rule, antialiased, &p, key);
         im->tkey_words += DIM_KEY;
         if (!same_map(dims, d, &p) &&
-            (st = add_dim(op, t, grad, linear, rule, antialiased, &p, &floor_words)))
+            (st = add_dim(op, t, grad, linear, rule, antialiased, &p, key, &floor_words)))
             return st;
         dims[d] = p;
         a->rsize[d] = res->sizes[d];
