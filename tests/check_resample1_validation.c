@@ -32,13 +32,7 @@ static void vfix_init(vfix *f, int v0)
 
 static dmlcl_status vcreate(vfix *f)
 {
-    dmlcl_operator *op = (dmlcl_operator *)1; /* must come back NULL on failure */
-    dmlcl_status st = dmlcl_operator_create(tu_context(), &f->od, &op);
-    if (st == DMLCL_SUCCESS)
-        dmlcl_operator_release(op);
-    else
-        ck_assert_ptr_null(op);
-    return st;
+    return tu_create_release(&f->od);
 }
 
 #define BAD(f, needle) tu_assert_fails(vcreate(&(f)), DMLCL_INVALID_ARGUMENT, needle)

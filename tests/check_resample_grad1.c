@@ -170,13 +170,7 @@ static void gfix_init(gfix *f)
 
 static dmlcl_status gcreate(gfix *f)
 {
-    dmlcl_operator *op = (dmlcl_operator *)1;
-    dmlcl_status st = dmlcl_operator_create(tu_context(), &f->od, &op);
-    if (st == DMLCL_SUCCESS)
-        dmlcl_operator_release(op);
-    else
-        ck_assert_ptr_null(op);
-    return st;
+    return tu_create_release(&f->od);
 }
 
 #define GBAD(f, needle) tu_assert_fails(gcreate(&(f)), DMLCL_INVALID_ARGUMENT, needle)

@@ -26,13 +26,7 @@ static void fixture_init(fixture *f)
 
 static dmlcl_status create(fixture *f)
 {
-    dmlcl_operator *op = (dmlcl_operator *)1; /* must be reset to NULL on failure */
-    dmlcl_status st = dmlcl_operator_create(tu_context(), &f->od, &op);
-    if (st == DMLCL_SUCCESS)
-        dmlcl_operator_release(op);
-    else
-        ck_assert_ptr_null(op);
-    return st;
+    return tu_create_release(&f->od);
 }
 
 #define BAD(code, needle) tu_assert_fails(create(&f), DMLCL_INVALID_ARGUMENT, needle)

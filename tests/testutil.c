@@ -233,3 +233,14 @@ void tu_build_options(const char *extra)
     snprintf(both, sizeof both, "%s%s%s", TU_BUILD_OPTIONS, extra ? " " : "", extra ? extra : "");
     setenv("DMLCL_BUILD_OPTIONS", both, 1);
 }
+
+dmlcl_status tu_create_release(const dmlcl_operator_desc *od)
+{
+    dmlcl_operator *op = (dmlcl_operator *)1; /* must come back NULL on failure */
+    dmlcl_status st = dmlcl_operator_create(tu_context(), od, &op);
+    if (st == DMLCL_SUCCESS)
+        dmlcl_operator_release(op);
+    else
+        ck_assert_ptr_null(op);
+    return st;
+}

@@ -76,6 +76,9 @@ uint64_t tu_alloc_failures(const dmlcl_operator_desc *od, const void *in, void *
 /* Creates the operator in tu_context(), runs it once on one host input and output
  * through execute_host and releases it; asserts that create and run succeed. */
 void tu_run_host(const dmlcl_operator_desc *od, const void *in, void *out);
+/* Creates od on the shared context and releases it: its status; on failure the operator
+ * pointer must have come back NULL. */
+dmlcl_status tu_create_release(const dmlcl_operator_desc *od);
 
 /* RESAMPLE1 on packed FLOAT32 host arrays through execute_host in tu_context(); asserts
  * that create and run succeed. */
