@@ -5,8 +5,8 @@
 #include "reverse/plan.h"
 #include "plantensor.h"
 
-static const dmlcl__limits gpu = {1024, 132, 0};
-static const dmlcl__limits cpu = {4096, 2, 1};
+static const dmlcl__limits gpu = {1024, 132, 0, 64};
+static const dmlcl__limits cpu = {4096, 2, 1, 64};
 
 /* A tensor by hand (tests/plantensor.h); the reverse planner ignores the type. */
 static dmlcl__tensor tensor(uint32_t rank, const uint64_t *sizes, const uint64_t *strides,
@@ -153,7 +153,7 @@ START_TEST(ndrange_from_device_limits)
     const uint64_t tiny[1] = {3};
     p = plan(1, tiny, NULL, 0, &gpu);
     ck_assert_uint_eq(p.global, 256);
-    dmlcl__limits small = {64, 4, 0};
+    dmlcl__limits small = {64, 4, 0, 64};
     p = plan(2, s, NULL, 1, &small);
     ck_assert_uint_eq(p.local, 64);
 }

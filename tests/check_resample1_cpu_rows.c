@@ -3,6 +3,7 @@
  * reference bit for bit. */
 #include "resample1_case.h"
 #include "core/context.h" /* white-box: the device's FLOAT64 support */
+#include <stdlib.h>
 
 /* The CPU row blocks (kernels/resample/resample1/resample1_cpu_rows.cl), forced with cpu=3 (3 rows per item,
  * so items split the rows and pair some; rows=0,seg=256 so that GPUs plan them too; every
@@ -83,11 +84,19 @@ START_TEST(cpu_row_blocks)
         dmlcl_operator *op = rc_make_op(&c, 0);
         const char *plan = dmlcl_operator_plan(op);
         ck_assert_msg(strstr(plan, "-cpu-rows") != NULL, "case %zu: %s", n, plan);
-        if (cases[n].want)
+        /* The wanted patterns are of 16 lanes (AVX-512's floats); with fewer lanes to a
+         * register, some pattern (tests/check_resample1_planner.c checks those). */
+        const char *lanes = strstr(plan, "-DCR_W=");
+        const int w16 = lanes && atoi(lanes + 7) == 16;
+        if (cases[n].want && !w16 && strstr(cases[n].want, "-DCR_P"))
+            ck_assert_msg(strstr(plan, "-DCR_PL") != NULL, "case %zu: %s", n, plan);
+        else if (cases[n].want)
             ck_assert_msg(strstr(plan, cases[n].want) != NULL, "case %zu: %s", n, plan);
         else
             ck_assert_msg(strstr(plan, "-DCR_PL") == NULL, "case %zu: %s", n, plan);
         dmlcl_operator_release(op);
+        if (tu_compile_only())
+            continue;
         const size_t inexact = rc_case_inexact;
         rc_check_random(&rng, &c, (int)n);
         ck_assert_msg(rc_case_inexact == inexact, "case %zu, type %d: %zu outputs not "

@@ -11,8 +11,10 @@
 #include "reverse/plan.h"
 #include "plantensor.h"
 
-static const dmlcl__limits gpu = {1024, 132, 0};
-static const dmlcl__limits cpu = {4096, 2, 1};
+static const dmlcl__limits gpu = {1024, 132, 0, 64};
+static const dmlcl__limits cpu = {4096, 2, 1, 64}; /* AVX-512 */
+static const dmlcl__limits avx2 = {4096, 2, 1, 32};
+static const dmlcl__limits sse = {4096, 2, 1, 16};
 
 /* A tensor by hand (tests/plantensor.h). */
 static dmlcl__tensor tensor(uint32_t rank, const uint64_t *sizes, const uint64_t *strides,
@@ -429,7 +431,7 @@ START_TEST(types_and_index_width)
     ck_assert_int_eq(p.idx64, 1);
     /* 2x nearest: lane j of a vector reads its first input + j / 2 (CPU row blocks). */
     ck_assert_str_eq(p.options, "-DLINEAR=0 -DELEM_BYTES=2 -DV=16 -DINNER_RES=1 -DIDX64=1 "
-                                "-DCR_PL=0x7766554433221100ul -DCR_PU=0x7766554433221100ul");
+                                "-DCR_W=16 -DCR_PL=0x7766554433221100ul -DCR_PU=0x7766554433221100ul");
     /* CPU: the row blocks, one item per group (POCL compiles once per group size, so
      * once per variant, not per shape), 16 rows of one block, a row per item (16 items
      * per compute unit wanted); forced off, the segment kernels' fixed group of 64. */
@@ -449,7 +451,7 @@ START_TEST(types_and_index_width)
      * scaling there), unless cpu=N forces the row blocks; 2 compute units: row blocks. */
     const uint64_t dis[2] = {64, 64}, dos[2] = {32, 32};
     const float half[2] = {0.5f, 0.5f};
-    const dmlcl__limits cpu16 = {4096, 16, 1};
+    const dmlcl__limits cpu16 = {4096, 16, 1, 64};
     dmlcl__tensor din = tensor(2, dis, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     dmlcl__tensor dout = tensor(2, dos, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     dmlcl__resample1_plan_make(&din, &dout, 1, half, half8, mhalf8, &cpu16, 0, &p);
@@ -464,13 +466,85 @@ START_TEST(types_and_index_width)
     /* Upsampling on 16 compute units: row blocks. */
     dmlcl__resample1_plan_make(&dout, &din, 1, sc, half8, mhalf8, &cpu16, 0, &p);
     ck_assert_uint_ne(p.cpu_rows, 0);
-    dmlcl__limits tiny_cpu = {16, 2, 1};
+    dmlcl__limits tiny_cpu = {16, 2, 1, 64};
     dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &tiny_cpu, 0, &p);
     dmlcl__resample1_plan_launch(&p, &in, &out, &tiny_cpu, &off, 0);
     ck_assert_uint_eq(p.local, 16);
     ck_assert_uint_eq(p.global % 16, 0);
     dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &gpu, 0, &p);
     ck_assert_uint_eq(p.local, 256);
+}
+END_TEST
+
+/* The CPU row blocks' vectors hold one of the compiler's registers (16-lane vectors
+ * warn at every build where the target has no AVX-512): lanes and patterns follow. */
+START_TEST(cpu_lanes_follow_the_registers)
+{
+    const uint64_t is[2] = {8, 64}, os[2] = {16, 128}, ds[2] = {8, 32};
+    const float up[2] = {2, 2}, down[2] = {1, 0.5f};
+    dmlcl__tensor in = tensor(2, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(2, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor dout = tensor(2, ds, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan p;
+    dmlcl__resample1_plan_make(&in, &out, 1, up, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_uint_eq(p.cpu_w, 8); /* 8 floats in 32 bytes */
+    ck_assert_msg(strstr(p.options, "-DCR_W=8 -DCR_PL=0x32211000ul -DCR_PU=0x43322110ul -DCR_PL2=0x43322110ul ") != NULL, "%s", p.options);
+    ck_assert_msg(strstr(p.options, "CR_WIN2") == NULL, "%s", p.options); /* 2x: one vector of inputs */
+    dmlcl__resample1_plan_make(&in, &out, 1, up, half8, mhalf8, &sse, 0, &p);
+    ck_assert_uint_eq(p.cpu_w, 4);
+    ck_assert_msg(strstr(p.options, "-DCR_W=4 ") != NULL, "%s", p.options);
+    /* 0.5x: 8 lanes read 16 inputs, a window of two vectors. */
+    dmlcl__resample1_plan_make(&in, &dout, 1, down, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_msg(strstr(p.options, "-DCR_W=8 -DCR_WIN2=1 -DCR_PL=0xeca86420ul") != NULL, "%s", p.options);
+    /* FLOAT64: 4 lanes of 8 bytes on AVX2. */
+    in = tensor(2, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT64, 8);
+    out = tensor(2, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT64, 8);
+    dmlcl__resample1_plan_make(&in, &out, 1, up, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_uint_eq(p.cpu_w, 4);
+    /* Nearest moves bits: 16 lanes of 2 bytes fit 32. */
+    in = tensor(2, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT16, 2);
+    out = tensor(2, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT16, 2);
+    dmlcl__resample1_plan_make(&in, &out, 0, up, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_uint_eq(p.cpu_w, 16);
+}
+END_TEST
+
+/* Patterns only where they recur: 1.7x drifts from vector to vector (a program per such
+ * scale would serve a few vectors a row), 2x and 1.5x repeat; the generic plan drops
+ * them (and the GPUs' window and pairs) and reads the same table. */
+START_TEST(patterns_recur_or_none)
+{
+    const uint64_t is[2] = {8, 300}, os17[2] = {16, 510}, os2[2] = {16, 600},
+                   os15[2] = {16, 450};
+    const float s17[2] = {2, 1.7f}, s2[2] = {2, 2}, s15[2] = {2, 1.5f};
+    dmlcl__tensor in = tensor(2, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor o17 = tensor(2, os17, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor o2 = tensor(2, os2, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor o15 = tensor(2, os15, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan p, g;
+    dmlcl__resample1_plan_make(&in, &o17, 1, s17, half8, mhalf8, &cpu, 0, &p);
+    ck_assert_uint_ne(p.cpu_rows, 0);
+    ck_assert_uint_eq(p.cpu_np, 0);
+    ck_assert_int_eq(dmlcl__resample1_plan_generic(&p, &in, &g), 0); /* generic already */
+    dmlcl__resample1_plan_make(&in, &o15, 1, s15, half8, mhalf8, &cpu, 0, &p);
+    ck_assert_uint_ge(p.cpu_np, 3); /* three phases */
+    dmlcl__resample1_plan_make(&in, &o2, 1, s2, half8, mhalf8, &cpu, 0, &p);
+    ck_assert_uint_ge(p.cpu_np, 1);
+    ck_assert_int_eq(dmlcl__resample1_plan_generic(&p, &in, &g), 1);
+    ck_assert_uint_eq(g.cpu_np, 0);
+    ck_assert_ptr_null(strstr(g.options, "CR_PL"));
+    ck_assert_ptr_nonnull(strstr(g.options, "-DCR_W=16"));
+    ck_assert_uint_eq(g.table_bytes, p.table_bytes);
+    /* GPUs: the rows kernel's window and pairs go, the pair slot counts rows again. */
+    dmlcl__resample1_plan_make(&in, &o2, 1, s2, half8, mhalf8, &gpu, 0, &p);
+    ck_assert_uint_ne(p.win, 0);
+    ck_assert_int_eq(dmlcl__resample1_plan_generic(&p, &in, &g), 1);
+    ck_assert_uint_eq(g.win, 0);
+    ck_assert_int_eq(g.pair, 0);
+    ck_assert_ptr_null(strstr(g.options, "WPAT"));
+    ck_assert_ptr_null(strstr(g.options, "PAIR_K"));
+    for (uint32_t k = 0; k < g.nr; k++)
+        ck_assert_uint_eq(g.rdiv[k].mul, dmlcl__fastdiv_make(g.rsize[k], 32).mul);
 }
 END_TEST
 
@@ -716,6 +790,8 @@ int main(void)
     tcase_add_test(tc, transposed_pass_dims_do_not_merge);
     tcase_add_test(tc, rank_8_all_resampled);
     tcase_add_test(tc, types_and_index_width);
+    tcase_add_test(tc, cpu_lanes_follow_the_registers);
+    tcase_add_test(tc, patterns_recur_or_none);
     tcase_add_test(tc, fill_writes_the_rows);
     tcase_add_test(tc, resample2_nearest_rules);
     tcase_add_test(tc, coordinate_rounding_matches_libm);

@@ -234,6 +234,12 @@ void tu_build_options(const char *extra)
     setenv("DMLCL_BUILD_OPTIONS", both, 1);
 }
 
+int tu_compile_only(void)
+{
+    const char *v = getenv("DMLCL_TEST_COMPILE_ONLY");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 dmlcl_status tu_create_release(const dmlcl_operator_desc *od)
 {
     dmlcl_operator *op = (dmlcl_operator *)1; /* must come back NULL on failure */

@@ -79,6 +79,9 @@ void tu_run_host(const dmlcl_operator_desc *od, const void *in, void *out);
 /* Creates od on the shared context and releases it: its status; on failure the operator
  * pointer must have come back NULL. */
 dmlcl_status tu_create_release(const dmlcl_operator_desc *od);
+/* $DMLCL_TEST_COMPILE_ONLY set: the kernel-variant tests build their programs and run
+ * nothing (tests/targets_test.sh, for a target the host cannot run). */
+int tu_compile_only(void);
 
 /* RESAMPLE1 on packed FLOAT32 host arrays through execute_host in tu_context(); asserts
  * that create and run succeed. */
@@ -121,4 +124,5 @@ Suite *threads_suite(void);
 Suite *alloc_failure_suite(void);
 Suite *conformance_suite(void);
 Suite *tiles_suite(void);
+Suite *specialize_suite(void);
 #endif

@@ -13,7 +13,7 @@
  * whose inner rows have at most KB taps), NT3 (three tabled dimensions: the column
  * kernels' second outer one), SEGT (columns per item of the segment kernel), CV (FLOAT32
  * channels-last: channels per item of the rows kernel, one vector load per tap), TP (the
- * segment kernel's pattern: 16 lane offsets, see there). Shapes and tables are
+ * segment kernel's pattern: TPW lane offsets, see there). Shapes and tables are
  * arguments. */
 
 typedef struct {
@@ -381,11 +381,12 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
  * arrays (column fastest), and loops over rows; per row and outer tap the loop over its
  * columns is a plain loop the compiler vectorises (gathers from the source). The same
  * terms in the same order as the rows kernel: the same bits.
- * TP (the planner's, CPUs): the segment's vectors of 16 columns (x0 a multiple of 16)
- * whose source offsets follow TP for every tap j (ob[j][x0 + l] = ob[j][x0] + TP[l], each
- * TP[l] < 32: downsampling by 2 and the backward pass of upsampling by 2 give 0, 2, ..,
- * 30) read each tap's 16 sources as two vector loads and one constant shuffle, where the
- * 32-element window lies within the source (a.sspan); the kernel checks every vector and
+ * TP (the planner's, CPUs): the segment's vectors of TPW columns (x0 a multiple of TPW;
+ * TPW lanes fill one of the compiler's vector registers, see kernels/simd.cl) whose source
+ * offsets follow TP for every tap j (ob[j][x0 + l] = ob[j][x0] + TP[l], each TP[l] <
+ * 2 TPW: downsampling by 2 and the backward pass of upsampling by 2 give 0, 2, 4, ..) read
+ * each tap's TPW sources as two vector loads and one constant shuffle, where the
+ * 2 TPW-element window lies within the source (a.sspan); the kernel checks every vector and
  * takes the others column by column. The lanes pick the elements the scalar loop reads
  * (or, where the tap's weight is 0, another element of the window: the select drops it,
  * as it drops the scalar loop's) and compute the same terms in the same order: the same
@@ -394,30 +395,33 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
 /* FLOAT32 and FLOAT64 (and the private accumulators and weights) move through pointers to
  * vectors of element alignment: one unaligned vector instruction each (POCL splits vload16
  * and vstore16 into pieces), as in resample1_cpu_rows.cl. */
+#if TPW != 2 && TPW != 4 && TPW != 8 && TPW != 16
+#error "TPW must be 2, 4, 8 or 16"
+#endif
+#define TP_V TPW
 #if DTYPE == 9
-typedef double16 tp_acc;
-typedef ulong16 tp_mask;
-typedef double16 tp_u16 __attribute__((aligned(8)));
+typedef CAT(double, TPW) tp_acc;
+typedef CAT(ulong, TPW) tp_mask;
+typedef tp_acc tp_u16 __attribute__((aligned(8)));
 #define TP_LOAD(p) (*(__global const tp_u16 *)(p))
 #elif DTYPE == 1
-typedef float16 tp_acc;
-typedef uint16 tp_mask;
-typedef float16 tp_u16 __attribute__((aligned(4)));
+typedef CAT(float, TPW) tp_acc;
+typedef CAT(uint, TPW) tp_mask;
+typedef tp_acc tp_u16 __attribute__((aligned(4)));
 #define TP_LOAD(p) (*(__global const tp_u16 *)(p))
 #elif DTYPE == 2
-typedef float16 tp_acc;
-typedef uint16 tp_mask;
-#define TP_LOAD(p) vload_half16(0, p)
+typedef CAT(float, TPW) tp_acc;
+typedef CAT(uint, TPW) tp_mask;
+#define TP_LOAD(p) CAT(vload_half, TPW)(0, p)
 #else
-typedef float16 tp_acc;
-typedef uint16 tp_mask;
-#define TP_LOAD(p) convert_float16(vload16(0, p))
+typedef CAT(float, TPW) tp_acc;
+typedef CAT(uint, TPW) tp_mask;
+#define TP_LOAD(p) CAT(convert_float, TPW)(CAT(vload, TPW)(0, p))
 #endif
 #if DTYPE != 9 && DTYPE != 1
-typedef float16 tp_u16 __attribute__((aligned(4)));
+typedef tp_acc tp_u16 __attribute__((aligned(4)));
 #endif
 #define TP_PRIV(p) (*(tp_u16 *)(p))
-#define TP_V 16
 #endif
 /* The segment kernel's outer taps of row o in order: the statements run with the tap's
  * weight wa and its source row s (at offset off). */
@@ -433,7 +437,7 @@ typedef float16 tp_u16 __attribute__((aligned(4)));
         }                                                                                      \
     }
 #ifdef TP
-/* The segment kernel's vector at column x: tap j's 16 sources are VAL(j) (p: the tap's
+/* The segment kernel's vector at column x: tap j's TP_V sources are VAL(j) (p: the tap's
  * first source). */
 #define TP_VECTOR(VAL)                                                                         \
     do {                                                                                       \

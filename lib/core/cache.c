@@ -120,8 +120,8 @@ static cl_program insert(dmlcl_context *c, uint64_t hash, const char *options, c
  * leave out what only GPUs' compilers do well: common.cl), and $DMLCL_BUILD_OPTIONS (extra
  * compiler flags for debugging or tests, e.g. -cl-opt-disable, -Werror). All are part of
  * the cache key. */
-static dmlcl_status full_options(const dmlcl_context *c, const char *variant, char *buf,
-                                 size_t cap)
+dmlcl_status dmlcl__full_options(const dmlcl_context *c, const char *variant, char *buf,
+                                size_t cap)
 {
     const char *extra = getenv("DMLCL_BUILD_OPTIONS");
     int n = snprintf(buf, cap, "%s%s%s%s", variant, c->info.is_cpu ? " -DDMLCL_CPU=1" : "",
@@ -132,14 +132,14 @@ static dmlcl_status full_options(const dmlcl_context *c, const char *variant, ch
     return DMLCL_SUCCESS;
 }
 
-dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const char *variant,
-                                cl_program *out)
+dmlcl_status dmlcl__program_full(dmlcl_context *c, const char *kernel_file, const char *options,
+                                 dmlcl__reach reach, cl_program *out)
 {
     const dmlcl__kernel_source *src[2];
     uint64_t hash = 0;
-    char options[1024];
+    *out = NULL;
     dmlcl_status st = sources(kernel_file, src, &hash);
-    if (st || (st = full_options(c, variant, options, sizeof options)))
+    if (st)
         return st;
     pthread_mutex_lock(&cache_lock);
     entry *e = lookup(c->cl_ctx, c->device, hash, options);
@@ -151,12 +151,16 @@ dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const
         return DMLCL_SUCCESS;
     }
     pthread_mutex_unlock(&cache_lock);
+    if (reach == DMLCL__REACH_MEMORY)
+        return DMLCL_SUCCESS;
 
     /* Miss: load or compile outside the lock so other variants are not held up. */
     cl_program prog = NULL;
     if (dmlcl__disk_load(c, hash, options, &prog) == 0) {
         __atomic_add_fetch(&stats.disk_hits, 1, __ATOMIC_SEQ_CST);
     } else {
+        if (reach == DMLCL__REACH_DISK)
+            return DMLCL_SUCCESS;
         if ((st = compile(c, src, kernel_file, options, &prog)))
             return st;
         dmlcl__disk_store(c, hash, options, prog);
@@ -167,12 +171,30 @@ dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const
     return DMLCL_SUCCESS;
 }
 
-dmlcl_status dmlcl__kernel_get(dmlcl_context *c, const char *kernel_file, const char *options,
-                               const char *kernel_name, cl_kernel *out)
+/* The program from memory, else from disk (where `reach` allows), else compiled (where it
+ * allows that too); *out NULL where it stops short. */
+static dmlcl_status program_reach(dmlcl_context *c, const char *kernel_file, const char *variant,
+                                  dmlcl__reach reach, cl_program *out)
+{
+    char options[1024];
+    *out = NULL;
+    dmlcl_status st = dmlcl__full_options(c, variant, options, sizeof options);
+    return st ? st : dmlcl__program_full(c, kernel_file, options, reach, out);
+}
+
+dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const char *variant,
+                                cl_program *out)
+{
+    return program_reach(c, kernel_file, variant, DMLCL__REACH_COMPILE, out);
+}
+
+dmlcl_status dmlcl__kernel_reach(dmlcl_context *c, const char *kernel_file, const char *options,
+                                 const char *kernel_name, dmlcl__reach reach, cl_kernel *out)
 {
     cl_program prog;
-    dmlcl_status st = dmlcl__program_get(c, kernel_file, options, &prog);
-    if (st)
+    *out = NULL;
+    dmlcl_status st = program_reach(c, kernel_file, options, reach, &prog);
+    if (st || !prog)
         return st;
     cl_int err = CL_SUCCESS;
     *out = clCreateKernel(prog, kernel_name, &err);
@@ -180,6 +202,32 @@ dmlcl_status dmlcl__kernel_get(dmlcl_context *c, const char *kernel_file, const 
     if (err)
         return dmlcl__cl_fail("clCreateKernel", err);
     return DMLCL_SUCCESS;
+}
+
+dmlcl_status dmlcl__kernel_get(dmlcl_context *c, const char *kernel_file, const char *options,
+                               const char *kernel_name, cl_kernel *out)
+{
+    return dmlcl__kernel_reach(c, kernel_file, options, kernel_name, DMLCL__REACH_COMPILE, out);
+}
+
+/* What the device compilers' targets are: a device's vector registers (cl_device_ids live
+ * as long as the process for the platforms we know; a full table forgets nothing, it
+ * only probes again). */
+static struct { cl_device_id dev; uint32_t bytes; } simd[16];
+
+uint32_t dmlcl__simd_memo(cl_device_id dev, uint32_t bytes)
+{
+    pthread_mutex_lock(&cache_lock);
+    size_t i = 0;
+    while (i < sizeof simd / sizeof simd[0] && simd[i].dev && simd[i].dev != dev)
+        i++;
+    if (i < sizeof simd / sizeof simd[0]) {
+        if (bytes && !simd[i].dev)
+            simd[i].dev = dev, simd[i].bytes = bytes;
+        bytes = simd[i].dev == dev ? simd[i].bytes : bytes;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return bytes;
 }
 
 /* dmlcl contexts wrapping each cl_context: its programs are dropped when the last goes,

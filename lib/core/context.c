@@ -36,6 +36,39 @@ static void query_info(cl_device_id dev, dmlcl__device_info *in)
         in->compute_units = 1;
 }
 
+/* The width of the compiler's vector registers on CPUs (kernels/simd.cl: a probe of a few
+ * lines, built once per device and process, outside the program cache and its counts;
+ * POCL's own cache makes it a load after the first process), 64 bytes elsewhere. Where the
+ * probe cannot be built, 16: narrow vectors are slower, never wrong or noisy. */
+static uint32_t simd_bytes(dmlcl_context *c)
+{
+    if (!c->info.is_cpu)
+        return 64;
+    uint32_t bytes = dmlcl__simd_memo(c->device, 0);
+    if (bytes)
+        return bytes;
+    const dmlcl__kernel_source *src = dmlcl__kernel_find("simd");
+    const char *text = src ? src->text : NULL;
+    cl_int err = CL_SUCCESS;
+    cl_program prog = src ? clCreateProgramWithSource(c->cl_ctx, 1, &text, &src->length, &err)
+                          : NULL;
+    if (!prog || err || clBuildProgram(prog, 1, &c->device, "", NULL, NULL) != CL_SUCCESS) {
+        if (prog)
+            clReleaseProgram(prog);
+        return 16;
+    }
+    cl_kernel k = clCreateKernel(prog, "dmlcl_simd_bytes", &err);
+    size_t wg[3] = {0, 0, 0};
+    if (!err)
+        err = clGetKernelWorkGroupInfo(k, c->device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                       sizeof wg, wg, NULL);
+    if (k)
+        clReleaseKernel(k);
+    clReleaseProgram(prog);
+    bytes = !err && (wg[0] == 16 || wg[0] == 32 || wg[0] == 64) ? (uint32_t)wg[0] : 16;
+    return dmlcl__simd_memo(c->device, bytes);
+}
+
 /* The device must belong to the context, and a given queue to both. */
 static dmlcl_status check_membership(cl_context ctx, cl_device_id dev, cl_command_queue q)
 {
@@ -100,7 +133,9 @@ dmlcl_status dmlcl_context_create(cl_context ctx, cl_device_id device, cl_comman
     c->queue = queue;
     c->refs = 1;
     dmlcl__memo_init(&c->memo);
+    dmlcl__builds_init(&c->builds);
     query_info(device, &c->info);
+    c->info.simd_bytes = simd_bytes(c);
     *out = c;
     return DMLCL_SUCCESS;
 }
@@ -111,6 +146,7 @@ void dmlcl_context_release(dmlcl_context *c)
 {
     if (!c || __atomic_sub_fetch(&c->refs, 1, __ATOMIC_SEQ_CST) != 0)
         return;
+    dmlcl__builds_finish(&c->builds); /* they use c */
     dmlcl__memo_free(&c->memo);
     dmlcl__cache_detach(c->cl_ctx);
     clReleaseCommandQueue(c->queue);

@@ -4,6 +4,7 @@
 #define DMLCL_CORE_CONTEXT_H
 #include "core/base.h"
 #include "core/memo.h"
+#include "core/specialize.h"
 
 /* ---- context (context.c) ------------------------------------------------------------ */
 typedef struct dmlcl__device_info {
@@ -20,6 +21,7 @@ typedef struct dmlcl__device_info {
     cl_uint mem_base_addr_align; /* bits */
     int is_cpu;
     int has_fp64;
+    uint32_t simd_bytes; /* the compiler's vector registers (kernels/simd.cl); 64 on GPUs */
 } dmlcl__device_info;
 
 struct dmlcl_context {
@@ -29,6 +31,7 @@ struct dmlcl_context {
     dmlcl__device_info info;
     int refs; /* atomic: the caller's reference plus one per live operator */
     dmlcl__memo memo; /* tables its operators built (memo.h) */
+    dmlcl__builds builds; /* specialised programs built in the background (specialize.h) */
 };
 void dmlcl__context_retain(dmlcl_context *c);
 /* A read-only buffer holding the table's bytes, shared with the context's other
@@ -58,6 +61,26 @@ dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const
 /* Creates a kernel from a cached program; the program reference is dropped. */
 dmlcl_status dmlcl__kernel_get(dmlcl_context *c, const char *kernel_file, const char *options,
                                const char *kernel_name, cl_kernel *out);
+/* How far a lookup may go: memory only, memory and disk (no compiler), or compile too. */
+typedef enum dmlcl__reach {
+    DMLCL__REACH_MEMORY,
+    DMLCL__REACH_DISK,
+    DMLCL__REACH_COMPILE
+} dmlcl__reach;
+/* The complete build options of a variant (the cache's key): the variant's defines,
+ * DMLCL_CPU on CPU devices and $DMLCL_BUILD_OPTIONS, read now. */
+dmlcl_status dmlcl__full_options(const dmlcl_context *c, const char *variant, char *buf,
+                                size_t cap);
+/* The program of complete options `options` within `reach` (*out NULL where not found). */
+dmlcl_status dmlcl__program_full(dmlcl_context *c, const char *kernel_file, const char *options,
+                                 dmlcl__reach reach, cl_program *out);
+/* dmlcl__kernel_get within `reach`: *out NULL (and success) where the program is not
+ * found there. */
+dmlcl_status dmlcl__kernel_reach(dmlcl_context *c, const char *kernel_file, const char *options,
+                                 const char *kernel_name, dmlcl__reach reach, cl_kernel *out);
+/* The devices' vector register widths, kept with the programs (simd_bytes in context.c):
+ * bytes 0 looks dev up (0: unknown), else records it; returns the width kept. */
+uint32_t dmlcl__simd_memo(cl_device_id dev, uint32_t bytes);
 /* Counts the dmlcl contexts wrapping cl_ctx; when the last detaches, its programs are
  * dropped from memory (the cl_context's address may be reused afterwards). */
 dmlcl_status dmlcl__cache_attach(cl_context cl_ctx);

@@ -11,7 +11,18 @@ typedef struct dmlcl__limits {
     size_t max_work_group_size;
     uint32_t compute_units;
     int is_cpu;
+    /* Bytes in one of the compiler's vector registers: CPU kernels keep their vectors
+     * within it (kernels/simd.cl says why). 0: 64, as on GPUs, whose compilers split any
+     * vector without a change of ABI. */
+    uint32_t simd_bytes;
 } dmlcl__limits;
+
+/* Lanes of elem_bytes each in a CPU kernel's vector: one register's worth, 2 to 16. */
+static inline uint32_t dmlcl__simd_lanes(const dmlcl__limits *lim, uint32_t elem_bytes)
+{
+    const uint32_t bytes = lim->simd_bytes ? lim->simd_bytes : 64, n = bytes / elem_bytes;
+    return n > 16 ? 16 : n < 2 ? 2 : n;
+}
 
 /* ---- fast division (fastdiv.c) ---------------------------------------------------------
  * q = n / d for every n < 2^bits as t = mul_hi(n, mul); q = (t + ((n - t) >> sh1)) >> sh2

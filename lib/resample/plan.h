@@ -77,6 +77,7 @@ typedef struct dmlcl__resample1_plan {
      * flat outputs of cpu_rows consecutive rows; 0 = off. chunks counts blocks per row. */
     uint64_t cpu_rows;
     uint64_t cpu_span;          /* the input row's span in elements (inner resampled) */
+    uint32_t cpu_w;             /* lanes per vector: one register (dmlcl__simd_lanes) */
     uint32_t cpu_np;            /* patterns of a vector's lower / upper inputs (0: none) */
     uint64_t cpu_pl[DMLCL_R1_CPU_PATTERNS], cpu_pu[DMLCL_R1_CPU_PATTERNS];
     uint32_t cpu_high[DMLCL_R1_CPU_PATTERNS]; /* their 5th bits (lower: 0-15, upper: 16-31) */
@@ -107,6 +108,12 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
 void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
                                   const dmlcl__tensor *out, const dmlcl__limits *lim,
                                   const dmlcl__r1_tune *tune, int force_idx64);
+/* The generic variant of a plan with constants of its scales and offsets compiled in (the
+ * CPU row blocks' patterns, the rows kernels' window and pairs): *g the same plan without
+ * them, reading the same table (its coordinate rows come first); 0 (g untouched) where p
+ * has none. lib/core/specialize.h says why. */
+int dmlcl__resample1_plan_generic(const dmlcl__resample1_plan *p, const dmlcl__tensor *in,
+                                  dmlcl__resample1_plan *g);
 /* Writes the plan's table (p->table_bytes bytes), from the maps the plan keeps; with pairs,
  * also counts them into p->pair_groups. */
 void dmlcl__resample1_fill(dmlcl__resample1_plan *p, uint32_t *table);

@@ -10,9 +10,13 @@
 #include <string.h>
 
 typedef struct r1_impl {
-    dmlcl__resample1_plan plan;
+    dmlcl__resample1_plan plan; /* the kernel's */
     cl_kernel kernel;
     cl_mem table; /* the coordinate tables; NULL when nothing is resampled */
+    /* While the plan is the generic one: the specialised plan, and its program's build
+     * (lib/core/specialize.h); both read the same table. */
+    dmlcl__resample1_plan spec;
+    dmlcl__spec pending;
 } r1_impl;
 
 /* Host mirror of the kernel's resample1_args. */
@@ -92,6 +96,13 @@ dmlcl_status dmlcl__resample1_enqueue(dmlcl_operator *op, const cl_mem *in,
                                       const cl_event *wait, cl_event *event)
 {
     r1_impl *im = op->impl;
+    cl_kernel special;
+    if (dmlcl__spec_poll(op->ctx, &im->pending, &special)) { /* its build has ended */
+        clReleaseKernel(im->kernel);
+        im->kernel = special;
+        im->plan = im->spec;
+        op->plan_text[0] = 0; /* described again when asked */
+    }
     const dmlcl__resample1_plan *p = &im->plan;
     r1_args a;
     fill_args(p, &a);
@@ -186,24 +197,25 @@ static const char *kernel_name(const dmlcl__resample1_plan *p)
 void dmlcl__resample1_describe(dmlcl_operator *op)
 {
     const dmlcl__resample1_plan *p = &((const r1_impl *)op->impl)->plan;
+    const char *wait = ((const r1_impl *)op->impl)->pending.pending ? " specialised=building" : "";
     if (p->rows_2d)
         snprintf(op->plan_text, sizeof op->plan_text,
                  "variant=%s-rows resampled=%u pass=%u inner=r%u size=%llu vec=%u rows=%llu "
-                 "table=%lluB global=%zux%zu local=%zux%zu options='%s'",
+                 "table=%lluB global=%zux%zu local=%zux%zu options='%s'%s",
                  p->variant, p->nr, p->np, p->inner_k, (unsigned long long)p->inner_size,
                  DMLCL_R1_ROWS_VEC(p->linear), (unsigned long long)(p->count / p->inner_size),
                  (unsigned long long)p->table_bytes, p->global2[0], p->global2[1],
-                 p->local2[0], p->local2[1], p->options);
+                 p->local2[0], p->local2[1], p->options, wait);
     else
         snprintf(op->plan_text, sizeof op->plan_text,
                  "variant=%s%s resampled=%u pass=%u inner=%s%u size=%llu vec=%u units=%llu "
-                 "table=%lluB global=%zu local=%zu options='%s'",
+                 "table=%lluB global=%zu local=%zu options='%s'%s",
                  p->variant, p->cpu_rows ? "-cpu-rows" : p->seg2 ? "-seg2" : p->seg ? "-seg" : "",
                  p->nr, p->np, p->inner_res ? "r" : "p",
                  p->inner_k, (unsigned long long)p->inner_size,
                  p->cpu_rows ? DMLCL_R1_CPU_BLOCK : p->seg ? (unsigned)p->seg : p->vec,
                  (unsigned long long)p->units,
-                 (unsigned long long)p->table_bytes, p->global, p->local, p->options);
+                 (unsigned long long)p->table_bytes, p->global, p->local, p->options, wait);
 }
 
 dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *vt,
@@ -230,8 +242,22 @@ dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *
     if (given)
         dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune,
                                      dmlcl__overrides_idx64());
-    if ((st = dmlcl__kernel_get(op->ctx, kernel_file(p), p->options,
-                                kernel_name(p), &im->kernel)))
+    if ((st = upload_tables(op, vt->name))) /* fills the pairs into p */
         return st;
-    return upload_tables(op, vt->name);
+    /* A plan with its scales' constants compiled in starts as the generic one where that
+     * program is not built yet (lib/core/specialize.h). */
+    dmlcl__resample1_plan *g = &im->spec;
+    if (!dmlcl__resample1_plan_generic(p, &op->in[0], g))
+        return dmlcl__kernel_get(op->ctx, kernel_file(p), p->options, kernel_name(p),
+                                 &im->kernel);
+    int took = 0;
+    if ((st = dmlcl__kernel_tiered(op->ctx, kernel_file(p), g->options, p->options,
+                                   kernel_name(p), &im->kernel, &took, &im->pending)))
+        return st;
+    if (!took) { /* the generic plan runs; the specialised one waits in spec */
+        const dmlcl__resample1_plan generic = *g;
+        *g = *p;
+        *p = generic;
+    }
+    return DMLCL_SUCCESS;
 }

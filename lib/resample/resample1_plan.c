@@ -212,13 +212,15 @@ static uint32_t gpu_vec(const dmlcl__resample1_plan *p)
  * (grid stride); units of gpu_vec() outputs, which amortise the outer coordinates (H200:
  * nearest 2x 0.57 of copy at 8 against 0.38 at 4; linear 2x 0.30 at 4, 0.26 at 8). CPUs
  * (POCL): a fixed group of 64, since POCL compiles once per group size and a size left to
- * the runtime would follow the shape; 16 outputs per unit give its per-item loop a longer
- * inner run. */
+ * the runtime would follow the shape; 16 outputs per unit (a register's worth, on AVX-512)
+ * give its per-item loop a longer inner run. */
 static void launch_shape(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
-                         const dmlcl__r1_tune *t)
+                         const dmlcl__r1_tune *t, uint32_t elem_size)
 {
     p->rows_2d = 0;
-    p->vec = t && t->vec ? t->vec : lim->is_cpu ? 16 : gpu_vec(p);
+    /* CPUs: a register of the private results (float, double for FLOAT64), 16 at most. */
+    const uint32_t cpu_vec = dmlcl__simd_lanes(lim, elem_size == 8 ? 8 : 4);
+    p->vec = t && t->vec ? t->vec : lim->is_cpu ? cpu_vec : gpu_vec(p);
     p->chunks = (p->inner_size + p->vec - 1) / p->vec;
     p->units = p->count / p->inner_size * p->chunks;
     size_t wg_max = lim->max_work_group_size ? lim->max_work_group_size : 1;
@@ -461,21 +463,22 @@ static void launch_seg(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
 }
 
 /* The CPU row blocks' patterns (INNER_RES=1, kernels/resample/resample1/resample1_cpu_rows.cl): where the
- * mapping puts the outputs of vector v (outputs 16v..16v+15, away from the edges, sizes
- * and tiles aside) relative to their first lower input, one nibble per lane (the 5th
- * bits in *high, the upper inputs' from bit 16); 0 where they span more than 32 inputs.
+ * mapping puts the outputs of vector v (outputs Wv..Wv+W-1 for W = cpu_w lanes, away from
+ * the edges, sizes and tiles aside) relative to their first lower input, one nibble per
+ * lane in *pl (the 5th bits in *high, the upper inputs' from bit 16); returns 0 where they
+ * span more than the window's 2W inputs (a pattern of 0, every lane the same input, is
+ * one).
  * *pu: the upper inputs. It depends only on the mapping and the input's step, so shapes
  * share the program; the kernel checks each vector against it. n_in: the input size the
  * coordinates clamp to (a large one: no clamp at the end; the whole's: that edge's, and
  * then the window ends with the row, lane 0 at its offset in it: the kernel loads no
  * element past the row's span). */
-static uint64_t cpu_pattern(const dmlcl__resample1_plan *p, uint64_t v, uint64_t n_in,
-                            int at_end, uint64_t *pu, uint32_t *high)
+static int cpu_pattern(const dmlcl__resample1_plan *p, uint64_t v, uint64_t n_in, int at_end,
+                       uint64_t *pl, uint64_t *pu, uint32_t *high)
 {
-    enum { W = 16 };
-    const uint32_t k = p->inner_k;
-    uint64_t pl = 0, lo[W], up[W];
-    *pu = 0;
+    const uint32_t k = p->inner_k, W = p->cpu_w;
+    uint64_t lo[16], up[16];
+    *pl = *pu = 0;
     *high = 0;
     for (unsigned j = 0; j < W; j++) {
         const float x = dmlcl__resample1_coord(W * v + j, p->rscale[k], p->rip[k], p->rop[k]);
@@ -486,13 +489,39 @@ static uint64_t cpu_pattern(const dmlcl__resample1_plan *p, uint64_t v, uint64_t
     }
     const uint64_t a = at_end ? (p->cpu_span > W ? p->cpu_span - W : 0) : lo[0];
     for (unsigned j = 0; j < W; j++) {
-        if (lo[j] < a || up[j] - a > 31 || lo[j] < lo[0])
-            return *pu = 0;
-        pl |= ((lo[j] - a) & 15) << (4 * j);
+        if (lo[j] < a || up[j] - a >= 2 * W || lo[j] < lo[0])
+            return 0;
+        *pl |= ((lo[j] - a) & 15) << (4 * j);
         *pu |= ((up[j] - a) & 15) << (4 * j);
         *high |= ((lo[j] - a) >> 4) << j | ((up[j] - a) >> 4) << (16 + j);
     }
-    return pl;
+    return 1;
+}
+
+/* Whether the patterns serve at least half of the row's whole vectors (all of them up to
+ * 64, else 64 spread over the row), the last one counted as its own pattern's. Where they
+ * do not (a scale like 1.7, whose phases drift from vector to vector), the specialised
+ * program would buy a few vectors per row, and every such scale would be a program: the
+ * generic one serves them all (lib/core/specialize.h). */
+static int cpu_patterns_recur(const dmlcl__resample1_plan *p, uint64_t whole)
+{
+    const uint64_t big = (uint64_t)1 << 31, samples = whole < 64 ? whole : 64;
+    uint64_t served = 0;
+    for (uint64_t s = 0; s < samples; s++) {
+        const uint64_t v = samples > 1 ? s * (whole - 1) / (samples - 1) : 0;
+        const int last = v == whole - 1 && p->cpu_np && p->linear && p->ro0[p->inner_k] == 0 &&
+                         p->rnin[p->inner_k] == p->rwhole[p->inner_k];
+        uint64_t pl, pu;
+        uint32_t high;
+        if (!cpu_pattern(p, v, last ? p->rnin[p->inner_k] : big, last, &pl, &pu, &high))
+            continue;
+        for (uint32_t i = 0; i < p->cpu_np; i++)
+            if (p->cpu_pl[i] == pl && p->cpu_pu[i] == pu && p->cpu_high[i] == high) {
+                served++;
+                break;
+            }
+    }
+    return samples > 0 && 2 * served >= samples;
 }
 
 /* Up to DMLCL_R1_CPU_PATTERNS distinct patterns, from vectors 0 (the row's start, clamped
@@ -506,7 +535,7 @@ static uint64_t cpu_pattern(const dmlcl__resample1_plan *p, uint64_t v, uint64_t
 static void cpu_patterns(dmlcl__resample1_plan *p)
 {
     const uint32_t k = p->inner_k;
-    const uint64_t big = (uint64_t)1 << 31, whole = p->inner_size / 16;
+    const uint64_t big = (uint64_t)1 << 31, whole = p->inner_size / p->cpu_w;
     p->cpu_np = 0;
     for (uint64_t c = 0; c <= DMLCL_R1_CPU_PATTERNS && p->cpu_np < DMLCL_R1_CPU_PATTERNS; c++) {
         /* The last candidate: the last whole vector of a whole (untiled) row. */
@@ -514,10 +543,9 @@ static void cpu_patterns(dmlcl__resample1_plan *p)
         if (last && (!p->linear || whole == 0 || p->ro0[k] != 0 || p->rnin[k] != p->rwhole[k]))
             break;
         const uint64_t v = last ? whole - 1 : c;
-        uint64_t pu;
+        uint64_t pl, pu;
         uint32_t high;
-        const uint64_t pl = cpu_pattern(p, v, last ? p->rnin[k] : big, last, &pu, &high);
-        int seen = !pl;
+        int seen = !cpu_pattern(p, v, last ? p->rnin[k] : big, last, &pl, &pu, &high);
         for (uint32_t i = 0; i < p->cpu_np; i++)
             seen |= p->cpu_pl[i] == pl && p->cpu_pu[i] == pu && p->cpu_high[i] == high;
         if (seen)
@@ -526,6 +554,23 @@ static void cpu_patterns(dmlcl__resample1_plan *p)
         p->cpu_pu[p->cpu_np] = pu;
         p->cpu_high[p->cpu_np++] = high;
     }
+    if (!cpu_patterns_recur(p, whole))
+        p->cpu_np = 0;
+}
+
+/* Whether some pattern's lane reads cpu_w or more inputs past the vector's first: the
+ * window is then two vectors. */
+static int cpu_window2(const dmlcl__resample1_plan *p)
+{
+    int two = 0;
+    for (uint32_t i = 0; i < p->cpu_np; i++)
+        for (uint32_t j = 0; j < p->cpu_w; j++) {
+            const uint64_t lo = (p->cpu_pl[i] >> (4 * j) & 15) | (p->cpu_high[i] >> j & 1) << 4,
+                           up = (p->cpu_pu[i] >> (4 * j) & 15) |
+                                (p->cpu_high[i] >> (16 + j) & 1) << 4;
+            two |= lo >= p->cpu_w || up >= p->cpu_w;
+        }
+    return two;
 }
 
 /* Whether the resampled dimensions read at least twice as many inputs as they write
@@ -575,6 +620,8 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     p->cpu_rows = per;
     p->cpu_nt = t && t->nt >= 0 ? t->nt : !p->linear && p->count * elem_size >= (16u << 20);
     p->cpu_span = p->inner_res ? (p->inner_nin - 1) * p->inner_in + 1 : 0;
+    /* Lanes of the accumulators (LINEAR: float, double for FLOAT64) or of the elements. */
+    p->cpu_w = dmlcl__simd_lanes(lim, p->linear ? (elem_size == 8 ? 8 : 4) : elem_size);
     if (p->inner_res)
         cpu_patterns(p);
     p->seg = 0;
@@ -584,13 +631,15 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     p->global = (size_t)p->units;
 }
 
+static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in);
+
 void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
                                   const dmlcl__tensor *out, const dmlcl__limits *lim,
                                   const dmlcl__r1_tune *tune, int force_idx64)
 {
     pick_inner(p);
     p->pass_inner = pass_is_inner(p);
-    launch_shape(p, lim, tune);
+    launch_shape(p, lim, tune, in->elem_size);
     launch_rows(p, lim, tune);
     pick_window(p, tune);
     pick_pairs(p, tune);
@@ -612,6 +661,12 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
     for (uint32_t k = 0; k < p->nr; k++)
         p->rdiv[k] = dmlcl__fastdiv_make(p->pair && k == p->pair_k ? p->pair_groups
                                                                     : p->rsize[k], bits);
+    format_options(p, in);
+}
+
+/* The plan's build options (p->options): its variant. */
+static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
+{
     /* Row kernels: the outer loops unroll to the dimensions there are (NPS, NRS), not to
      * all 8 slots, in the one order the plan has (PASS_INNER); the compiler otherwise
      * keeps every slot's argument fields in registers across the row loop (H200: the
@@ -630,6 +685,9 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
     /* Non-temporal stores for nearest outputs beyond the caches (16 MiB). POCL, 2 cores,
      * same runs: nearest 2x NCHW 1.00 -> 1.30 and 0.92 -> 1.15 of memcpy; LINEAR none
      * (linear 2x no faster, trilinear 2x 4.5 -> 2.5 GB/s at best). */
+    if (p->cpu_rows)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DCR_W=%u%s", p->cpu_w,
+                 cpu_window2(p) ? " -DCR_WIN2=1" : "");
     if (p->cpu_rows && p->cpu_nt)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DCR_NT=1");
     for (uint32_t i = 0; p->cpu_rows && i < p->cpu_np; i++) {
@@ -654,6 +712,21 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
         snprintf(p->options, sizeof p->options,
                  "-DLINEAR=0 -DELEM_BYTES=%u -DV=%u -DINNER_RES=%d -DIDX64=%d%s", in->elem_size,
                  p->vec, p->inner_res, p->idx64, rows);
+}
+
+int dmlcl__resample1_plan_generic(const dmlcl__resample1_plan *p, const dmlcl__tensor *in,
+                                  dmlcl__resample1_plan *g)
+{
+    if (!p->cpu_np && !p->win && !p->pair)
+        return 0;
+    *g = *p;
+    g->cpu_np = 0;
+    g->wpat = g->win = 0;
+    if (g->pair) /* the slot counts its rows again, not their groups */
+        g->rdiv[g->pair_k] = dmlcl__fastdiv_make(g->rsize[g->pair_k], g->idx64 ? 64 : 32);
+    g->pair = 0;
+    format_options(g, in);
+    return 1;
 }
 
 void dmlcl__resample1_fill(dmlcl__resample1_plan *p, uint32_t *table)

@@ -28,6 +28,7 @@ typedef struct taps_impl {
     unsigned segt;                /* the segment kernel's columns per item; 0 = rows */
     unsigned cv;                  /* the rows kernel's channels per item (1: one) */
     int tp[16];                   /* the segment kernel's pattern (tp[0] < 0: none) */
+    unsigned tpw;                 /* its lanes: one register (dmlcl__simd_lanes) */
     size_t global2[2], local2[2];
     cl_kernel kernel;
     cl_mem table; /* NULL when every dimension is affine */
@@ -36,7 +37,8 @@ typedef struct taps_impl {
     size_t tkey_words;
     /* For dmlcl_operator_plan(), written when first asked (describe). */
     uint64_t table_bytes;
-    char options[320];
+    char options[640];
+    dmlcl__spec pending; /* the pattern's program while it builds (core/specialize.h) */
 } taps_impl;
 
 dmlcl_status dmlcl__taps_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
@@ -44,6 +46,13 @@ dmlcl_status dmlcl__taps_enqueue(dmlcl_operator *op, const cl_mem *in, const uin
                                  const cl_event *wait, cl_event *event)
 {
     taps_impl *im = op->impl;
+    cl_kernel special;
+    if (dmlcl__spec_poll(op->ctx, &im->pending, &special)) { /* the pattern's: same args */
+        clReleaseKernel(im->kernel);
+        im->kernel = special;
+        snprintf(im->options, sizeof im->options, "%s", im->pending.options);
+        op->plan_text[0] = 0; /* described again when asked */
+    }
     cl_ulong offs[2] = {in_off[0] + im->src_base, out_off[0]};
     taps_args a = im->args;
     a.cv_ok = im->cv > 1 && offs[0] % im->cv == 0 && offs[1] % im->cv == 0 &&
@@ -265,6 +274,9 @@ void dmlcl__taps_describe(dmlcl_operator *op)
     else
         snprintf(op->plan_text + n, sizeof op->plan_text - n,
                  "global=%zu local=%zu options='%s'", im->global, im->local, options);
+    if (im->pending.pending)
+        snprintf(op->plan_text + strlen(op->plan_text), sizeof op->plan_text -
+                 strlen(op->plan_text), " specialised=building");
 }
 
 /* The dimension longer than 1 with the smallest result stride, other than `skip`; -1 if
@@ -368,43 +380,45 @@ static uint64_t column_first(const taps_args *a, const dmlcl__taps_table *t, uin
     return (uint64_t)t->words[a->btab + 3 * xb] * a->bstr + xc * a->csrc;
 }
 
-/* Vector v's lane offsets into p (each < 32); 0 if they do not fit. */
-static int vector_offsets(const taps_args *a, const dmlcl__taps_table *t, uint64_t v, int *p)
+/* Vector v's w lane offsets into p (each below 2w, the window); 0 if they do not fit. */
+static int vector_offsets(const taps_args *a, const dmlcl__taps_table *t, uint64_t v,
+                          unsigned w, int *p)
 {
     int ok = 1;
-    uint64_t b = column_first(a, t, v * 16);
-    for (int l = 0; l < 16; l++) {
-        uint64_t o = column_first(a, t, v * 16 + l);
-        ok &= o >= b && o - b < 32;
+    uint64_t b = column_first(a, t, v * w);
+    for (unsigned l = 0; l < w; l++) {
+        uint64_t o = column_first(a, t, v * w + l);
+        ok &= o >= b && o - b < 2 * w;
         p[l] = ok ? (int)(o - b) : 0;
     }
     return ok;
 }
 
-/* The segment kernel's pattern (TP): the lane offsets (ob[x0 + l] - ob[x0], each < 32)
- * that most of up to 16 whole vectors of 16 columns share, where that is at least half of
- * them; else im->tp[0] = -1. The kernel checks every vector against it (and every tap),
- * so this only picks. */
+/* The segment kernel's pattern (TP): the lane offsets (ob[x0 + l] - ob[x0], each below
+ * 2 tpw) that most of up to 16 whole vectors of tpw columns share, where that is at least
+ * half of them; else im->tp[0] = -1. The kernel checks every vector against it (and every
+ * tap), so this only picks. */
 static void pick_tp(taps_impl *im, const dmlcl__taps_table *t)
 {
     const taps_args *a = &im->args;
+    const unsigned w = im->tpw;
     im->tp[0] = -1;
-    uint64_t nv = a->nx / 16;
-    if (im->segt % 16 || nv == 0)
+    uint64_t nv = a->nx / w;
+    if (im->segt % w || nv == 0)
         return;
     uint64_t step = nv > 16 ? nv / 16 : 1, best = 0, seen = (nv + step - 1) / step;
     int cand[16];
     for (uint64_t v = 0; v < nv; v += step) {
         int p[16];
-        if (!vector_offsets(a, t, v, p))
+        if (!vector_offsets(a, t, v, w, p))
             continue;
         /* Count the vectors sampled with this pattern (a scan; at most 16 x 16). */
         uint64_t same = 0;
         for (uint64_t u = 0; u < nv; u += step) {
-            uint64_t c = column_first(a, t, u * 16), l = 0;
-            while (l < 16 && column_first(a, t, u * 16 + l) == c + (uint64_t)p[l])
+            uint64_t c = column_first(a, t, u * w), l = 0;
+            while (l < w && column_first(a, t, u * w + l) == c + (uint64_t)p[l])
                 l++;
-            same += l == 16;
+            same += l == w;
         }
         if (same > best)
             best = same, memcpy(cand, p, sizeof cand);
@@ -444,6 +458,8 @@ static unsigned plan_rows(const dmlcl_operator *op, taps_impl *im, const dmlcl__
         im->local2[1] = wg < 8 ? wg : 8;
         rows_groups(im, lim, (im->args.nx + im->segt - 1) / im->segt);
         im->tp[0] = -1;
+        /* Lanes of the accumulators: float, double for FLOAT64. */
+        im->tpw = dmlcl__simd_lanes(lim, op->in[0].elem_size == 8 ? 8 : 4);
         if (tune->tp != 0 && (tune->tp > 0 || lim->is_cpu))
             pick_tp(im, t);
         return kb;
@@ -510,11 +526,11 @@ static void rows_options(const taps_args *a, const dmlcl__taps_table *t, char *b
              (unsigned)a->inner, (unsigned)a->cdim, mask, kf);
 }
 
-/* " -DTP=a,b,...": the 16 lane offsets (each 0..31) without 16 snprintf calls. */
-static void tp_options(const int *tp, char *out)
+/* " -DTPW=w -DTP=a,b,...": the w lane offsets (each 0..31) without w snprintf calls. */
+static void tp_options(const int *tp, unsigned w, char *out)
 {
-    char *s = out + sprintf(out, " -DTP=");
-    for (int l = 0; l < 16; l++) {
+    char *s = out + sprintf(out, " -DTPW=%u -DTP=", w);
+    for (unsigned l = 0; l < w; l++) {
         const int v = tp[l] < 0 ? 0 : tp[l] > 99 ? 99 : tp[l];
         if (l)
             *s++ = ',';
@@ -549,22 +565,28 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
     unsigned kb = st ? 0 : plan_rows(op, im, &t, &lim, &tune);
     im->args.sspan = op->in[0].span - im->src_base;
     int idx64 = plan_1d(op, im, &lim);
-    char *options = im->options, rows[64] = "", tp[80] = "";
+    char options[640], rows[64] = "", tp[96] = "";
     if (kb && im->rows_2d && !im->segt) /* GPUs' rows kernel (CPUs keep fewer programs) */
         rows_options(&im->args, &t, rows, sizeof rows);
     if (kb && im->segt && im->tp[0] >= 0)
-        tp_options(im->tp, tp);
-    snprintf(options, sizeof im->options,
-             "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d -DNT3=%d -DKB=%u -DSEGT=%u -DCV=%u%s%s",
+        tp_options(im->tp, im->tpw, tp);
+    snprintf(im->options, sizeof im->options,
+             "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d -DNT3=%d -DKB=%u -DSEGT=%u -DCV=%u%s",
              (int)op->in[0].type, op->in[0].elem_size, idx64, im->args.nt == 2,
-             kb && im->args.nt == 3, kb, im->segt, im->cv ? im->cv : 1, rows, tp);
+             kb && im->args.nt == 3, kb, im->segt, im->cv ? im->cv : 1, rows);
+    snprintf(options, sizeof options, "%s%s", im->options, tp); /* the pattern's program */
     im->table_bytes = t.n * 4;
+    int took = 0;
+    /* The pattern's program where it is built, else the generic one until it is
+     * (lib/core/specialize.h). */
     if (!st)
-        st = dmlcl__kernel_get(op->ctx, "resample_taps", options,
-                               im->segt      ? "resample_taps_seg"
-                               : im->rows_2d ? "resample_taps_rows"
-                                             : "resample_taps",
-                               &im->kernel);
+        st = dmlcl__kernel_tiered(op->ctx, "resample_taps", im->options, options,
+                                  im->segt      ? "resample_taps_seg"
+                                  : im->rows_2d ? "resample_taps_rows"
+                                                : "resample_taps",
+                                  &im->kernel, &took, &im->pending);
+    if (took)
+        snprintf(im->options, sizeof im->options, "%s", options);
     if (!st)
         st = upload(op, im, &t);
     dmlcl__taps_table_free(&t);

@@ -9,7 +9,7 @@
  *   INNER_RES=1 (the inner dimension resampled, contiguous in the output): vectors of
  *     CR_W outputs. Where the planner found that a vector's inputs follow one pattern
  *     (CR_PL: lane j's lower input is the vector's first input + nibble j; CR_PU its upper
- *     one), as upsampling gives every vector but those at a row's ends, the vector's 16
+ *     one), as upsampling gives every vector but those at a row's ends, the vector's CR_W
  *     inputs come as one vector load and the lanes pick theirs with constant shuffles
  *     (one permute each); the kernel checks every vector and takes other vectors output
  *     by output.
@@ -27,10 +27,37 @@
  * Arguments (resample1_args): chunks (blocks per row; units = blocks x groups of rows),
  * seg (rows per item), rows, inner_nin (INNER_RES=1: the input row's span in elements). */
 
-#define CR_W 16              /* outputs per vector (INNER_RES=1) */
-#define CR_NV 64             /* vectors per block */
-#define CR_XB (CR_W * CR_NV) /* outputs (INNER_RES=0: positions) per block */
-#define CR_C 8               /* channels per vector (INNER_RES=0) */
+/* CR_W (the planner's): lanes per vector, one of the compiler's vector registers of the
+ * lanes' type (the accumulators for LINEAR, the elements' bits for nearest): 16 floats on
+ * AVX-512, 8 on AVX2, 4 on SSE, at most 16 lanes. A wider vector passed to or returned from
+ * a builtin (vload, convert, shuffle) changes the call's ABI there, and clang warns at
+ * every build (kernels/simd.cl). */
+#ifndef CR_W
+#error "the row blocks need CR_W, the lanes per vector"
+#endif
+#if CR_W == 16
+#define CR_C 8
+#elif CR_W == 8
+#define CR_C 4
+#elif CR_W == 4
+#define CR_C 2
+#elif CR_W == 2
+#define CR_C 1
+#else
+#error "CR_W must be 2, 4, 8 or 16"
+#endif
+/* CR_C (channels-last, INNER_RES=0): half a vector, a run's channels per vector where two
+ * positions share one. Vector types of N lanes of T: CR_VN(T, N), T itself for N = 1. */
+#define CR_CAT_(a, b) a##b
+#define CR_CAT(a, b) CR_CAT_(a, b)
+#define CR_V1(T) T
+#define CR_V2(T) CR_CAT(T, 2)
+#define CR_V4(T) CR_CAT(T, 4)
+#define CR_V8(T) CR_CAT(T, 8)
+#define CR_V16(T) CR_CAT(T, 16)
+#define CR_VN(T, N) CAT(CR_V, N)(T)
+#define CR_XB 1024              /* outputs (INNER_RES=0: positions) per block */
+#define CR_NV (CR_XB / CR_W)    /* vectors per block */
 
 /* CR_NT (the planner's, for outputs larger than the caches): 64-byte vectors go out as
  * non-temporal stores where the output row is 64-byte aligned, so that writing a line
@@ -43,17 +70,18 @@
 
 /* Mask lanes as wide as the vectors' (LINEAR: of the accumulators, set below). */
 #if ELEM_BYTES == 1
-#define CR_MASK_T uchar16
+#define CR_MASK_T CR_VN(uchar, CR_W)
 #elif ELEM_BYTES == 2
-#define CR_MASK_T ushort16
+#define CR_MASK_T CR_VN(ushort, CR_W)
 #elif ELEM_BYTES == 4
-#define CR_MASK_T uint16
+#define CR_MASK_T CR_VN(uint, CR_W)
 #else
-#define CR_MASK_T ulong16
+#define CR_MASK_T CR_VN(ulong, CR_W)
 #endif
 
 /* The patterns as constant masks: lane j's input is the vector's first + nibble j of P
- * + 16 x bit j of H (CR_PLH, CR_PUH: where the inputs span more than 16). Up to four
+ * + 16 x bit j of H (CR_PLH, CR_PUH: where the inputs span more than 16), each below
+ * 2 CR_W, the window's length, as the planner makes them. Up to four
  * patterns (CR_PL, CR_PL2, CR_PL3, CR_PL4 with their PU, PLH, PUH): a row's first vector
  * (clamped at the edge) and, in its interior, a scale like 1.5 puts the vectors' inputs
  * in three phases, one pattern each. */
@@ -108,17 +136,18 @@
 #ifndef CR_PUH3
 #define CR_PUH3 0
 #endif
-/* The window: one vector or, where some input is 16 or more past the first, two. */
-#define CR_WIN                                                                                 \
-    (CR_PLH || CR_PUH || CR_PLH2 || CR_PUH2 || CR_PLH3 || CR_PUH3 || CR_PLH4 || CR_PUH4        \
-         ? 2 * CR_W                                                                            \
-         : CR_W)
+/* The window: one vector or, where some input is CR_W or more past the first (the
+ * planner's CR_WIN2), two. */
+#ifndef CR_WIN2
+#define CR_WIN2 0
+#endif
+#define CR_WIN (CR_WIN2 ? 2 * CR_W : CR_W)
 #define CR_LANE(P, H, j) ((((P) >> (4 * (j))) & 15) | ((((H) >> (j)) & 1) << 4))
-#define CR_MASK(P, H)                                                                          \
-    ((CR_MASK_T)(CR_LANE(P, H, 0), CR_LANE(P, H, 1), CR_LANE(P, H, 2), CR_LANE(P, H, 3),     \
-                 CR_LANE(P, H, 4), CR_LANE(P, H, 5), CR_LANE(P, H, 6), CR_LANE(P, H, 7),     \
-                 CR_LANE(P, H, 8), CR_LANE(P, H, 9), CR_LANE(P, H, 10), CR_LANE(P, H, 11),   \
-                 CR_LANE(P, H, 12), CR_LANE(P, H, 13), CR_LANE(P, H, 14), CR_LANE(P, H, 15)))
+#define CR_L2(P, H, j) CR_LANE(P, H, j), CR_LANE(P, H, (j) + 1)
+#define CR_L4(P, H, j) CR_L2(P, H, j), CR_L2(P, H, (j) + 2)
+#define CR_L8(P, H, j) CR_L4(P, H, j), CR_L4(P, H, (j) + 4)
+#define CR_L16(P, H, j) CR_L8(P, H, j), CR_L8(P, H, (j) + 8)
+#define CR_MASK(P, H) ((CR_MASK_T)(CAT(CR_L, CR_W)(P, H, 0)))
 /* Lane picks from the window at p (one vector or two). */
 #if CR_WIN > CR_W
 #define CR_PICK(LOADF, p, P, H) shuffle2(LOADF(p), LOADF((p) + CR_W), CR_MASK(P, H))
@@ -194,60 +223,53 @@ static inline int cr_item(const resample1_args *a, idx_t *b0, idx_t *r0, idx_t *
 #error "the row blocks need the resampled slot along the row last (INNER_K = K - 1)"
 #endif
 
-/* FLOAT32 and FLOAT64 move through pointers to vectors of element alignment: one
- * unaligned vector instruction each (POCL splits vload16 / vstore16 into pieces). */
+/* cr_acc: CR_W accumulators, cr_acch: half as many (CR_C). FLOAT32 and FLOAT64 move
+ * through pointers to vectors of element alignment: one unaligned vector instruction each
+ * (POCL splits vload16 / vstore16 into pieces). The others convert to float as they load:
+ * CR_LOADH / CR_STOREH move CR_C of them (CR_C >= 2 where the lanes are floats). */
 #if DTYPE == 9
-typedef double16 cr_acc;
-typedef double8 cr_acc8;
-typedef double16 cr_u16 __attribute__((aligned(8)));
-typedef double8 cr_u8 __attribute__((aligned(8)));
-#elif DTYPE == 1
-typedef float16 cr_acc;
-typedef float8 cr_acc8;
-typedef float16 cr_u16 __attribute__((aligned(4)));
-typedef float8 cr_u8 __attribute__((aligned(4)));
+#define CR_ACC double
+#else
+#define CR_ACC float
 #endif
+typedef CR_VN(CR_ACC, CR_W) cr_acc;
+typedef CR_VN(CR_ACC, CR_C) cr_acch;
 #if DTYPE == 9 || DTYPE == 1
-typedef cr_acc cr_a16 __attribute__((aligned(64)));
+typedef cr_acc cr_uv __attribute__((aligned(ELEM_BYTES)));
+typedef cr_acch cr_uh __attribute__((aligned(ELEM_BYTES)));
+typedef cr_acc cr_av __attribute__((aligned(CR_W * ELEM_BYTES)));
+#define CR_LOAD(p) (*(__global const cr_uv *)(p))
+#define CR_STORE(v, p) (*(__global cr_uv *)(p) = (v))
+#define CR_LOADH(p) (*(__global const cr_uh *)(p))
+#define CR_STOREH(v, p) (*(__global cr_uh *)(p) = (v))
 #else
 #undef CR_NT
 #define CR_NT 0
 #endif
-#if DTYPE == 9 || DTYPE == 1
-#define CR_LOAD(p) (*(__global const cr_u16 *)(p))
-#define CR_STORE(v, p) (*(__global cr_u16 *)(p) = (v))
-#define CR_LOAD8(p) (*(__global const cr_u8 *)(p))
-#define CR_STORE8(v, p) (*(__global cr_u8 *)(p) = (v))
-#elif DTYPE == 2
-typedef float16 cr_acc;
-typedef float8 cr_acc8;
-#define CR_LOAD(p) vload_half16(0, (p))
-#define CR_STORE(v, p) vstore_half16_rte((v), 0, (p))
-#define CR_LOAD8(p) vload_half8(0, (p))
-#define CR_STORE8(v, p) vstore_half8_rte((v), 0, (p))
-#elif DTYPE == 8
-typedef float16 cr_acc;
-typedef float8 cr_acc8;
-#define CR_LOAD(p) convert_float16(vload16(0, (p)))
-#define CR_STORE(v, p) vstore16(convert_char16_sat_rte(v), 0, (p))
-#define CR_LOAD8(p) convert_float8(vload8(0, (p)))
-#define CR_STORE8(v, p) vstore8(convert_char8_sat_rte(v), 0, (p))
-#elif DTYPE == 5
-typedef float16 cr_acc;
-typedef float8 cr_acc8;
-#define CR_LOAD(p) convert_float16(vload16(0, (p)))
-#define CR_STORE(v, p) vstore16(convert_uchar16_sat_rte(v), 0, (p))
-#define CR_LOAD8(p) convert_float8(vload8(0, (p)))
-#define CR_STORE8(v, p) vstore8(convert_uchar8_sat_rte(v), 0, (p))
+#if DTYPE == 2
+#define CR_LOAD(p) CAT(vload_half, CR_W)(0, (p))
+#define CR_STORE(v, p) CAT(CAT(vstore_half, CR_W), _rte)((v), 0, (p))
+#define CR_LOADH(p) CAT(vload_half, CR_C)(0, (p))
+#define CR_STOREH(v, p) CAT(CAT(vstore_half, CR_C), _rte)((v), 0, (p))
+#elif DTYPE == 8 || DTYPE == 5
+#if DTYPE == 8
+#define CR_INT char
+#else
+#define CR_INT uchar
+#endif
+#define CR_LOAD(p) CAT(convert_float, CR_W)(CAT(vload, CR_W)(0, (p)))
+#define CR_STORE(v, p) CAT(vstore, CR_W)(CAT(CAT(convert_, CR_VN(CR_INT, CR_W)), _sat_rte)(v), 0, (p))
+#define CR_LOADH(p) CAT(convert_float, CR_C)(CAT(vload, CR_C)(0, (p)))
+#define CR_STOREH(v, p) CAT(vstore, CR_C)(CAT(CAT(convert_, CR_VN(CR_INT, CR_C)), _sat_rte)(v), 0, (p))
 #endif
 
 #define NOC (1 << (K - 1)) /* outer corners */
 /* The masks pick accumulator lanes (element types convert on load). */
 #undef CR_MASK_T
 #if DTYPE == 9
-#define CR_MASK_T ulong16
+#define CR_MASK_T CR_VN(ulong, CR_W)
 #else
-#define CR_MASK_T uint16
+#define CR_MASK_T CR_VN(uint, CR_W)
 #endif
 
 /* One output from its offsets and weight, corners from coff/cw (interpolate()'s terms). */
@@ -303,7 +325,7 @@ static inline void cr_outer(idx_t row, const resample1_args *a, __global const u
 #define CR_PUT(v, p, nt)                                                                       \
     do {                                                                                       \
         if (nt)                                                                                \
-            CR_NT_STORE(cr_a16, v, p);                                                         \
+            CR_NT_STORE(cr_av, v, p);                                                         \
         else                                                                                   \
             CR_STORE(v, p);                                                                    \
     } while (0)
@@ -372,7 +394,7 @@ cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o
                     r0[j] = (acc_t)LOAD(in, coff[oc] + lo_a[l]);
                     r1[j] = (acc_t)LOAD(in, coff[oc] + lo_a[l] + st_a[l]);
                 }
-                const cr_acc x0 = vload16(0, r0), x1 = vload16(0, r1);
+                const cr_acc x0 = CAT(vload, CR_W)(0, r0), x1 = CAT(vload, CR_W)(0, r1);
                 CR_TERMS(cr_acc, acc, cw[oc], x0, x1, f0[v], f1[v]);
                 if (two)
                     CR_TERMS(cr_acc, acc2, cw2[oc], x0, x1, f0[v], f1[v]);
@@ -391,8 +413,8 @@ cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o
 }
 #else
 /* Channels-last: per position, the run's corners as CR_C-wide vectors. Runs of exactly
- * CR_C channels whose positions follow each other in the output (an image's 8 channels)
- * go two positions at a time, one vector of 2 CR_C lanes, each half with its position's
+ * CR_C channels whose positions follow each other in the output (an image's 8 channels on
+ * AVX-512) go two positions at a time, one vector of 2 CR_C lanes, each half with its position's
  * weights: per lane the same terms (a select per lane for the weight-0 rule), half the
  * instructions (channels-last linear 2x, 2-core POCL, --mb 64: 26.0-26.9 -> 33.6-35.7 GB/s). */
 static inline __attribute__((always_inline)) void
@@ -402,14 +424,14 @@ cr_row_channels(__global const elem_t *in, __global elem_t *o, __global elem_t *
 {
     int q = 0;
     for (; c_n == CR_C && out2 == CR_C && q + 1 < nl; q += 2) {
-        const cr_acc g1 = (cr_acc)((cr_acc8)((acc_t)w_a[q]), (cr_acc8)((acc_t)w_a[q + 1]));
+        const cr_acc g1 = (cr_acc)((cr_acch)((acc_t)w_a[q]), (cr_acch)((acc_t)w_a[q + 1]));
         const cr_acc g0 = (cr_acc)1 - g1;
         cr_acc acc = 0, acc2 = 0;
 #pragma unroll
         for (int oc = 0; oc < NOC; oc++) {
             __global const elem_t *p = in + coff[oc], *p0 = p + lo_a[q], *p1 = p + lo_a[q + 1];
-            const cr_acc x0 = (cr_acc)(CR_LOAD8(p0), CR_LOAD8(p1));
-            const cr_acc x1 = (cr_acc)(CR_LOAD8(p0 + st_a[q]), CR_LOAD8(p1 + st_a[q + 1]));
+            const cr_acc x0 = (cr_acc)(CR_LOADH(p0), CR_LOADH(p1));
+            const cr_acc x1 = (cr_acc)(CR_LOADH(p0 + st_a[q]), CR_LOADH(p1 + st_a[q + 1]));
             CR_TERMS(cr_acc, acc, cw[oc], x0, x1, g0, g1);
             if (two)
                 CR_TERMS(cr_acc, acc2, cw2[oc], x0, x1, g0, g1);
@@ -438,8 +460,8 @@ cr_row_channels(__global const elem_t *in, __global elem_t *o, __global elem_t *
         if (two)                                                                               \
             STOREF(acc2, o2 + oq + c);                                                         \
     }
-        CR_CHANNELS(cr_acc, CR_LOAD, CR_STORE, 2 * CR_C) /* 16 channels and more */
-        CR_CHANNELS(cr_acc8, CR_LOAD8, CR_STORE8, CR_C)
+        CR_CHANNELS(cr_acc, CR_LOAD, CR_STORE, CR_W) /* 2 CR_C channels and more */
+        CR_CHANNELS(cr_acch, CR_LOADH, CR_STOREH, CR_C)
         for (; c < c_n; c++) {
             STORE(o, oq + c, cr_one(in, coff, cw, lo_a[q] + c, st_a[q], w_a[q]));
             if (two)
@@ -485,8 +507,8 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
         for (int j = 0; j < CR_W; j++)
             big &= g0[j] >= (acc_t)CR_BIG && g1[j] >= (acc_t)CR_BIG;
         fast[v] |= big << 3;
-        f0[v] = vload16(0, g0);
-        f1[v] = vload16(0, g1);
+        f0[v] = CAT(vload, CR_W)(0, g0);
+        f1[v] = CAT(vload, CR_W)(0, g1);
     }
 #endif
     /* Rows in pairs where the next row reads the same input rows (upsampled outer
@@ -528,25 +550,23 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
 
 #else /* nearest: moves bits */
 
-#if ELEM_BYTES == 1
-typedef uchar16 cr_bits;
-typedef uchar8 cr_bits8;
+#if ELEM_BYTES == 1 /* bits_t's name, for the vector types */
+#define CR_BITS uchar
 #elif ELEM_BYTES == 2
-typedef ushort16 cr_bits;
-typedef ushort8 cr_bits8;
+#define CR_BITS ushort
 #elif ELEM_BYTES == 4
-typedef uint16 cr_bits;
-typedef uint8 cr_bits8;
+#define CR_BITS uint
 #else
-typedef ulong16 cr_bits;
-typedef ulong8 cr_bits8;
+#define CR_BITS ulong
 #endif
-/* Vectors of element alignment (see cr_u16). */
+typedef CR_VN(CR_BITS, CR_W) cr_bits;
+typedef CR_VN(CR_BITS, CR_C) cr_bitsh;
+/* Vectors of element alignment (see cr_uv). */
 typedef cr_bits cr_ubits __attribute__((aligned(ELEM_BYTES)));
-typedef cr_bits8 cr_ubits8 __attribute__((aligned(ELEM_BYTES)));
+typedef cr_bitsh cr_ubitsh __attribute__((aligned(ELEM_BYTES)));
 #define CR_LOADB(p) (*(__global const cr_ubits *)(p))
 #if ELEM_BYTES >= 4
-typedef cr_bits cr_abits __attribute__((aligned(64)));
+typedef cr_bits cr_abits __attribute__((aligned(CR_W * ELEM_BYTES)));
 #else
 #undef CR_NT
 #define CR_NT 0
@@ -604,7 +624,7 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
                 bits_t x[CR_W];
                 for (int j = 0; j < CR_W; j++)
                     x[j] = i[lo_a[v * CR_W + j]];
-                *(__global cr_ubits *)(o + v * CR_W) = vload16(0, x);
+                *(__global cr_ubits *)(o + v * CR_W) = CAT(vload, CR_W)(0, x);
                 continue;
             }
             for (int j = 0; b0 + v * CR_W + j < n; j++)
@@ -620,8 +640,8 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
             __global bits_t *o = out + oo + b0 * CR_C;
             const int nt = CR_NT && ((size_t)o & 63) == 0;
             for (; q + 1 < nl; q += 2) {
-                const cr_bits x = (cr_bits)(*(__global const cr_ubits8 *)(i + lo_a[q]),
-                                            *(__global const cr_ubits8 *)(i + lo_a[q + 1]));
+                const cr_bits x = (cr_bits)(*(__global const cr_ubitsh *)(i + lo_a[q]),
+                                            *(__global const cr_ubitsh *)(i + lo_a[q + 1]));
 #if CR_NT
                 if (nt)
                     CR_NT_STORE(cr_abits, x, o + (idx_t)q * CR_C);
@@ -635,7 +655,7 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
             __global const bits_t *p = i + lo_a[q];
             idx_t c = 0;
             for (; c + CR_C <= c_n; c += CR_C)
-                *(__global cr_ubits8 *)(o + c) = *(__global const cr_ubits8 *)(p + c);
+                *(__global cr_ubitsh *)(o + c) = *(__global const cr_ubitsh *)(p + c);
             for (; c < c_n; c++)
                 o[c] = p[c];
         }
