@@ -324,6 +324,13 @@ expect "resample1: negative scale" 2 \
 expect "resample1: a zero --output-size" 2 \
     "--output-size: 0 for dimension 1; sizes are 1 to 4294967295" "$DMLCL" run resample1 \
     --input "$DATA/rz1_input.npy" --output-size 2,0 --output "$work/y.npy"
+# A well-formed number out of range is 2 wherever it is given, a negative one included.
+expect "resample1: a negative --output-size" 2 \
+    "--output-size: -4 for dimension 1; sizes are 1 to 4294967295" "$DMLCL" run resample1 \
+    --input "$DATA/rz1_input.npy" --output-size 2,-4 --output "$work/y.npy"
+expect "resample1: --output-size not a number" 1 \
+    "--output-size '2,-x': expected comma-separated sizes (whole numbers)" "$DMLCL" run \
+    resample1 --input "$DATA/rz1_input.npy" --output-size 2,-x --output "$work/y.npy"
 expect "resample1: --output-offsets not finite" 2 \
     "--output-offsets: inf for dimension 0; offsets must be finite" "$DMLCL" run resample1 \
     --input "$DATA/rz1_input.npy" --scales 2,2 --output-offsets inf,0 --output "$work/y.npy"
@@ -478,6 +485,10 @@ expect "bench: --mb not a number" 1 "dmlcl bench: --mb 'abc': expected a whole n
     "$DMLCL" bench --mb abc
 expect "bench: --mb 0" 2 "dmlcl bench: --mb 0: out of range, give 1 to 1048576" \
     "$DMLCL" bench --mb 0
+expect "bench: --mb -1" 2 "dmlcl bench: --mb -1: out of range, give 1 to 1048576" \
+    "$DMLCL" bench --mb -1
+expect "bench: --mb -x" 1 "dmlcl bench: --mb '-x': expected a whole number" \
+    "$DMLCL" bench --mb -x
 expect "bench: --runs 0" 2 "dmlcl bench: --runs 0: out of range, give 1 to 100000" \
     "$DMLCL" bench --runs 0
 expect "bench: --threads 300" 2 "--threads 300: out of range, give 0 to 256" \

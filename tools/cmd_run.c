@@ -21,8 +21,8 @@
     "  1  usage: unknown option, missing option or value, a value that does not parse\n"     \
     "     (not a number, not one of the listed words, an empty list item)\n"                 \
     "  2  input error: a .npy file cannot be read, is malformed or cannot be written; a\n"   \
-    "     value out of range or that does not fit the input (a negative scale, a zero\n"    \
-    "     size, three scales for a 4-D input, an axis past the rank); or the operator\n"    \
+    "     value out of range or that does not fit the input (a negative scale or size, a\n" \
+    "     zero size, three scales for a 4-D input, an axis past the rank); or the operator\n" \
     "     rejects the tensors (the message names the rule)\n"                               \
     "  3  device error: no such device, a buffer over the device's limit, an OpenCL call\n" \
     "     or kernel build failure, or not supported on this device\n"
@@ -370,8 +370,8 @@ static int run_operator(const char *cmd, const run_opts *o, const dmlcl_operator
 
 /* ---- argument values ---------------------------------------------------------------------- */
 
-/* "1,1,2,2" -> numbers, each as strtod reads it (sizes: digits only). Returns the count,
- * or -1 after printing why the text is not such a list: a usage error. */
+/* "1,1,2,2" -> numbers, each as strtod reads it (sizes: digits, maybe after a minus sign).
+ * Returns the count, or -1 after printing why the text is not such a list: a usage error. */
 static int parse_list(const char *cmd, const char *opt, const char *text, int sizes, double *v)
 {
     int n = 0;
@@ -382,10 +382,13 @@ static int parse_list(const char *cmd, const char *opt, const char *text, int si
                       DMLCL_TENSOR_DIMENSION_COUNT_MAX);
             return -1;
         }
+        /* A size may carry a minus sign: -4 is a number out of range (exit 2, as a
+         * negative scale is), not text that does not parse (1). */
+        int neg = sizes && *p == '-';
         if (!sizes)
             v[n] = strtod(p, &end);
-        else if (*p >= '0' && *p <= '9')
-            v[n] = (double)strtoull(p, &end, 10); /* above 2^64: ULLONG_MAX, out of range */
+        else if (p[neg] >= '0' && p[neg] <= '9') /* above 2^64: ULLONG_MAX, out of range */
+            v[n] = (neg ? -1.0 : 1.0) * (double)strtoull(p + neg, &end, 10);
         if (!end || end == p || (*end && *end != ',')) {
             cli_error(cmd, "%s '%s': expected comma-separated %s", opt, text,
                       sizes ? "sizes (whole numbers)" : "numbers");

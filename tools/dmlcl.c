@@ -24,8 +24,8 @@ static int usage(FILE *f)
                "  1  usage: unknown command, option or name, missing option or value, a value\n"
                "     that does not parse (not a number, an empty list item)\n"
                "  2  input error: a file cannot be read, is malformed or cannot be written; a\n"
-               "     value out of its range or that does not fit the input (a negative scale,\n"
-               "     a zero size, three scales for a 4-D input, an axis past the rank)\n"
+               "     value out of its range or that does not fit the input (a negative scale or\n"
+               "     size, a zero size, three scales for a 4-D input, an axis past the rank)\n"
                "  3  device error: no matching device, an OpenCL call or kernel build failed,\n"
                "     not supported on this device\n"
                "  4  the results differ: npy compare's arrays, a bench case's output\n");
