@@ -7,6 +7,7 @@ Runs under pytest or ``python3 -m unittest``; ``make check`` runs it through
 python/run_tests.sh on POCL (DMLCL_DEVICE=cpu). Shapes repeat across cases so that the
 kernels compile once.
 """
+import ctypes
 import itertools
 import os
 import sys
@@ -332,10 +333,13 @@ class ResampleTest(Assertions):
         # With size given, the C library checks the scale: its message.
         self.assertRaisesMessage(ValueError, "resample1: scales[0] must be finite and > 0",
                                  rs, x, (-1, 2), size=(4, 4))
-        e = self.assertRaisesMessage(dmlcl.DataTypeError,
-                                     "data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or "
-                                     "UINT8, got INT32", rs, x.astype(np.int32), 2)
-        self.assertIsInstance(e, TypeError)
+        # The function's name, as in every other message, whichever C operator it picks.
+        for kw in ({}, {"rounding": "decreasing"}, {"antialias": True}):
+            e = self.assertRaisesMessage(dmlcl.DataTypeError,
+                                         "resample: x has dtype int32; resample takes float32, "
+                                         "float16, float64 (where the device has cl_khr_fp64), "
+                                         "int8 or uint8", rs, x.astype(np.int32), 2, **kw)
+            self.assertIsInstance(e, TypeError)
         self.assertRaisesMessage(TypeError, "out has dtype float16", rs, x, 2,
                                  out=np.zeros((10, 12), np.float16))
         self.assertRaisesMessage(ValueError, "out has shape (10, 12) but size is (10, 9)",
@@ -360,6 +364,32 @@ class ResampleTest(Assertions):
                                             (3, 4), (6, 4)), 2)
         self.assertRaisesMessage(ValueError, "resample1: output", rs, x, 1,
                                  out=as_strided(np.zeros(6, np.float32), (5, 6), (0, 4)))
+
+
+    def test_over_the_device_buffer_limit(self):
+        """A tensor over CL_DEVICE_MAX_MEM_ALLOC_SIZE: the library's message names the
+        limit (not clCreateBuffer's CL_INVALID_BUFFER_SIZE). A huge stride makes a 32 GiB
+        span of 12 elements, which nothing reads."""
+        limit = max_alloc(dmlcl.default_context())
+        if limit >= 32 << 30:
+            self.skipTest("this device allocates %d bytes per buffer" % limit)
+        x = as_strided(np.zeros(4, np.float32), (3, 4), (4 * (2**32 - 1), 4))
+        e = self.assertRaisesMessage(dmlcl.UnsupportedError,
+                                     "inputs[0] needs a buffer of 32.00 GiB, over this "
+                                     "device's limit of", dmlcl.resample, x, 1)
+        self.assertIn("per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE", str(e))
+
+
+def max_alloc(context):
+    """The context's device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, through the OpenCL library."""
+    import ctypes.util
+    cl = ctypes.CDLL(ctypes.util.find_library("OpenCL") or "libOpenCL.so.1")
+    cl.clGetDeviceInfo.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_size_t,
+                                   ctypes.c_void_p, ctypes.c_void_p]
+    value = ctypes.c_uint64()
+    dev = dmlcl._capi.lib.dmlcl_context_device(context.handle)
+    assert cl.clGetDeviceInfo(dev, 0x1010, 8, byref(value), None) == 0  # MAX_MEM_ALLOC_SIZE
+    return value.value
 
 
 class ResampleGradTest(Assertions):
@@ -418,8 +448,8 @@ class ResampleGradTest(Assertions):
                                  dmlcl.resample_grad, dy, None)
         self.assertRaisesMessage(ValueError, "input_shape: -5 is not a size",
                                  dmlcl.resample_grad, dy, (-5, 6))
-        self.assertRaisesMessage(TypeError, "resample_grad1: input_gradient_tensor data_type",
-                                 dmlcl.resample_grad, dy.astype(np.int16), (5, 6))
+        self.assertRaisesMessage(TypeError, "resample_grad: dy has dtype int16; resample_grad "
+                                 "takes float32", dmlcl.resample_grad, dy.astype(np.int16), (5, 6))
 
 
 # ---- tiles of a larger tensor and the halo query ----------------------------------------------
