@@ -8,6 +8,7 @@
 #include "config.h"
 #include "cli.h"
 #include "npy.h"
+#include "temp_output.h"
 #include <dmlcl.h>
 #include <errno.h>
 #include <math.h>
@@ -50,6 +51,9 @@ static const char RUN_HELP[] =
     "  resample2             resample1 whose nearest index is ceil(x) or floor(x)\n"
     "  resample-grad1        the backward pass of resample2: gradient in, gradient out\n"
     "  resample3             resample2 with antialiased linear downsampling\n"
+    "The output is written to OUTPUT.tmp-PID-N beside it, then renamed over it: a run\n"
+    "stopped by Ctrl-C, kill (SIGTERM) or a closed terminal removes that file; 'dmlcl\n"
+    "clean-tmp OUTPUT' removes those of runs killed outright (kill -9, a crash).\n"
     "Run 'dmlcl run <operator> --help' for the operator's options.\n" EXIT_STATUS_HELP;
 
 static const char REVERSE_HELP[] =
@@ -214,6 +218,7 @@ static int save_output(const char *cmd, const char *path, npy_array *out, int ve
         fprintf(stderr, "dmlcl: output %s: %s ('%s'), shape %s, C order\n", path,
                 cli_type_name(out->type), npy_descr(out->type, 0, descr),
                 npy_shape_text(out, shape, sizeof shape));
+    clean_tmp_note(cmd, path);
     return DMLCL_EXIT_OK;
 }
 
@@ -725,6 +730,9 @@ static const struct resample_cmd {
 
 int dmlcl_cmd_run(int argc, char **argv)
 {
+    /* Ctrl-C, kill or a closed terminal while the output is written: no temporary file
+     * left (the old output stays as it was either way). */
+    temp_remove_on_signals();
     if (argc < 2) {
         fputs(RUN_HELP, stderr);
         return DMLCL_EXIT_USAGE;

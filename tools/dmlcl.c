@@ -10,13 +10,17 @@ static int usage(FILE *f)
 {
     fprintf(f, "usage: dmlcl <command> [options]\n"
                "commands:\n"
-               "  info   list OpenCL platforms and devices, the default pick, the cache folder\n"
-               "  run    run an operator on .npy files (dmlcl run --help)\n"
-               "  npy    inspect or compare .npy files (dmlcl npy --help)\n"
-               "  demo   run three small examples and explain them (dmlcl demo --help)\n"
-               "  bench  time each operator case against a buffer copy (dmlcl bench --help)\n"
-               "  cache  show the on-disk program cache: folder, entries, size;\n"
-               "         'dmlcl cache clear' removes its entries\n"
+               "  info       list OpenCL platforms and devices, the default pick, the cache\n"
+               "             folder\n"
+               "  run        run an operator on .npy files (dmlcl run --help)\n"
+               "  npy        inspect or compare .npy files (dmlcl npy --help)\n"
+               "  clean-tmp  remove the temporary files that killed runs left beside an\n"
+               "             output (dmlcl clean-tmp --help)\n"
+               "  demo       run three small examples and explain them (dmlcl demo --help)\n"
+               "  bench      time each operator case against a buffer copy (dmlcl bench --help)\n"
+               "  cache      show the on-disk program cache: folder, entries, size;\n"
+               "             'dmlcl cache clear' removes its entries\n"
+               "  version    print dmlcl's version (also --version)\n"
                "environment: DMLCL_DEVICE (gpu, cpu, P:D or a name substring),\n"
                "             DMLCL_CACHE_DIR (folder, or 'off')\n"
                "exit status (every command):\n"
@@ -304,6 +308,13 @@ int main(int argc, char **argv)
         return dmlcl_cmd_run(argc - 1, argv + 1);
     if (!strcmp(argv[1], "npy"))
         return dmlcl_cmd_npy(argc - 1, argv + 1);
+    /* The library's version: the tool is built with it and loads it, so they agree. */
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
+        printf("dmlcl %s\n", dmlcl_version());
+        return DMLCL_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "clean-tmp"))
+        return dmlcl_cmd_clean_tmp(argc - 1, argv + 1);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
         return usage(stdout);
     fprintf(stderr, "dmlcl: unknown command '%s'\n", argv[1]);
