@@ -596,6 +596,9 @@ grep -q "plan" "$work/out" && bad "bench: no plan without --verbose" ||
 grep -qE '^create \(memory-cache hit\): worst median [0-9.]+ us \(reverse-inner\), target <= 20 us: (pass|short)$' \
     "$work/out" && ok "bench: the creation target has a verdict" ||
     bad "bench: the creation target has a verdict"
+expect "bench: a gradient case says why its input is 4x --mb" 0 \
+    "    in MiB: the gradient of linear2x-nchw's output, 4x its 1.0 MiB input (--mb)" \
+    "$DMLCL" bench --case linear2x-grad $tiny
 expect "bench --verbose prints the plan under the case" 0 "    plan: variant=" "$DMLCL" bench \
     --case reverse-inner $tiny --verbose
 expect "bench: a case larger than the buffer limit is made smaller and says so" 0 \

@@ -17,6 +17,8 @@ static const char BENCH_HELP[] =
     "against a C reference, and compares its GB/s (bytes read + written, 10^9 per second)\n"
     "with a clEnqueueCopyBuffer of as many bytes (CPU devices: also a host memcpy).\n"
     "  --mb N        input MiB per case, 1 to 1048576 (default 64; big-* cases use " STR(BIG_MB) ");\n"
+    "                a gradient case's forward input, so its own input (the forward\n"
+    "                output's gradient) is 4x (2-D) or 8x (3-D) that;\n"
     "                a case whose buffers would exceed the device's largest buffer\n"
     "                (CL_DEVICE_MAX_MEM_ALLOC_SIZE) is made smaller, and says so\n"
     "  --case P      cases whose names match the glob patterns (default: all but big-*)\n"
