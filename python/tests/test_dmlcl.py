@@ -10,7 +10,11 @@ kernels compile once.
 import ctypes
 import itertools
 import os
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import unittest
 from ctypes import addressof, byref, c_float, c_uint32, pointer
 
@@ -685,6 +689,77 @@ class ContextTest(Assertions):
         self.assertEqual(e.status_name, "DMLCL_NO_DEVICE")
         self.assertRaises(TypeError, dmlcl.resample, x, 2, context="cpu")
         self.assertEqual(dmlcl.version(), dmlcl.__version__)
+
+
+PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # python/
+
+
+class PackagingTest(unittest.TestCase):
+    """How a user gets ``import dmlcl``: from the build tree after ``make``, without
+    DMLCL_LIBRARY; and ``pip install ./python``, finding the library through pkg-config.
+    Each in a fresh interpreter, with the environment a user would have."""
+
+    def python(self, code, env, **kw):
+        r = subprocess.run([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, **kw)
+        self.assertEqual(r.returncode, 0, r.stdout.decode())
+        return r.stdout.decode().split()
+
+    def built_library(self):
+        built = os.environ.get("DMLCL_LIBRARY")  # run_tests.sh: the library make built
+        if not built or not os.path.isfile(built):
+            self.skipTest("DMLCL_LIBRARY does not name the built library (make check sets it)")
+        return built
+
+    def test_import_in_the_build_tree_without_dmlcl_library(self):
+        built = self.built_library()
+        if not os.path.exists(os.path.join(PYTHON_DIR, "dmlcl", "_config.py")):
+            self.skipTest("a build in another folder: make wrote _config.py there, not "
+                          "beside the package")
+        env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+        del env["DMLCL_LIBRARY"]
+        path, = self.python("import dmlcl; print(dmlcl.library_path)", env)
+        self.assertEqual(os.path.realpath(path), os.path.realpath(built))
+
+    def test_pyproject_version_is_the_library_version(self):
+        with open(os.path.join(PYTHON_DIR, "pyproject.toml")) as f:
+            version = re.search(r'^version = "(.*)"$', f.read(), re.M).group(1)
+        self.assertEqual(version, dmlcl.version())
+
+    def test_pip_install_finds_the_library_through_pkg_config(self):
+        built = self.built_library()
+        try:
+            import setuptools  # noqa: F401
+            subprocess.run([sys.executable, "-m", "pip", "--version"], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(["pkg-config", "--version"], check=True, stdout=subprocess.DEVNULL)
+        except (ImportError, OSError, subprocess.CalledProcessError):
+            self.skipTest("needs pip, setuptools and pkg-config")
+        with tempfile.TemporaryDirectory() as tmp:
+            # A fresh clone's python/ (no _config.py), and a dmlcl.pc whose libdir is the
+            # built library's folder, as make install would leave them.
+            src, site = os.path.join(tmp, "src"), os.path.join(tmp, "site")
+            shutil.copytree(PYTHON_DIR, src, ignore=shutil.ignore_patterns(
+                "_config.py", "__pycache__", "build", "*.egg-info", "tests", "*.log", "*.trs"))
+            libdir = os.path.dirname(os.path.abspath(built))
+            with open(os.path.join(tmp, "dmlcl.pc"), "w") as f:
+                f.write("libdir=%s\nName: dmlcl\nDescription: test\nVersion: %s\n"
+                        "Libs: -L${libdir} -ldmlcl\n" % (libdir, dmlcl.version()))
+            env = dict(os.environ, PKG_CONFIG_PATH=tmp, PIP_DISABLE_PIP_VERSION_CHECK="1",
+                       PYTHONDONTWRITEBYTECODE="1")
+            env.pop("DMLCL_LIBRARY", None)
+            r = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps",
+                                "--no-build-isolation", "--no-index", "--target", site, src],
+                               env=env, cwd=tmp, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT)
+            self.assertEqual(r.returncode, 0, r.stdout.decode())
+            env["PYTHONPATH"] = site
+            where, path = self.python(
+                "import numpy as np, dmlcl\n"
+                "assert dmlcl.resample(np.ones((2, 3), np.float32), scales=2).shape == (4, 6)\n"
+                "print(dmlcl.__file__, dmlcl.library_path)", env, cwd=tmp)
+            self.assertTrue(where.startswith(site), where)
+            self.assertEqual(path, os.path.join(libdir, "libdmlcl.so"))
 
 
 class DocstringTest(unittest.TestCase):
