@@ -34,6 +34,12 @@ program check_fortran
   integer(c_int) :: st
   real(c_float), parameter :: half(8) = 0.5, mhalf(8) = -0.5
   real(c_float) :: s(8) = [2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+  character(len=8) :: arg
+
+  ! `check_fortran stop`: a failure without status= stops the program (example_test.sh
+  ! checks that the message comes before ERROR STOP's lines).
+  call get_command_argument(1, arg)
+  if (arg == "stop") call stop_on_failure()
 
   call ranks_one_to_seven()
   call other_types()
@@ -48,6 +54,12 @@ program check_fortran
   if (failures > 0) error stop 1
 
 contains
+
+  subroutine stop_on_failure()
+    real(c_float) :: x(2), y(4)
+    x = 1
+    call dmlcl_resample(x, y, [-2.0_c_float])
+  end subroutine stop_on_failure
 
   subroutine ok(cond, what)
     logical, intent(in) :: cond

@@ -443,6 +443,9 @@ contains
     else if (st /= DMLCL_SUCCESS) then
        write (error_unit, '(a)') routine // ": " // dmlcl_status_name(st) // ": " // &
             dmlcl_error_message()
+       ! gfortran buffers error_unit when it is not a terminal, and ERROR STOP writes its
+       ! own lines and the backtrace past that buffer: flushed, the message comes first.
+       flush (error_unit)
        error stop 1
     end if
   end subroutine finish

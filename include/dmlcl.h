@@ -284,7 +284,9 @@ dmlcl_status dmlcl_operator_enqueue(dmlcl_operator *op,
 /* Blocking convenience on host arrays laid out as the descriptors say (each holds at least
  * the tensor's span). Output elements outside the tensor (padding between strided
  * elements) are preserved. Works on an out-of-order queue too (the reads wait for the
- * kernel's event). Errors as dmlcl_operator_enqueue. */
+ * kernel's event). Errors as dmlcl_operator_enqueue, and UNSUPPORTED when a tensor's span
+ * needs a buffer over the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (the message names the
+ * limit), found before any buffer is created. */
 dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *inputs,
                                          void *const *outputs);
 

@@ -3,6 +3,7 @@
 #include "operator.h"
 #include "resample/resample.h"
 #include "reverse/reverse.h"
+#include <stdio.h>
 #include <string.h>
 
 /* Every operator: one row (its class, defined by its family). */
@@ -229,9 +230,14 @@ dmlcl_status dmlcl_operator_enqueue(dmlcl_operator *op, const dmlcl_buffer_bindi
 
 /* ---- host execution -------------------------------------------------------------------- */
 
-static dmlcl_status make_buffer(dmlcl_operator *op, const dmlcl__tensor *t, const void *host,
-                                cl_mem *out)
+static dmlcl_status make_buffer(dmlcl_operator *op, const char *role, uint32_t i,
+                                const dmlcl__tensor *t, const void *host, cl_mem *out)
 {
+    char what[96];
+    snprintf(what, sizeof what, "%s: %s[%u]", op->vt->name, role, (unsigned)i);
+    dmlcl_status st = dmlcl__buffer_fits(op->ctx, what, t->span_bytes);
+    if (st)
+        return st;
     cl_int err = CL_SUCCESS;
     *out = clCreateBuffer(op->ctx->cl_ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                           (size_t)t->span_bytes, (void *)host, &err);
@@ -259,11 +265,11 @@ dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *
     dmlcl_status st = DMLCL_SUCCESS;
     uint32_t nb = 0;
     for (uint32_t i = 0; i < op->n_in && !st; i++, nb++)
-        if (!(st = make_buffer(op, &op->in[i], inputs[i], &bufs[nb])))
+        if (!(st = make_buffer(op, "inputs", i, &op->in[i], inputs[i], &bufs[nb])))
             bi[i].buffer = bufs[nb];
     /* Outputs start as the caller's array so padding between elements comes back intact. */
     for (uint32_t i = 0; i < op->n_out && !st; i++, nb++)
-        if (!(st = make_buffer(op, &op->out[i], outputs[i], &bufs[nb])))
+        if (!(st = make_buffer(op, "outputs", i, &op->out[i], outputs[i], &bufs[nb])))
             bo[i].buffer = bufs[nb];
     /* The caller's queue may be out of order: the reads wait for the kernel's event. */
     cl_event done = NULL;

@@ -1,6 +1,7 @@
 /* Every validation rule of REVERSE_SUBSEQUENCES, of tensors and of bindings: the status
  * and the message. All of these fail before any OpenCL call. */
 #include "testutil.h"
+#include <stdio.h>
 #include <string.h>
 
 /* A valid descriptor (the spec's example 1) that each test breaks in one place. */
@@ -255,6 +256,46 @@ START_TEST(binding_rules)
 }
 END_TEST
 
+/* A tensor whose span is over the device's largest buffer: execute_host says so in the
+ * library's words (the limit named, UNSUPPORTED) before any clCreateBuffer, which would
+ * answer CL_INVALID_BUFFER_SIZE and leave every binding to explain it. The huge stride
+ * keeps the elements few: the host arrays are never read. */
+START_TEST(host_buffer_over_device_limit)
+{
+    cl_ulong max = 0;
+    ck_assert_int_eq(clGetDeviceInfo(dmlcl_context_device(tu_context()),
+                                     CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max, &max, NULL),
+                     CL_SUCCESS);
+    fixture f;
+    fixture_init(&f);
+    const uint32_t strides[4] = {1, 1, UINT32_MAX, 1}; /* span: (1 + 2 (2^32 - 1) + 3) x 4 B */
+    f.in.strides = strides;
+    const uint64_t span_bytes = (1 + 2 * (uint64_t)UINT32_MAX + 3) * 4;
+    if (span_bytes <= max) {
+        printf("host_buffer_over_device_limit: skipped, this device allocates %llu bytes\n",
+               (unsigned long long)max);
+        return;
+    }
+    dmlcl_operator *op = NULL;
+    tu_assert_ok(dmlcl_operator_create(tu_context(), &f.od, &op));
+    float hin[12] = {0}, hout[12];
+    uint32_t hlen[3] = {0};
+    const void *ins[2] = {hin, hlen};
+    void *outs[1] = {hout};
+    char want[256], limit[32];
+    if (max < ((cl_ulong)1 << 30))
+        snprintf(limit, sizeof limit, "%.1f MiB", max / 1048576.0);
+    else
+        snprintf(limit, sizeof limit, "%.2f GiB", max / 1073741824.0);
+    snprintf(want, sizeof want, "reverse_subsequences: inputs[0] needs a buffer of 32.00 GiB, "
+             "over this device's limit of %s per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE;", limit);
+    tu_assert_fails(dmlcl_operator_execute_host(op, ins, outs), DMLCL_UNSUPPORTED, want);
+    tu_assert_fails(dmlcl_operator_execute_host(op, ins, outs), DMLCL_UNSUPPORTED,
+                    "use a smaller tensor, or split the work in tiles");
+    dmlcl_operator_release(op);
+}
+END_TEST
+
 START_TEST(tensor_size_in_bytes)
 {
     const uint32_t sizes[3] = {2, 3, 5}, strides[3] = {40, 1, 3}, odd[1] = {3};
@@ -336,6 +377,7 @@ Suite *validation_suite(void)
     tcase_add_test(tc, operator_rules);
     tcase_add_test(tc, output_must_not_alias);
     tcase_add_test(tc, binding_rules);
+    tcase_add_test(tc, host_buffer_over_device_limit);
     tcase_add_test(tc, tensor_size_in_bytes);
     tcase_add_test(tc, status_strings_and_contexts);
     tcase_add_test(tc, context_wraps_caller_objects);

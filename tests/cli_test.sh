@@ -264,7 +264,11 @@ expect "resample-grad1 --help documents the default output size" 0 \
     "default floor(gradient size /" "$DMLCL" run resample-grad1 --help
 expect "resample3 --help documents --antialias" 0 "--antialias            the widened filter" \
     "$DMLCL" run resample3 -h
-expect "dmlcl --help lists run and npy" 0 "run    run an operator on .npy files" "$DMLCL" --help
+expect "dmlcl --help lists run and npy" 0 "run        run an operator on .npy files" "$DMLCL" --help
+for what in "clean-tmp  remove the temporary files" "version    print dmlcl's version (also --version)"; do
+    grep -qF -- "$what" "$work/out" && ok "dmlcl --help lists '$what'" ||
+        bad "dmlcl --help lists '$what'"
+done
 
 # The resample family's dtypes: --help, dmlcl(1) and the README say the same words.
 types="f4, f2, i1 and u1 on every device; f8 where the device has cl_khr_fp64"
@@ -324,6 +328,13 @@ expect "resample1: negative scale" 2 \
 expect "resample1: a zero --output-size" 2 \
     "--output-size: 0 for dimension 1; sizes are 1 to 4294967295" "$DMLCL" run resample1 \
     --input "$DATA/rz1_input.npy" --output-size 2,0 --output "$work/y.npy"
+# A well-formed number out of range is 2 wherever it is given, a negative one included.
+expect "resample1: a negative --output-size" 2 \
+    "--output-size: -4 for dimension 1; sizes are 1 to 4294967295" "$DMLCL" run resample1 \
+    --input "$DATA/rz1_input.npy" --output-size 2,-4 --output "$work/y.npy"
+expect "resample1: --output-size not a number" 1 \
+    "--output-size '2,-x': expected comma-separated sizes (whole numbers)" "$DMLCL" run \
+    resample1 --input "$DATA/rz1_input.npy" --output-size 2,-x --output "$work/y.npy"
 expect "resample1: --output-offsets not finite" 2 \
     "--output-offsets: inf for dimension 0; offsets must be finite" "$DMLCL" run resample1 \
     --input "$DATA/rz1_input.npy" --scales 2,2 --output-offsets inf,0 --output "$work/y.npy"
@@ -431,11 +442,80 @@ else
     fi
 fi
 
+# ---- a run killed while it writes: SIGTERM removes its temporary file; `dmlcl clean-tmp`
+# removes those of runs killed outright, and nothing else ----------------------------------
+# 64 MiB of output (rz1's 4 x 4 f4 scaled by 1024): the temporary file lives long enough
+# (write and fsync) to be seen; SIGTERM comes as soon as it is.
+cp "$work/keep.orig" "$work/big.npy"
+"$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --scales 1024,1024 \
+    --output "$work/big.npy" >"$work/out" 2>"$work/err" &
+pid=$! seen=
+while [ -z "$seen" ] && kill -0 $pid 2>/dev/null; do
+    for f in "$work"/big.npy.tmp-*; do [ -e "$f" ] && seen=$f; done
+    [ -n "$seen" ] && kill -TERM $pid || sleep 0.01
+done
+wait $pid
+rc=$?
+if [ -z "$seen" ]; then
+    skipped "SIGTERM while the output is written (the run ended, status $rc, before its temporary file was seen)"
+elif [ $rc -ne 143 ]; then
+    bad "SIGTERM while the output is written: exit status $rc, expected 143 (killed by SIGTERM)"
+elif [ -e "$seen" ] || ! notemp "$work"; then
+    bad "SIGTERM while the output is written: $seen left behind"
+elif ! cmp -s "$work/big.npy" "$work/keep.orig"; then
+    bad "SIGTERM while the output is written: the old output changed"
+else
+    ok "SIGTERM while the output is written: no temporary file left, the old output kept"
+fi
+rm -f "$work/big.npy"
+# What a run killed outright leaves (2147483646: no process has that id), and files that
+# only look alike, which must all survive: another output's, other suffixes, leading
+# zeros, n past 99, a folder, a link (and its target), a running process's (this shell).
+ct=$work/ct stale=out.npy.tmp-2147483646-0
+mkdir "$ct" "$ct/out.npy.tmp-2147483646-1"
+printf 'partial' >"$ct/$stale"
+printf 'target' >"$ct/target"
+ln -s target "$ct/out.npy.tmp-2147483646-2"
+for f in out.npy.tmp-$$-0 out.npy.tmp-2147483646-0.bak out.npy.tmp-02147483646-0 \
+    out.npy.tmp-2147483646-100 out.npy.tmp-x-0 out.npy.tmp--5-0 other.npy.tmp-2147483646-0 \
+    xout.npy.tmp-2147483646-0 out.npy.tmp-2147483646-; do
+    printf 'keep' >"$ct/$f"
+done
+ls -A "$ct" | grep -vxF "$stale" | sort >"$work/ct.keep"
+expect "clean-tmp --dry-run lists the stale temporary file" 0 \
+    "stale $ct/$stale (7 bytes): process 2147483646 is gone" "$DMLCL" clean-tmp --dry-run "$ct/out.npy"
+grep -qF "kept $ct/out.npy.tmp-$$-0 (4 bytes): process $$ is running" "$work/out" &&
+    [ -e "$ct/$stale" ] && ok "clean-tmp --dry-run: a running process's file is kept, nothing removed" ||
+    bad "clean-tmp --dry-run: a running process's file is kept, nothing removed"
+expect "run notes the stale temporary file beside its output" 0 \
+    "note: 1 temporary file of killed runs (7 bytes) beside $ct/out.npy; 'dmlcl clean-tmp $ct/out.npy' removes it" \
+    "$DMLCL" run resample1 --input "$DATA/rz1_input.npy" --scales 1,1 --output "$ct/out.npy"
+rm -f "$ct/out.npy"
+expect "clean-tmp removes the stale temporary file" 0 \
+    "removed $ct/$stale (7 bytes): process 2147483646 is gone" "$DMLCL" clean-tmp "$ct/out.npy"
+ls -A "$ct" | sort >"$work/ct.now"
+[ ! -e "$ct/$stale" ] && cmp -s "$work/ct.keep" "$work/ct.now" &&
+    [ "$(cat "$ct/target")" = target ] &&
+    ok "clean-tmp removed that file only: look-alikes, the folder, the link and its target survive" ||
+    bad "clean-tmp removed that file only (left: $(tr '\n' ' ' <"$work/ct.now"))"
+expect "clean-tmp: an output without any" 0 "$ct/target: no temporary files" "$DMLCL" clean-tmp "$ct/target"
+expect "clean-tmp without an output" 1 "give the output file(s)" "$DMLCL" clean-tmp
+expect "clean-tmp: a folder that does not exist" 2 \
+    "$work/none/y.npy: cannot read its folder: No such file or directory" \
+    "$DMLCL" clean-tmp "$work/none/y.npy"
+expect "clean-tmp --help" 0 "named exactly" "$DMLCL" clean-tmp --help
+
 # ---- every subcommand's exit statuses: 1 usage (unknown or missing option, a value that
 # does not parse), 2 a value out of range or a bad file, 3 the device, 4 results differ ------
 expect "dmlcl without a command" 1 "usage: dmlcl <command>" "$DMLCL"
 expect "dmlcl unknown command" 1 "unknown command 'frobnicate'" "$DMLCL" frobnicate
 expect "dmlcl --help documents exit status 4" 0 "4  the results differ" "$DMLCL" --help
+version=$("$DMLCL" info 2>/dev/null | head -n 1)
+for v in --version version; do
+    expect "dmlcl $v" 0 "$version" "$DMLCL" $v
+    [ "$(cat "$work/out")" = "$version" ] && case $version in "dmlcl "[0-9]*) true ;; *) false ;; esac &&
+        ok "dmlcl $v prints '$version', as info does" || bad "dmlcl $v prints the version alone"
+done
 expect "npy without a subcommand" 1 "usage: dmlcl npy info" "$DMLCL" npy
 expect "npy unknown subcommand" 1 "unknown subcommand 'show'" "$DMLCL" npy show x.npy
 expect "npy info without files" 1 "give at least one .npy file" "$DMLCL" npy info
@@ -478,6 +558,10 @@ expect "bench: --mb not a number" 1 "dmlcl bench: --mb 'abc': expected a whole n
     "$DMLCL" bench --mb abc
 expect "bench: --mb 0" 2 "dmlcl bench: --mb 0: out of range, give 1 to 1048576" \
     "$DMLCL" bench --mb 0
+expect "bench: --mb -1" 2 "dmlcl bench: --mb -1: out of range, give 1 to 1048576" \
+    "$DMLCL" bench --mb -1
+expect "bench: --mb -x" 1 "dmlcl bench: --mb '-x': expected a whole number" \
+    "$DMLCL" bench --mb -x
 expect "bench: --runs 0" 2 "dmlcl bench: --runs 0: out of range, give 1 to 100000" \
     "$DMLCL" bench --runs 0
 expect "bench: --threads 300" 2 "--threads 300: out of range, give 0 to 256" \
@@ -512,6 +596,9 @@ grep -q "plan" "$work/out" && bad "bench: no plan without --verbose" ||
 grep -qE '^create \(memory-cache hit\): worst median [0-9.]+ us \(reverse-inner\), target <= 20 us: (pass|short)$' \
     "$work/out" && ok "bench: the creation target has a verdict" ||
     bad "bench: the creation target has a verdict"
+expect "bench: a gradient case says why its input is 4x --mb" 0 \
+    "    in MiB: the gradient of linear2x-nchw's output, 4x its 1.0 MiB input (--mb)" \
+    "$DMLCL" bench --case linear2x-grad $tiny
 expect "bench --verbose prints the plan under the case" 0 "    plan: variant=" "$DMLCL" bench \
     --case reverse-inner $tiny --verbose
 expect "bench: a case larger than the buffer limit is made smaller and says so" 0 \

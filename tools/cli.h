@@ -21,6 +21,11 @@ int dmlcl_cmd_bench(int argc, char **argv);
 int dmlcl_cmd_run(int argc, char **argv);
 /* tools/cmd_npy.c: `dmlcl npy info|compare`, inspecting and comparing .npy files. */
 int dmlcl_cmd_npy(int argc, char **argv);
+/* tools/cmd_clean.c: `dmlcl clean-tmp`, the temporary files killed runs left behind. */
+int dmlcl_cmd_clean_tmp(int argc, char **argv);
+/* Prints a note naming `dmlcl clean-tmp` when such files lie beside output (run's own
+ * output, just written, so that they are found without knowing to look). */
+void clean_tmp_note(const char *cmd, const char *output);
 
 /* tools/cli_util.c: option parsing shared by cmd_run.c and cmd_npy.c. */
 typedef struct cli_opt {

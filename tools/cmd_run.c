@@ -8,6 +8,7 @@
 #include "config.h"
 #include "cli.h"
 #include "npy.h"
+#include "temp_output.h"
 #include <dmlcl.h>
 #include <errno.h>
 #include <math.h>
@@ -21,8 +22,8 @@
     "  1  usage: unknown option, missing option or value, a value that does not parse\n"     \
     "     (not a number, not one of the listed words, an empty list item)\n"                 \
     "  2  input error: a .npy file cannot be read, is malformed or cannot be written; a\n"   \
-    "     value out of range or that does not fit the input (a negative scale, a zero\n"    \
-    "     size, three scales for a 4-D input, an axis past the rank); or the operator\n"    \
+    "     value out of range or that does not fit the input (a negative scale or size, a\n" \
+    "     zero size, three scales for a 4-D input, an axis past the rank); or the operator\n" \
     "     rejects the tensors (the message names the rule)\n"                               \
     "  3  device error: no such device, a buffer over the device's limit, an OpenCL call\n" \
     "     or kernel build failure, or not supported on this device\n"
@@ -50,6 +51,9 @@ static const char RUN_HELP[] =
     "  resample2             resample1 whose nearest index is ceil(x) or floor(x)\n"
     "  resample-grad1        the backward pass of resample2: gradient in, gradient out\n"
     "  resample3             resample2 with antialiased linear downsampling\n"
+    "The output is written to OUTPUT.tmp-PID-N beside it, then renamed over it: a run\n"
+    "stopped by Ctrl-C, kill (SIGTERM) or a closed terminal removes that file; 'dmlcl\n"
+    "clean-tmp OUTPUT' removes those of runs killed outright (kill -9, a crash).\n"
     "Run 'dmlcl run <operator> --help' for the operator's options.\n" EXIT_STATUS_HELP;
 
 static const char REVERSE_HELP[] =
@@ -214,6 +218,7 @@ static int save_output(const char *cmd, const char *path, npy_array *out, int ve
         fprintf(stderr, "dmlcl: output %s: %s ('%s'), shape %s, C order\n", path,
                 cli_type_name(out->type), npy_descr(out->type, 0, descr),
                 npy_shape_text(out, shape, sizeof shape));
+    clean_tmp_note(cmd, path);
     return DMLCL_EXIT_OK;
 }
 
@@ -370,8 +375,8 @@ static int run_operator(const char *cmd, const run_opts *o, const dmlcl_operator
 
 /* ---- argument values ---------------------------------------------------------------------- */
 
-/* "1,1,2,2" -> numbers, each as strtod reads it (sizes: digits only). Returns the count,
- * or -1 after printing why the text is not such a list: a usage error. */
+/* "1,1,2,2" -> numbers, each as strtod reads it (sizes: digits, maybe after a minus sign).
+ * Returns the count, or -1 after printing why the text is not such a list: a usage error. */
 static int parse_list(const char *cmd, const char *opt, const char *text, int sizes, double *v)
 {
     int n = 0;
@@ -382,10 +387,13 @@ static int parse_list(const char *cmd, const char *opt, const char *text, int si
                       DMLCL_TENSOR_DIMENSION_COUNT_MAX);
             return -1;
         }
+        /* A size may carry a minus sign: -4 is a number out of range (exit 2, as a
+         * negative scale is), not text that does not parse (1). */
+        int neg = sizes && *p == '-';
         if (!sizes)
             v[n] = strtod(p, &end);
-        else if (*p >= '0' && *p <= '9')
-            v[n] = (double)strtoull(p, &end, 10); /* above 2^64: ULLONG_MAX, out of range */
+        else if (p[neg] >= '0' && p[neg] <= '9') /* above 2^64: ULLONG_MAX, out of range */
+            v[n] = (neg ? -1.0 : 1.0) * (double)strtoull(p + neg, &end, 10);
         if (!end || end == p || (*end && *end != ',')) {
             cli_error(cmd, "%s '%s': expected comma-separated %s", opt, text,
                       sizes ? "sizes (whole numbers)" : "numbers");
@@ -722,6 +730,9 @@ static const struct resample_cmd {
 
 int dmlcl_cmd_run(int argc, char **argv)
 {
+    /* Ctrl-C, kill or a closed terminal while the output is written: no temporary file
+     * left (the old output stays as it was either way). */
+    temp_remove_on_signals();
     if (argc < 2) {
         fputs(RUN_HELP, stderr);
         return DMLCL_EXIT_USAGE;

@@ -10,13 +10,17 @@ static int usage(FILE *f)
 {
     fprintf(f, "usage: dmlcl <command> [options]\n"
                "commands:\n"
-               "  info   list OpenCL platforms and devices, the default pick, the cache folder\n"
-               "  run    run an operator on .npy files (dmlcl run --help)\n"
-               "  npy    inspect or compare .npy files (dmlcl npy --help)\n"
-               "  demo   run three small examples and explain them (dmlcl demo --help)\n"
-               "  bench  time each operator case against a buffer copy (dmlcl bench --help)\n"
-               "  cache  show the on-disk program cache: folder, entries, size;\n"
-               "         'dmlcl cache clear' removes its entries\n"
+               "  info       list OpenCL platforms and devices, the default pick, the cache\n"
+               "             folder\n"
+               "  run        run an operator on .npy files (dmlcl run --help)\n"
+               "  npy        inspect or compare .npy files (dmlcl npy --help)\n"
+               "  clean-tmp  remove the temporary files that killed runs left beside an\n"
+               "             output (dmlcl clean-tmp --help)\n"
+               "  demo       run three small examples and explain them (dmlcl demo --help)\n"
+               "  bench      time each operator case against a buffer copy (dmlcl bench --help)\n"
+               "  cache      show the on-disk program cache: folder, entries, size;\n"
+               "             'dmlcl cache clear' removes its entries\n"
+               "  version    print dmlcl's version (also --version)\n"
                "environment: DMLCL_DEVICE (gpu, cpu, P:D or a name substring),\n"
                "             DMLCL_CACHE_DIR (folder, or 'off')\n"
                "exit status (every command):\n"
@@ -24,8 +28,8 @@ static int usage(FILE *f)
                "  1  usage: unknown command, option or name, missing option or value, a value\n"
                "     that does not parse (not a number, an empty list item)\n"
                "  2  input error: a file cannot be read, is malformed or cannot be written; a\n"
-               "     value out of its range or that does not fit the input (a negative scale,\n"
-               "     a zero size, three scales for a 4-D input, an axis past the rank)\n"
+               "     value out of its range or that does not fit the input (a negative scale or\n"
+               "     size, a zero size, three scales for a 4-D input, an axis past the rank)\n"
                "  3  device error: no matching device, an OpenCL call or kernel build failed,\n"
                "     not supported on this device\n"
                "  4  the results differ: npy compare's arrays, a bench case's output\n");
@@ -304,6 +308,13 @@ int main(int argc, char **argv)
         return dmlcl_cmd_run(argc - 1, argv + 1);
     if (!strcmp(argv[1], "npy"))
         return dmlcl_cmd_npy(argc - 1, argv + 1);
+    /* The library's version: the tool is built with it and loads it, so they agree. */
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version")) {
+        printf("dmlcl %s\n", dmlcl_version());
+        return DMLCL_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "clean-tmp"))
+        return dmlcl_cmd_clean_tmp(argc - 1, argv + 1);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
         return usage(stdout);
     fprintf(stderr, "dmlcl: unknown command '%s'\n", argv[1]);

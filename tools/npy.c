@@ -3,6 +3,7 @@
 #define _XOPEN_SOURCE 700         /* realpath */
 #include "config.h"
 #include "npy.h"
+#include "temp_output.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -580,29 +581,6 @@ static int write_data(FILE *f, const npy_array *a)
     return 0;
 }
 
-/* Creates a temporary file beside final ("<final>.tmp-<pid>-<n>", so in the same folder
- * and file system), mode 0666 less the umask, or the existing file's mode. */
-static int open_temp(const char *final, char *tmp, size_t cap)
-{
-    struct stat old;
-    int have_old = !stat(final, &old) && S_ISREG(old.st_mode);
-    for (unsigned n = 0; n < 100; n++) {
-        if (snprintf(tmp, cap, "%s.tmp-%ld-%u", final, (long)getpid(), n) >= (int)cap) {
-            errno = ENAMETOOLONG;
-            return -1;
-        }
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            if (have_old)
-                (void)fchmod(fd, old.st_mode & 07777);
-            return fd;
-        }
-        if (errno != EEXIST)
-            return -1;
-    }
-    return -1;
-}
-
 /* The folder of path, synced so that the rename survives a crash (best effort). */
 static void sync_folder(const char *path)
 {
@@ -650,12 +628,12 @@ static npy_status write_replacing(const char *path, const unsigned char *pre, si
     else if (snprintf(target, sizeof target, "%s", path) >= (int)sizeof target)
         return fail(err, NPY_EIO, path, "cannot create: %s", strerror(ENAMETOOLONG));
     const char *what = "cannot create";
-    int saved = 0, bad = 0, fd = open_temp(target, tmp, sizeof tmp);
+    int saved = 0, bad = 0, fd = temp_open(target, tmp, sizeof tmp);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
     if (!f) {
         saved = errno;
         if (fd >= 0)
-            close(fd), unlink(tmp);
+            close(fd), unlink(tmp), temp_done();
         return fail(err, NPY_EIO, path, "%s: %s%s", what, strerror(saved),
                     existed ? " (the existing file is unchanged)" : "");
     }
@@ -669,11 +647,12 @@ static npy_status write_replacing(const char *path, const unsigned char *pre, si
         bad = 1, saved = errno;
     if (!bad && rename(tmp, target))
         bad = 1, saved = errno, what = "cannot replace";
-    if (bad) {
+    if (bad)
         unlink(tmp);
+    temp_done(); /* renamed or removed: no longer ours to remove on a signal */
+    if (bad)
         return fail(err, NPY_EIO, path, "%s: %s (%s)", what, strerror(saved),
                     existed ? "the existing file is unchanged" : "no file was left");
-    }
     sync_folder(target);
     return NPY_OK;
 }

@@ -69,6 +69,32 @@ static uint32_t simd_bytes(dmlcl_context *c)
     return dmlcl__simd_memo(c->device, bytes);
 }
 
+/* "176 bytes", "512.0 MiB", "2.48 GiB": the dmlcl tool's words for sizes. */
+static const char *bytes_text(uint64_t bytes, char buf[32])
+{
+    if (bytes < 1024)
+        snprintf(buf, 32, "%llu bytes", (unsigned long long)bytes);
+    else if (bytes < ((uint64_t)1 << 30))
+        snprintf(buf, 32, "%.1f MiB", bytes / 1048576.0);
+    else
+        snprintf(buf, 32, "%.2f GiB", bytes / 1073741824.0);
+    return buf;
+}
+
+dmlcl_status dmlcl__buffer_fits(const dmlcl_context *c, const char *what, uint64_t bytes)
+{
+    uint64_t max = c->info.max_mem_alloc; /* 0: the query failed, let OpenCL decide */
+    if ((!max || bytes <= max) && bytes <= SIZE_MAX)
+        return DMLCL_SUCCESS;
+    char need[32], have[32];
+    return dmlcl__fail(DMLCL_UNSUPPORTED,
+                       "%s needs a buffer of %s, over this device's limit of %s per buffer "
+                       "(CL_DEVICE_MAX_MEM_ALLOC_SIZE; clCreateBuffer would fail with "
+                       "CL_INVALID_BUFFER_SIZE); use a smaller tensor, or split the work in "
+                       "tiles (dmlcl_operator_create_tile)",
+                       what, bytes_text(bytes, need), bytes_text(max, have));
+}
+
 /* The device must belong to the context, and a given queue to both. */
 static dmlcl_status check_membership(cl_context ctx, cl_device_id dev, cl_command_queue q)
 {

@@ -34,6 +34,12 @@ struct dmlcl_context {
     dmlcl__builds builds; /* specialised programs built in the background (specialize.h) */
 };
 void dmlcl__context_retain(dmlcl_context *c);
+/* Whether one buffer of `bytes` fits the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, asked
+ * before clCreateBuffer: its CL_INVALID_BUFFER_SIZE names neither the limit nor the tensor,
+ * and every binding shows this library's message. what: "resample1: inputs[0]". Returns
+ * SUCCESS, else UNSUPPORTED (valid, but not on this device) with "<what> needs a buffer
+ * of 2.48 GiB, over this device's limit of 2.00 GiB per buffer (...)". */
+dmlcl_status dmlcl__buffer_fits(const dmlcl_context *c, const char *what, uint64_t bytes);
 /* A read-only buffer holding the table's bytes, shared with the context's other
  * operators whose tables hold the same bytes (key NULL: compared byte for byte) or were
  * built from the same key (the caller's: every input of the table, nothing else), from

@@ -30,8 +30,9 @@ library's status and message: ``InvalidArgumentError`` (a ``ValueError``),
 ``DataTypeError`` (also a ``TypeError``), ``UnsupportedError``, ``OutOfMemoryError``,
 ``OpenCLError``, ``BuildError``, ``NoDeviceError``, ``FileError``.
 
-The C library is ``$DMLCL_LIBRARY`` if set, else the one installed with this package
-(``dmlcl.library_path`` says which).
+The C library is ``$DMLCL_LIBRARY`` if set, else (imported from the source folder after
+``make``) the one built there, else the one installed with this package, else the one
+pkg-config names (``dmlcl.library_path`` says which).
 
 >>> import numpy as np, dmlcl
 >>> x = np.arange(24, dtype=np.float16).reshape(4, 6)

@@ -3,19 +3,32 @@ and the exceptions that carry its status and message.
 
 Which libdmlcl is loaded, first match wins:
 
-1. ``$DMLCL_LIBRARY``: a path (or a name ``ctypes.CDLL`` accepts); the build tree's tests
-   set it to the just-built ``lib/.libs/libdmlcl.so``;
-2. the installed library, whose full path ``make install`` wrote into ``_config.py``;
-3. ``ctypes.util.find_library("dmlcl")`` (the dynamic loader's search path).
+1. ``$DMLCL_LIBRARY``: a path (or a name ``ctypes.CDLL`` accepts);
+2. this package imported from the source folder it was configured in (after ``make``,
+   before ``make install``): the library ``make`` built there, as ``_config.py`` records;
+3. the installed library, whose full path ``make`` wrote into ``_config.py``;
+4. ``libdmlcl.so`` in ``pkg-config --variable=libdir dmlcl`` (a package that
+   ``pip install ./python`` installed from an unconfigured tree has no ``_config.py``);
+5. ``ctypes.util.find_library("dmlcl")`` (the dynamic loader's search path).
 """
 import ctypes
 import ctypes.util
 import os
+import subprocess
 
 from ctypes import (POINTER, Structure, c_char_p, c_float, c_int, c_uint32, c_uint64,
                     c_void_p)
 
 __all__ = []  # internal module
+
+
+def _pkg_config_libdir():
+    try:
+        out = subprocess.run(["pkg-config", "--variable=libdir", "dmlcl"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return out.stdout.decode().strip() or None
 
 
 def _candidates():
@@ -25,9 +38,20 @@ def _candidates():
     found = []
     try:
         from . import _config
-        found.append(("the installed library (_config.py)", _config.LIBRARY))
     except ImportError:
-        pass
+        _config = None
+    here = os.path.realpath(os.path.dirname(os.path.abspath(__file__)))
+    build_package = getattr(_config, "BUILD_PACKAGE", None)
+    # Only the source folder's own package: an installed copy of _config.py (pip, make
+    # install) names the same build tree, whose library may be newer than the installed one.
+    if build_package and os.path.realpath(build_package) == here:
+        found.append(("the build tree's library (_config.py)", _config.BUILD_LIBRARY))
+    if _config is not None:
+        found.append(("the installed library (_config.py)", _config.LIBRARY))
+    libdir = _pkg_config_libdir()
+    if libdir:
+        found.append(("pkg-config --variable=libdir dmlcl",
+                      os.path.join(libdir, "libdmlcl.so")))
     name = ctypes.util.find_library("dmlcl")
     if name:
         found.append(("ctypes.util.find_library('dmlcl')", name))
@@ -45,7 +69,7 @@ def _load():
         "dmlcl: cannot load the C library libdmlcl (%s); install dmlcl (make install) or "
         "set DMLCL_LIBRARY to the path of libdmlcl.so" %
         ("; ".join(tried) if tried else "not installed next to this package, not found by "
-         "ctypes.util.find_library"))
+         "pkg-config or ctypes.util.find_library"))
 
 
 lib, library_path = _load()

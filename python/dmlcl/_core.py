@@ -792,6 +792,16 @@ _MODES = {"nearest": C.MODE_NEAREST_NEIGHBOR, "nearest_neighbor": C.MODE_NEAREST
 _ROUNDINGS = {"increasing": C.DIRECTION_INCREASING, "decreasing": C.DIRECTION_DECREASING}
 
 
+def _resample_dtype(op, role, dt):
+    """The RESAMPLE family's data types, checked here so that the message names the Python
+    function (``resample:``), not the C operator it picked (resample1, 2 or 3). A dtype
+    dmlcl has no type for is left to _layout's message."""
+    if dt in DTYPES and dt not in RESAMPLE_DTYPES:
+        raise _fail(op, "%s has dtype %s; %s takes float32, float16, float64 (where the "
+                        "device has cl_khr_fp64), int8 or uint8" % (role, dt, op),
+                    DataTypeError)
+
+
 class _ResampleBase(_Operator):
     def __init__(self, scales, size, mode, input_offsets, output_offsets, rounding, context):
         super().__init__(context)
@@ -915,6 +925,7 @@ class _ResampleBase(_Operator):
                target.strides, tiles)
         e = self._entries.get(key)
         if e is None:
+            _resample_dtype(self._name, self._in_role, x.dtype)
             if target.dtype != x.dtype:
                 raise _fail(self._name, "out has dtype %s, %s has %s"
                             % (target.dtype, self._in_role, x.dtype), DataTypeError)
@@ -948,6 +959,7 @@ class _ResampleBase(_Operator):
         elif not _is_device_array(out):
             raise _fail(self._name, "out must be a PyOpenCL array when %s is one"
                         % self._in_role)
+        _resample_dtype(self._name, self._in_role, x.dtype)
         if out.dtype != x.dtype:
             raise _fail(self._name, "out has dtype %s, %s has %s"
                         % (out.dtype, self._in_role, x.dtype), DataTypeError)
@@ -1122,8 +1134,8 @@ def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
     ------
     dmlcl.InvalidArgumentError (a ValueError) with the library's message naming the rule,
     e.g. ``resample: scales[1] must be finite and > 0, got -2`` or
-    ``resample1: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or UINT8,
-    got INT32``; dmlcl.DataTypeError (also a TypeError) for a dtype dmlcl has no type
+    ``resample: x has dtype int32; resample takes float32, float16, float64 (where the
+    device has cl_khr_fp64), int8 or uint8``; dmlcl.DataTypeError (also a TypeError) for a dtype dmlcl has no type
     for or an ``out`` of another dtype; dmlcl.UnsupportedError, dmlcl.NoDeviceError,
     dmlcl.OpenCLError, dmlcl.BuildError, dmlcl.OutOfMemoryError.
 

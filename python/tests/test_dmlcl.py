@@ -7,9 +7,14 @@ Runs under pytest or ``python3 -m unittest``; ``make check`` runs it through
 python/run_tests.sh on POCL (DMLCL_DEVICE=cpu). Shapes repeat across cases so that the
 kernels compile once.
 """
+import ctypes
 import itertools
 import os
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import unittest
 from ctypes import addressof, byref, c_float, c_uint32, pointer
 
@@ -332,10 +337,13 @@ class ResampleTest(Assertions):
         # With size given, the C library checks the scale: its message.
         self.assertRaisesMessage(ValueError, "resample1: scales[0] must be finite and > 0",
                                  rs, x, (-1, 2), size=(4, 4))
-        e = self.assertRaisesMessage(dmlcl.DataTypeError,
-                                     "data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or "
-                                     "UINT8, got INT32", rs, x.astype(np.int32), 2)
-        self.assertIsInstance(e, TypeError)
+        # The function's name, as in every other message, whichever C operator it picks.
+        for kw in ({}, {"rounding": "decreasing"}, {"antialias": True}):
+            e = self.assertRaisesMessage(dmlcl.DataTypeError,
+                                         "resample: x has dtype int32; resample takes float32, "
+                                         "float16, float64 (where the device has cl_khr_fp64), "
+                                         "int8 or uint8", rs, x.astype(np.int32), 2, **kw)
+            self.assertIsInstance(e, TypeError)
         self.assertRaisesMessage(TypeError, "out has dtype float16", rs, x, 2,
                                  out=np.zeros((10, 12), np.float16))
         self.assertRaisesMessage(ValueError, "out has shape (10, 12) but size is (10, 9)",
@@ -360,6 +368,32 @@ class ResampleTest(Assertions):
                                             (3, 4), (6, 4)), 2)
         self.assertRaisesMessage(ValueError, "resample1: output", rs, x, 1,
                                  out=as_strided(np.zeros(6, np.float32), (5, 6), (0, 4)))
+
+
+    def test_over_the_device_buffer_limit(self):
+        """A tensor over CL_DEVICE_MAX_MEM_ALLOC_SIZE: the library's message names the
+        limit (not clCreateBuffer's CL_INVALID_BUFFER_SIZE). A huge stride makes a 32 GiB
+        span of 12 elements, which nothing reads."""
+        limit = max_alloc(dmlcl.default_context())
+        if limit >= 32 << 30:
+            self.skipTest("this device allocates %d bytes per buffer" % limit)
+        x = as_strided(np.zeros(4, np.float32), (3, 4), (4 * (2**32 - 1), 4))
+        e = self.assertRaisesMessage(dmlcl.UnsupportedError,
+                                     "inputs[0] needs a buffer of 32.00 GiB, over this "
+                                     "device's limit of", dmlcl.resample, x, 1)
+        self.assertIn("per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE", str(e))
+
+
+def max_alloc(context):
+    """The context's device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, through the OpenCL library."""
+    import ctypes.util
+    cl = ctypes.CDLL(ctypes.util.find_library("OpenCL") or "libOpenCL.so.1")
+    cl.clGetDeviceInfo.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_size_t,
+                                   ctypes.c_void_p, ctypes.c_void_p]
+    value = ctypes.c_uint64()
+    dev = dmlcl._capi.lib.dmlcl_context_device(context.handle)
+    assert cl.clGetDeviceInfo(dev, 0x1010, 8, byref(value), None) == 0  # MAX_MEM_ALLOC_SIZE
+    return value.value
 
 
 class ResampleGradTest(Assertions):
@@ -418,8 +452,8 @@ class ResampleGradTest(Assertions):
                                  dmlcl.resample_grad, dy, None)
         self.assertRaisesMessage(ValueError, "input_shape: -5 is not a size",
                                  dmlcl.resample_grad, dy, (-5, 6))
-        self.assertRaisesMessage(TypeError, "resample_grad1: input_gradient_tensor data_type",
-                                 dmlcl.resample_grad, dy.astype(np.int16), (5, 6))
+        self.assertRaisesMessage(TypeError, "resample_grad: dy has dtype int16; resample_grad "
+                                 "takes float32", dmlcl.resample_grad, dy.astype(np.int16), (5, 6))
 
 
 # ---- tiles of a larger tensor and the halo query ----------------------------------------------
@@ -655,6 +689,77 @@ class ContextTest(Assertions):
         self.assertEqual(e.status_name, "DMLCL_NO_DEVICE")
         self.assertRaises(TypeError, dmlcl.resample, x, 2, context="cpu")
         self.assertEqual(dmlcl.version(), dmlcl.__version__)
+
+
+PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # python/
+
+
+class PackagingTest(unittest.TestCase):
+    """How a user gets ``import dmlcl``: from the build tree after ``make``, without
+    DMLCL_LIBRARY; and ``pip install ./python``, finding the library through pkg-config.
+    Each in a fresh interpreter, with the environment a user would have."""
+
+    def python(self, code, env, **kw):
+        r = subprocess.run([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, **kw)
+        self.assertEqual(r.returncode, 0, r.stdout.decode())
+        return r.stdout.decode().split()
+
+    def built_library(self):
+        built = os.environ.get("DMLCL_LIBRARY")  # run_tests.sh: the library make built
+        if not built or not os.path.isfile(built):
+            self.skipTest("DMLCL_LIBRARY does not name the built library (make check sets it)")
+        return built
+
+    def test_import_in_the_build_tree_without_dmlcl_library(self):
+        built = self.built_library()
+        if not os.path.exists(os.path.join(PYTHON_DIR, "dmlcl", "_config.py")):
+            self.skipTest("a build in another folder: make wrote _config.py there, not "
+                          "beside the package")
+        env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+        del env["DMLCL_LIBRARY"]
+        path, = self.python("import dmlcl; print(dmlcl.library_path)", env)
+        self.assertEqual(os.path.realpath(path), os.path.realpath(built))
+
+    def test_pyproject_version_is_the_library_version(self):
+        with open(os.path.join(PYTHON_DIR, "pyproject.toml")) as f:
+            version = re.search(r'^version = "(.*)"$', f.read(), re.M).group(1)
+        self.assertEqual(version, dmlcl.version())
+
+    def test_pip_install_finds_the_library_through_pkg_config(self):
+        built = self.built_library()
+        try:
+            import setuptools  # noqa: F401
+            subprocess.run([sys.executable, "-m", "pip", "--version"], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(["pkg-config", "--version"], check=True, stdout=subprocess.DEVNULL)
+        except (ImportError, OSError, subprocess.CalledProcessError):
+            self.skipTest("needs pip, setuptools and pkg-config")
+        with tempfile.TemporaryDirectory() as tmp:
+            # A fresh clone's python/ (no _config.py), and a dmlcl.pc whose libdir is the
+            # built library's folder, as make install would leave them.
+            src, site = os.path.join(tmp, "src"), os.path.join(tmp, "site")
+            shutil.copytree(PYTHON_DIR, src, ignore=shutil.ignore_patterns(
+                "_config.py", "__pycache__", "build", "*.egg-info", "tests", "*.log", "*.trs"))
+            libdir = os.path.dirname(os.path.abspath(built))
+            with open(os.path.join(tmp, "dmlcl.pc"), "w") as f:
+                f.write("libdir=%s\nName: dmlcl\nDescription: test\nVersion: %s\n"
+                        "Libs: -L${libdir} -ldmlcl\n" % (libdir, dmlcl.version()))
+            env = dict(os.environ, PKG_CONFIG_PATH=tmp, PIP_DISABLE_PIP_VERSION_CHECK="1",
+                       PYTHONDONTWRITEBYTECODE="1")
+            env.pop("DMLCL_LIBRARY", None)
+            r = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps",
+                                "--no-build-isolation", "--no-index", "--target", site, src],
+                               env=env, cwd=tmp, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT)
+            self.assertEqual(r.returncode, 0, r.stdout.decode())
+            env["PYTHONPATH"] = site
+            where, path = self.python(
+                "import numpy as np, dmlcl\n"
+                "assert dmlcl.resample(np.ones((2, 3), np.float32), scales=2).shape == (4, 6)\n"
+                "print(dmlcl.__file__, dmlcl.library_path)", env, cwd=tmp)
+            self.assertTrue(where.startswith(site), where)
+            self.assertEqual(path, os.path.join(libdir, "libdmlcl.so"))
 
 
 class DocstringTest(unittest.TestCase):

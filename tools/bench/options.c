@@ -17,6 +17,8 @@ static const char BENCH_HELP[] =
     "against a C reference, and compares its GB/s (bytes read + written, 10^9 per second)\n"
     "with a clEnqueueCopyBuffer of as many bytes (CPU devices: also a host memcpy).\n"
     "  --mb N        input MiB per case, 1 to 1048576 (default 64; big-* cases use " STR(BIG_MB) ");\n"
+    "                a gradient case's forward input, so its own input (the forward\n"
+    "                output's gradient) is 4x (2-D) or 8x (3-D) that;\n"
     "                a case whose buffers would exceed the device's largest buffer\n"
     "                (CL_DEVICE_MAX_MEM_ALLOC_SIZE) is made smaller, and says so\n"
     "  --case P      cases whose names match the glob patterns (default: all but big-*)\n"
@@ -40,24 +42,26 @@ static const char BENCH_HELP[] =
     "exit status:\n"
     "  0  every case ran and was right (or was skipped as unsupported on the device)\n"
     "  1  usage: unknown option, missing or malformed value, a --case matching no case\n"
-    "  2  a value out of its range (--mb 0, --runs 0, --threads 300)\n"
+    "  2  a value out of its range (--mb 0, --mb -1, --runs 0, --threads 300)\n"
     "  3  device error: no such device, or an OpenCL call failed in a case\n"
     "  4  a case's output differs from its C reference\n";
 
 /* A whole number in [lo, hi]: not a number is a usage error (1), out of range an input
- * error (2). */
+ * error (2). A negative number (-1) is a number, so it is out of range, not a usage error. */
 static int parse_count(const char *opt, const char *text, uint64_t lo, uint64_t hi, uint64_t *v)
 {
     if (!text)
         return DMLCL_EXIT_OK;
     char *end = NULL;
+    int neg = *text == '-';
     errno = 0;
-    unsigned long long x = *text >= '0' && *text <= '9' ? strtoull(text, &end, 10) : 0;
+    unsigned long long x =
+        text[neg] >= '0' && text[neg] <= '9' ? strtoull(text + neg, &end, 10) : 0;
     if (!end || *end) {
         cli_error("bench", "%s '%s': expected a whole number (see dmlcl bench --help)", opt, text);
         return DMLCL_EXIT_USAGE;
     }
-    if (errno || x < lo || x > hi) {
+    if (errno || (neg && x) || x < lo || x > hi) {
         cli_error("bench", "%s %s: out of range, give %llu to %llu", opt, text,
                   (unsigned long long)lo, (unsigned long long)hi);
         return DMLCL_EXIT_INPUT;

@@ -98,6 +98,14 @@ void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
     fprintf(f, " %9.1f\n", r->create_us_med);
     if (r->note[0])
         fprintf(f, "    %s\n", r->note);
+    /* --mb sizes a backward case's forward input, so its own input, the forward output's
+     * gradient, is 4x (2-D) or 8x (3-D) larger: say so where the size shows. */
+    if (r->forward) {
+        uint64_t fwd_in = bench_span_elems(&c->out) * bench_type_bytes(c->out.type);
+        fprintf(f, "    in MiB: the gradient of %s's output, %.0fx its %.1f MiB input (--mb)\n",
+                r->forward, fwd_in ? (double)r->in_bytes / (double)fwd_in : 0.0,
+                fwd_in / 1048576.0);
+    }
     if (b->o.verbose)
         fprintf(f, "    %s; %.1f MB moved; %d runs, %lld outputs checked\n    plan: %s\n",
                 c->shape, r->bytes / 1e6, r->op.runs, (long long)r->checked, r->plan);
