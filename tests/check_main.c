@@ -17,6 +17,7 @@ static const suite_fn suites[] = {
     resample2_suite,
     resample_grad1_suite,
     resample_grad1_layouts_suite,
+    resample_adjoint_suite,
     resample3_suite,
     cache_suite,
     disk_cache_suite,
