@@ -24,6 +24,7 @@ static const struct {
     {"resample2", resample2_suite},
     {"resample_grad1", resample_grad1_suite},
     {"resample_grad1_layouts", resample_grad1_layouts_suite},
+    {"resample_adjoint", resample_adjoint_suite},
     {"resample3", resample3_suite},
     {"cache", cache_suite},
     {"disk_cache", disk_cache_suite},

@@ -34,6 +34,10 @@ static void forward_dim(const gcase *c, uint32_t d, uint32_t o, uint64_t *i0, ui
     uint64_t n = c->os[d];
     float top = (float)(n - 1);
     *w = 0;
+    if (c->mode == LINEAR && c->sc[d] == 1 && c->ipo[d] + c->opo[d] == 0 && c->gs[d] == n) {
+        *i0 = *i1 = o; /* the spec's identity dimension (not for nearest's floor and ceil) */
+        return;
+    }
     if (c->mode == NEAREST) {
         float f = c->dir == INC ? ceilf(x) : floorf(x);
         *i0 = *i1 = f < 0 ? 0 : f > top ? n - 1 : (uint64_t)f;

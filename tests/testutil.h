@@ -116,6 +116,7 @@ Suite *resample1_validation_suite(void);
 Suite *resample2_suite(void);
 Suite *resample_grad1_suite(void);
 Suite *resample_grad1_layouts_suite(void);
+Suite *resample_adjoint_suite(void);
 Suite *resample3_suite(void);
 Suite *validation_suite(void);
 Suite *cache_suite(void);

@@ -88,4 +88,45 @@ static inline uint32_t dmlcl__resample1_nearest(float x, uint64_t n)
 {
     return dmlcl__resample_nearest_rule(x, n, DMLCL__NEAREST_HALF_UP);
 }
+
+/* One dimension of the forward map (RESAMPLE1, RESAMPLE2, RESAMPLE3's unwidened linear),
+ * made once per dimension from its whole sizes: the one definition that the coordinate
+ * tables, RESAMPLE_GRAD1's and RESAMPLE3's tap tables and the tiles' halo all read, so
+ * that the backward pass is the exact transpose of the forward one. */
+typedef struct dmlcl__resample_axis {
+    uint64_t n_in;             /* the whole input size */
+    float scale, in_offset, out_offset;
+    int linear;                /* LINEAR, else nearest with `rule` */
+    dmlcl__nearest_rule rule;
+    /* The spec's identity dimension: scale 1, offsets whose float32 sum is 0, equal sizes
+     * (not for RESAMPLE2's floor and ceil, which would turn an ulp into a whole index):
+     * output o reads input o alone, even where the formula's float32 steps land an ulp
+     * off (0.3 / -0.3: 1.3f - 0.3f < 1). */
+    int identity;
+} dmlcl__resample_axis;
+
+static inline dmlcl__resample_axis dmlcl__resample_axis_make(int linear, dmlcl__nearest_rule rule,
+                                                             uint64_t n_in, uint64_t n_out,
+                                                             float scale, float in_offset,
+                                                             float out_offset)
+{
+    ROUNDED_FLOAT sum = in_offset + out_offset;
+    dmlcl__resample_axis a = {n_in, scale, in_offset, out_offset, linear, rule, 0};
+    a.identity = scale == 1.0f && sum == 0.0f && n_in == n_out &&
+                 (linear || rule == DMLCL__NEAREST_HALF_UP);
+    return a;
+}
+
+/* Forward output o's read along the axis: input index i0 and *w, the weight of i0 + 1
+ * (LINEAR; 0: i0 alone, with weight 1). */
+static inline uint32_t dmlcl__resample_axis_read(const dmlcl__resample_axis *a, uint64_t o,
+                                                 float *w)
+{
+    *w = 0;
+    if (a->identity)
+        return (uint32_t)o; /* o < n_out = n_in */
+    float x = dmlcl__resample1_coord(o, a->scale, a->in_offset, a->out_offset);
+    return a->linear ? dmlcl__resample1_linear(x, a->n_in, w)
+                     : dmlcl__resample_nearest_rule(x, a->n_in, a->rule);
+}
 #endif

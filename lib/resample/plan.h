@@ -38,10 +38,10 @@ typedef struct dmlcl__resample1_plan {
     uint64_t rtab[DMLCL_MAXDIM];  /* first table row of each resampled dimension */
     uint32_t rdim[DMLCL_MAXDIM];  /* its dimension in the descriptor */
     uint64_t rnin[DMLCL_MAXDIM];  /* its input size */
-    /* Tiles: its logical input size and the tiles' first output and input index there
-     * (rows are computed from global indices; a whole tensor: rnin, 0, 0). */
-    uint64_t rwhole[DMLCL_MAXDIM], ro0[DMLCL_MAXDIM], ri0[DMLCL_MAXDIM];
-    float rscale[DMLCL_MAXDIM], rip[DMLCL_MAXDIM], rop[DMLCL_MAXDIM]; /* its mapping */
+    /* Tiles: the tiles' first output and input index in the logical tensors (rows are
+     * computed from global indices; a whole tensor: 0, 0). */
+    uint64_t ro0[DMLCL_MAXDIM], ri0[DMLCL_MAXDIM];
+    dmlcl__resample_axis rax[DMLCL_MAXDIM]; /* its mapping, of the logical sizes */
     uint64_t in_base;           /* input element offset fixed by the pass-through maps */
     uint64_t count;             /* output elements */
     /* Work units: vec consecutive outputs along the inner dimension (the output's fastest-

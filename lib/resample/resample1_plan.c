@@ -7,61 +7,51 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One dimension's map: the logical input size and the mapping's values, and where the
- * tiles start (0 for whole tensors): coordinates are computed from global indices, so a
- * tile's rows are the whole run's, shifted to the input tile's first element. */
+/* One dimension's map (coord.h's axis, of the logical sizes) and where the tiles start (0
+ * for whole tensors): coordinates are computed from global indices, so a tile's rows are
+ * the whole run's, shifted to the input tile's first element. */
 typedef struct {
-    uint64_t n_in, o0, i0;
-    float s, ip, op;
+    dmlcl__resample_axis ax;
+    uint64_t o0, i0;
 } dim_fn;
 
-static dim_fn whole_fn(const dmlcl__tensor *in, uint32_t d, const float *scales,
-                       const float *in_offsets, const float *out_offsets)
+static dim_fn whole_fn(const dmlcl__tensor *in, const dmlcl__tensor *out, uint32_t d, int linear,
+                       dmlcl__nearest_rule rule, const float *scales, const float *in_offsets,
+                       const float *out_offsets)
 {
-    return (dim_fn){in->whole[d], 0, 0, scales[d], in_offsets[d], out_offsets[d]};
+    return (dim_fn){dmlcl__resample_axis_make(linear, rule, in->whole[d], out->whole[d],
+                                              scales[d], in_offsets[d], out_offsets[d]),
+                    0, 0};
 }
 
 /* One table row: the input index and (LINEAR) the weight of index + 1. */
-static uint32_t row(int linear, dmlcl__nearest_rule rule, const dim_fn *f, uint64_t o, float *w)
+static uint32_t row(const dim_fn *f, uint64_t o, float *w)
 {
-    float x = dmlcl__resample1_coord(o + f->o0, f->s, f->ip, f->op);
-    uint32_t i;
-    if (linear) {
-        i = dmlcl__resample1_linear(x, f->n_in, w);
-    } else {
-        *w = 0;
-        i = dmlcl__resample_nearest_rule(x, f->n_in, rule);
-    }
+    const uint32_t i = dmlcl__resample_axis_read(&f->ax, o + f->o0, w);
     return (uint32_t)(i - f->i0); /* the halo check keeps it within the input tile */
 }
 
 /* Resampled slot k's map. */
 static dim_fn slot_fn(const dmlcl__resample1_plan *p, uint32_t k)
 {
-    return (dim_fn){p->rwhole[k], p->ro0[k], p->ri0[k], p->rscale[k], p->rip[k], p->rop[k]};
+    return (dim_fn){p->rax[k], p->ro0[k], p->ri0[k]};
 }
 
 /* A dimension is pass-through when its rows are index = first + o * step, all weights 0. */
 typedef struct { int affine; uint64_t first, step; } dim_map;
 
-static dim_map classify(int linear, dmlcl__nearest_rule rule, const dim_fn *f, uint64_t n_out)
+static dim_map classify(const dim_fn *f, uint64_t n_out)
 {
     dim_map m = {1, 0, 0};
-    const uint64_t n_in = f->n_in;
-    const float s = f->s, ip = f->ip, op = f->op;
     float w;
-    /* The spec's rule: scale 1, offsets summing to 0 and equal sizes are identity, even
-     * where float32 steps would land an ulp off (0.3 / -0.3: 1.3f - 0.3f < 1). (Not for
-     * RESAMPLE2's floor and ceil, which would turn that ulp into a whole index.) */
-    ROUNDED_FLOAT sum = ip + op;
-    if (s == 1.0f && sum == 0.0f && n_in == n_out && (linear || rule == DMLCL__NEAREST_HALF_UP)) {
+    if (f->ax.identity) { /* rows o (coord.h), without computing them all */
         m.step = 1;
         return m;
     }
-    m.first = row(linear, rule, f, 0, &w);
+    m.first = row(f, 0, &w);
     m.affine = w == 0;
     for (uint64_t o = 1; o < n_out && m.affine; o++) {
-        uint64_t i = row(linear, rule, f, o, &w);
+        uint64_t i = row(f, o, &w);
         if (o == 1)
             m.step = i >= m.first ? i - m.first : 0;
         m.affine = w == 0 && i == m.first + o * m.step;
@@ -108,7 +98,7 @@ static uint64_t shared_rows(const dmlcl__resample1_plan *p, uint32_t k, const dm
         const uint32_t e = p->rdim[j];
         if (p->rsize[j] == p->rsize[k] && in->sizes[e] == in->sizes[d] &&
             scales[e] == scales[d] && in_offsets[e] == in_offsets[d] &&
-            out_offsets[e] == out_offsets[d] && p->rwhole[j] == p->rwhole[k] &&
+            out_offsets[e] == out_offsets[d] && p->rax[j].n_in == p->rax[k].n_in &&
             p->ro0[j] == p->ro0[k] && p->ri0[j] == p->ri0[k])
             return p->rtab[j];
     }
@@ -126,8 +116,8 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
     for (uint32_t d = 0; d < in->rank; d++) {
         uint64_t n_out = out->sizes[d];
         /* Classified on the whole dimension, so that a tile computes as the whole does. */
-        dim_fn f = whole_fn(in, d, scales, in_offsets, out_offsets);
-        dim_map m = classify(linear, rule, &f, out->whole[d]);
+        dim_fn f = whole_fn(in, out, d, linear, rule, scales, in_offsets, out_offsets);
+        dim_map m = classify(&f, out->whole[d]);
         if (m.affine) {
             /* The tile's first row, relative to the input tile's first element. */
             p->in_base += (m.first + out->origin[d] * m.step - in->origin[d]) * in->strides[d];
@@ -141,10 +131,7 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
         p->rout[k] = out->strides[d];
         p->rdim[k] = d;
         p->rnin[k] = in->sizes[d];
-        p->rscale[k] = scales[d];
-        p->rip[k] = in_offsets[d];
-        p->rop[k] = out_offsets[d];
-        p->rwhole[k] = in->whole[d];
+        p->rax[k] = f.ax;
         p->ro0[k] = out->origin[d];
         p->ri0[k] = in->origin[d];
         p->rtab[k] = shared_rows(p, k, in, scales, in_offsets, out_offsets);
@@ -301,7 +288,7 @@ static uint32_t lower_index(const dmlcl__resample1_plan *p, uint32_t k, uint64_t
 {
     float w;
     const dim_fn f = slot_fn(p, k);
-    return row(1, p->rule, &f, o, &w);
+    return row(&f, o, &w);
 }
 
 /* The inner rows of unit u; returns whether its outputs fit the window anchored at their
@@ -481,7 +468,8 @@ static int cpu_pattern(const dmlcl__resample1_plan *p, uint64_t v, uint64_t n_in
     *pl = *pu = 0;
     *high = 0;
     for (unsigned j = 0; j < W; j++) {
-        const float x = dmlcl__resample1_coord(W * v + j, p->rscale[k], p->rip[k], p->rop[k]);
+        const float x = dmlcl__resample1_coord(W * v + j, p->rax[k].scale, p->rax[k].in_offset,
+                                               p->rax[k].out_offset);
         float w = 0;
         lo[j] = (p->linear ? dmlcl__resample1_linear(x, n_in, &w)
                            : dmlcl__resample_nearest_rule(x, n_in, p->rule)) * p->inner_in;
@@ -510,7 +498,7 @@ static int cpu_patterns_recur(const dmlcl__resample1_plan *p, uint64_t whole)
     for (uint64_t s = 0; s < samples; s++) {
         const uint64_t v = samples > 1 ? s * (whole - 1) / (samples - 1) : 0;
         const int last = v == whole - 1 && p->cpu_np && p->linear && p->ro0[p->inner_k] == 0 &&
-                         p->rnin[p->inner_k] == p->rwhole[p->inner_k];
+                         p->rnin[p->inner_k] == p->rax[p->inner_k].n_in;
         uint64_t pl, pu;
         uint32_t high;
         if (!cpu_pattern(p, v, last ? p->rnin[p->inner_k] : big, last, &pl, &pu, &high))
@@ -540,7 +528,7 @@ static void cpu_patterns(dmlcl__resample1_plan *p)
     for (uint64_t c = 0; c <= DMLCL_R1_CPU_PATTERNS && p->cpu_np < DMLCL_R1_CPU_PATTERNS; c++) {
         /* The last candidate: the last whole vector of a whole (untiled) row. */
         const int last = c == DMLCL_R1_CPU_PATTERNS;
-        if (last && (!p->linear || whole == 0 || p->ro0[k] != 0 || p->rnin[k] != p->rwhole[k]))
+        if (last && (!p->linear || whole == 0 || p->ro0[k] != 0 || p->rnin[k] != p->rax[k].n_in))
             break;
         const uint64_t v = last ? whole - 1 : c;
         uint64_t pl, pu;
@@ -742,7 +730,7 @@ void dmlcl__resample1_fill(dmlcl__resample1_plan *p, uint32_t *table)
         uint32_t *t = table + p->rtab[k] * words;
         for (uint64_t o = 0; o < p->rsize[k]; o++, t += words) {
             float w;
-            t[0] = row(p->linear, p->rule, &f, o, &w);
+            t[0] = row(&f, o, &w);
             if (p->linear)
                 memcpy(&t[1], &w, sizeof w);
         }

@@ -36,17 +36,24 @@ void dmlcl__taps_table_free(dmlcl__taps_table *t)
     memset(t, 0, sizeof *t);
 }
 
+/* The forward map of dimension p (coord.h's axis, as RESAMPLE1's tables make it): grad:
+ * RESAMPLE_GRAD1's, whose forward input is the result (n_res) and forward output the
+ * source (n_src); else RESAMPLE3's unwidened linear, the other way round. */
+static dmlcl__resample_axis fwd_axis(int grad, int linear, dmlcl__nearest_rule rule,
+                                     const dmlcl__taps_dim *p)
+{
+    return grad ? dmlcl__resample_axis_make(linear, rule, p->n_res, p->n_src, p->scale,
+                                            p->in_offset, p->out_offset)
+                : dmlcl__resample_axis_make(1, DMLCL__NEAREST_HALF_UP, p->n_src, p->n_res,
+                                            p->scale, p->in_offset, p->out_offset);
+}
+
 /* One forward sample: input indices i0 <= i1 and the weight w of i1 (nearest: i1 = i0,
  * w = 0). As RESAMPLE1: w != 0 implies i1 = i0 + 1. */
-static void sample(int linear, dmlcl__nearest_rule rule, uint64_t o, uint64_t n_in,
-                   const dmlcl__taps_dim *p, uint32_t *i0, uint32_t *i1, float *w)
+static void sample(const dmlcl__resample_axis *ax, uint64_t o, uint32_t *i0, uint32_t *i1,
+                   float *w)
 {
-    float x = dmlcl__resample1_coord(o, p->scale, p->in_offset, p->out_offset);
-    *w = 0;
-    if (linear)
-        *i0 = dmlcl__resample1_linear(x, n_in, w);
-    else
-        *i0 = dmlcl__resample_nearest_rule(x, n_in, rule);
+    *i0 = dmlcl__resample_axis_read(ax, o, w);
     *i1 = *w != 0 ? *i0 + 1 : *i0;
 }
 
@@ -100,11 +107,12 @@ int dmlcl__taps_affine(int grad, int linear, dmlcl__nearest_rule rule, int antia
     const uint64_t n_fwd = grad ? p->n_src : p->n_res, n_in = grad ? p->n_res : p->n_src;
     if (grad && n_fwd != n_in)
         return 0; /* some input is read by none or by several outputs */
+    const dmlcl__resample_axis ax = fwd_axis(grad, linear, rule, p);
     uint64_t first = 0, step = 0;
     for (uint64_t o = 0; o < n_fwd; o++) {
         uint32_t i0, i1;
         float w;
-        sample(grad ? linear : 1, grad ? rule : DMLCL__NEAREST_HALF_UP, o, n_in, p, &i0, &i1, &w);
+        sample(&ax, o, &i0, &i1, &w);
         if (o == 0)
             first = i0;
         else if (o == 1)
@@ -128,6 +136,7 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
     /* Rows: the forward input's coordinates [res0, res0 + n); sources: the forward outputs
      * of the source tile, [src0, src0 + src_n), which hold every one that reads them. */
     const uint64_t n = p->n, n_src = p->src_n, rows = t->n;
+    const dmlcl__resample_axis ax = fwd_axis(1, linear, rule, p);
     if (!reserve(t, 3 * n))
         return 0;
     uint32_t *r = t->words + rows;
@@ -144,7 +153,7 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
     for (uint64_t o = 0; o < n_src; o++) {
         uint32_t i0, i1;
         float w;
-        sample(linear, rule, p->src0 + o, p->n_res, p, &i0, &i1, &w);
+        sample(&ax, p->src0 + o, &i0, &i1, &w);
         smp[o].i0 = i0, smp[o].w = w;
         uint32_t ends[2] = {i0, i1};
         for (int e = 0; e < 2; e++) {
@@ -200,13 +209,14 @@ int dmlcl__taps_add_grad(dmlcl__taps_table *t, int linear, dmlcl__nearest_rule r
 static int add_linear(dmlcl__taps_table *t, dmlcl__taps_dim *p)
 {
     const uint64_t n_res = p->n, rows = t->n;
+    const dmlcl__resample_axis ax = fwd_axis(0, 1, DMLCL__NEAREST_HALF_UP, p);
     if (!reserve(t, 7 * n_res))
         return 0;
     uint32_t *r = t->words + rows, *e = r + 3 * n_res;
     for (uint64_t o = 0; o < n_res; o++) {
         uint32_t i0, i1;
         float w;
-        sample(1, DMLCL__NEAREST_HALF_UP, p->res0 + o, p->n_src, p, &i0, &i1, &w);
+        sample(&ax, p->res0 + o, &i0, &i1, &w);
         r[3 * o] = (uint32_t)(i0 - p->src0);
         r[3 * o + 1] = w != 0 ? 2 : 1;
         r[3 * o + 2] = (uint32_t)(e - t->words);

@@ -5,12 +5,14 @@
 #include "resample/family.h"
 #include "resample/taps.h"
 
-/* Forward output coordinate o's reads along dimension d: [*lo, *hi] (inclusive). */
-static void forward_reads(const dmlcl__resample_map *m, uint32_t d, uint64_t o, uint64_t n_in,
-                          uint64_t *lo, uint64_t *hi)
+/* Forward output coordinate o's reads along dimension d, whose forward map is ax:
+ * [*lo, *hi] (inclusive). */
+static void forward_reads(const dmlcl__resample_map *m, uint32_t d,
+                          const dmlcl__resample_axis *ax, uint64_t o, uint64_t *lo,
+                          uint64_t *hi)
 {
     if (m->linear && m->widen && m->scales[d] < 1) {
-        const dmlcl__taps_dim p = {.n_src = n_in, .scale = m->scales[d],
+        const dmlcl__taps_dim p = {.n_src = ax->n_in, .scale = m->scales[d],
                                    .in_offset = m->in_offsets[d], .out_offset = m->out_offsets[d]};
         int64_t first;
         uint64_t count;
@@ -19,27 +21,23 @@ static void forward_reads(const dmlcl__resample_map *m, uint32_t d, uint64_t o, 
         *hi = *lo + count - 1;
         return;
     }
-    float x = dmlcl__resample1_coord(o, m->scales[d], m->in_offsets[d], m->out_offsets[d]);
-    if (!m->linear) {
-        *lo = *hi = dmlcl__resample_nearest_rule(x, n_in, m->rule);
-        return;
-    }
     float w;
-    *lo = dmlcl__resample1_linear(x, n_in, &w);
+    *lo = dmlcl__resample_axis_read(ax, o, &w);
     *hi = *lo + (w != 0); /* a corner of weight 0 is not read */
 }
 
 /* RESAMPLE_GRAD1 along d: the forward map reads [lo(o), hi(o)], both nondecreasing in o
- * (each step of the float32 coordinate and the floor, ceil and clamp are monotone), so the
- * forward outputs reading [a, b) are the contiguous [first o with hi >= a, first o with
- * lo >= b): two binary searches over the n_fwd outputs instead of a pass over them. */
-static uint64_t first_o(const dmlcl__resample_map *m, uint32_t d, uint64_t n_fwd,
-                        uint64_t n_in, uint64_t bound, int upper)
+ * (each step of the float32 coordinate and the floor, ceil and clamp are monotone; an
+ * identity axis reads o), so the forward outputs reading [a, b) are the contiguous [first
+ * o with hi >= a, first o with lo >= b): two binary searches over the n_fwd outputs
+ * instead of a pass over them. */
+static uint64_t first_o(const dmlcl__resample_map *m, uint32_t d, const dmlcl__resample_axis *ax,
+                        uint64_t n_fwd, uint64_t bound, int upper)
 {
     uint64_t lo = 0, hi = n_fwd, l, h;
     while (lo < hi) { /* the first o whose upper (else lower) read is >= bound */
         uint64_t mid = lo + (hi - lo) / 2;
-        forward_reads(m, d, mid, n_in, &l, &h);
+        forward_reads(m, d, ax, mid, &l, &h);
         if ((upper ? h : l) >= bound)
             hi = mid;
         else
@@ -55,15 +53,20 @@ static void dim_reads(const dmlcl__resample_map *m, uint32_t d, uint64_t n_in, u
 {
     *lo = UINT64_MAX, *hi = 0;
     uint64_t l, h;
+    /* The forward pass's input and output sizes: GRAD1's output and input. */
+    const uint64_t fwd_in = m->grad ? n_out : n_in, fwd_out = m->grad ? n_in : n_out;
+    const dmlcl__resample_axis ax =
+        dmlcl__resample_axis_make(m->linear, m->rule, fwd_in, fwd_out, m->scales[d],
+                                  m->in_offsets[d], m->out_offsets[d]);
     if (!m->grad) {
         for (uint64_t o = a; o < b; o++) {
-            forward_reads(m, d, o, n_in, &l, &h);
+            forward_reads(m, d, &ax, o, &l, &h);
             *lo = l < *lo ? l : *lo;
             *hi = h + 1 > *hi ? h + 1 : *hi;
         }
     } else { /* the incoming gradient's o where forward output o read some of [a, b) */
-        const uint64_t first = first_o(m, d, n_in, n_out, a, 1);
-        const uint64_t end = first_o(m, d, n_in, n_out, b, 0);
+        const uint64_t first = first_o(m, d, &ax, fwd_out, a, 1);
+        const uint64_t end = first_o(m, d, &ax, fwd_out, b, 0);
         if (first < end)
             *lo = first, *hi = end;
     }

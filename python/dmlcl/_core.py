@@ -1172,10 +1172,12 @@ class ResampleGrad(_ResampleBase):
         if m == C.MODE_NEAREST_NEIGHBOR and rounding is None:
             # RESAMPLE_GRAD1 rounds nearest coordinates only down or up (DirectML's
             # too). Shifting the offsets by 0.5 to mimic floor(c + 0.5) rounds
-            # differently at rare float32 ties, so it is refused, not approximated.
+            # differently in float32, so it is refused, not approximated.
             raise _fail(self._name, "rounding=None (round half up) has no backward "
-                                    "operator; give the forward pass's rounding, "
-                                    "'increasing' or 'decreasing' (RESAMPLE2)")
+                                    "operator: RESAMPLE_GRAD1 rounds down or up only, and "
+                                    "no shift of the offsets gives floor(c + 0.5) exactly; "
+                                    "give the forward pass's rounding, 'increasing' or "
+                                    "'decreasing' (RESAMPLE2)")
         direction = _ROUNDINGS.get(rounding, 0)
 
         def desc(x, o, r, s, i, oo):
@@ -1218,8 +1220,10 @@ def resample_grad(dy, input_shape, scales=None, mode="linear", input_offsets=0.5
         pass's default when it was given ``size=``).
     mode, input_offsets, output_offsets, rounding :
         The forward pass's (see ``help(dmlcl.resample)``); mode="nearest" needs
-        rounding="increasing" or "decreasing": RESAMPLE_GRAD1 has no round-half-up
-        (rounding=None raises InvalidArgumentError).
+        rounding="increasing" or "decreasing": RESAMPLE_GRAD1 has no round-half-up,
+        and no shift of the offsets mimics it exactly in float32 (rounding=None raises
+        InvalidArgumentError). The result is the exact transpose of the forward pass
+        (identity dimensions included: scale 1 with offsets that cancel).
     out : numpy.ndarray, optional
         Written in place: dy's dtype, shape ``input_shape``, writable.
     context : dmlcl.Context, optional

@@ -421,14 +421,49 @@ class ResampleGradTest(Assertions):
         dy = random((16,), np.float32)
         self.assertRaisesMessage(dmlcl.InvalidArgumentError,
                                  "resample_grad: rounding=None (round half up) has no "
-                                 "backward operator", dmlcl.resample_grad, dy, (8,), 2,
-                                 mode="nearest")
+                                 "backward operator: RESAMPLE_GRAD1 rounds down or up only, "
+                                 "and no shift of the offsets gives floor(c + 0.5) exactly",
+                                 dmlcl.resample_grad, dy, (8,), 2, mode="nearest")
+        # Why: scale 3, offsets -0.7 / -1.4, 8 -> 24: forward output 13 reads input 5
+        # (c + 0.5 = 5.9999995), but floor with the input offset moved by 0.5 gives 6.
+        fwd = dict(scales=3.0, input_offsets=-0.7, output_offsets=-1.4, mode="nearest")
+        x = np.arange(8, dtype=np.float32)
+        self.assertEqual(dmlcl.resample(x, size=(24,), **fwd)[13], 5)
+        e13 = np.zeros(24, np.float32)
+        e13[13] = 1
+        mimic = dict(fwd, input_offsets=np.float32(-0.7) - np.float32(0.5))
+        self.assertEqual(np.argmax(dmlcl.resample_grad(e13, (8,), rounding="decreasing",
+                                                       **mimic)), 6)
         for rounding in ("increasing", "decreasing"):
             with self.subTest(rounding=rounding):
                 self.assertClose(dmlcl.resample_grad(dy, (8,), 2, mode="nearest",
                                                      input_offsets=0, output_offsets=0,
                                                      rounding=rounding),
                                  ref.resample_grad(dy, (8,), 2, "nearest", 0, 0, rounding))
+
+    def test_exact_transpose(self):
+        # Issue 23: the forward pass copies a scale-1 dimension whose offsets cancel in
+        # float32 (0.3 / -0.3), so the gradient of a copy is the incoming gradient.
+        x = np.arange(1, 5, dtype=np.float64)
+        off = dict(scales=1.0, input_offsets=0.3, output_offsets=-0.3)
+        self.assertBits(dmlcl.resample(x, size=(4,), **off), x)
+        for dt in (np.float64, np.float32):
+            with self.subTest(dtype=np.dtype(dt).name):
+                self.assertBits(dmlcl.resample_grad(np.ones(4, dt), (4,), **off),
+                                np.ones(4, dt))
+        # The matrices: G of unit vectors is the transpose of F of unit vectors, bit for
+        # bit, for a few maps at once (identity, 2x, fractional with offsets).
+        shape, size = (2, 4, 5), (2, 8, 7)
+        for mode, rounding in (("linear", None), ("nearest", "decreasing"),
+                               ("nearest", "increasing")):
+            kw = dict(scales=(1.0, 2.0, 1.4), input_offsets=(0.3, 0.5, 0.1),
+                      output_offsets=(-0.3, -0.5, -0.7), mode=mode, rounding=rounding)
+            eye_x = np.eye(np.prod(shape)).reshape((-1,) + shape)
+            eye_y = np.eye(np.prod(size)).reshape((-1,) + size)
+            f = np.stack([dmlcl.resample(e, size=size, **kw).ravel() for e in eye_x], 1)
+            g = np.stack([dmlcl.resample_grad(e, shape, **kw).ravel() for e in eye_y], 0)
+            with self.subTest(mode=mode, rounding=rounding):
+                self.assertBits(g, f)
 
     def test_layouts_and_defaults(self):
         base = random((18, 20), np.float32)
