@@ -147,7 +147,7 @@ typedef enum dmlcl_axis_direction {
  * floor(x) by rounding_direction instead of floor(x + 0.5). LINEAR ignores the direction
  * (it must still be 0 or 1). ONNX's nearest modes: round_prefer_floor = INCREASING with
  * input offsets + 0.5; round_prefer_ceil = DECREASING with input offsets - 0.5;
- * floor = DECREASING; ceil = INCREASING (see the README). */
+ * floor = DECREASING; ceil = INCREASING (see doc/operators.md). */
 typedef struct dmlcl_resample2_desc {
     const dmlcl_tensor_desc *input_tensor;
     const dmlcl_tensor_desc *output_tensor;
