@@ -4,6 +4,10 @@
  * One header, C99, usable from C++. The shape follows DirectML: descriptor structs,
  * one generic dmlcl_operator_create(), buffer bindings at dispatch.
  *
+ * What each operator computes (fields, formulas, edge rules, tolerances, errors) is
+ * doc/operators.md, installed with the README under $prefix/share/doc/dmlcl; the
+ * comments below give a line each.
+ *
  * Error model: every function that can fail returns a dmlcl_status. On failure,
  * dmlcl_last_error() returns a thread-local message naming the operator, the field and
  * the rule (or the OpenCL call and its error). Validation always runs before any

@@ -50,7 +50,8 @@ static const char RUN_HELP[] =
     "  resample2             resample1 whose nearest index is ceil(x) or floor(x)\n"
     "  resample-grad1        the backward pass of resample2: gradient in, gradient out\n"
     "  resample3             resample2 with antialiased linear downsampling\n"
-    "Run 'dmlcl run <operator> --help' for the operator's options.\n" EXIT_STATUS_HELP;
+    "Run 'dmlcl run <operator> --help' for the operator's options; doc/operators.md (in\n"
+    "the documentation folder) specifies what each operator computes.\n" EXIT_STATUS_HELP;
 
 static const char REVERSE_HELP[] =
     "usage: dmlcl run reverse-subsequences --input X.npy --lengths L.npy --axis N\n"
