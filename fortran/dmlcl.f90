@@ -1,4 +1,6 @@
-!> dmlcl from Fortran: `use dmlcl`.
+!> dmlcl from Fortran: `use dmlcl`. What each operator computes (formulas, edge rules,
+!> tolerances) is doc/operators.md in the dmlcl documentation; Fortran's side is
+!> doc/fortran.md.
 !>
 !> Two layers:
 !>

@@ -4,6 +4,10 @@
  * One header, C99, usable from C++. The shape follows DirectML: descriptor structs,
  * one generic dmlcl_operator_create(), buffer bindings at dispatch.
  *
+ * What each operator computes (fields, formulas, edge rules, tolerances, errors) is
+ * doc/operators.md, installed with the README under $prefix/share/doc/dmlcl; the
+ * comments below give a line each.
+ *
  * Error model: every function that can fail returns a dmlcl_status. On failure,
  * dmlcl_last_error() returns a thread-local message naming the operator, the field and
  * the rule (or the OpenCL call and its error). Validation always runs before any
@@ -147,7 +151,7 @@ typedef enum dmlcl_axis_direction {
  * floor(x) by rounding_direction instead of floor(x + 0.5). LINEAR ignores the direction
  * (it must still be 0 or 1). ONNX's nearest modes: round_prefer_floor = INCREASING with
  * input offsets + 0.5; round_prefer_ceil = DECREASING with input offsets - 0.5;
- * floor = DECREASING; ceil = INCREASING (see the README). */
+ * floor = DECREASING; ceil = INCREASING (see doc/operators.md). */
 typedef struct dmlcl_resample2_desc {
     const dmlcl_tensor_desc *input_tensor;
     const dmlcl_tensor_desc *output_tensor;

@@ -1,4 +1,4 @@
-/* Conformance with api.md and operators.md, item by item, where the other suites leave a
+/* Conformance with doc/api.md and doc/operators.md, item by item, where the other suites leave a
  * gap: the contract's names and values, NULL for every pointer a public function takes,
  * dmlcl_last_error()'s lifetime, context rules and DMLCL_DEVICE, 64-bit byte overflow,
  * bindings from another cl_context, out-of-order queues, shapes as kernel arguments for
@@ -57,7 +57,7 @@ START_TEST(api_names_and_values)
     ck_assert_int_eq(DMLCL_OPERATOR_INVALID, 0);
     ck_assert_int_eq(DMLCL_OPERATOR_REVERSE_SUBSEQUENCES, 1);
     ck_assert_int_eq(DMLCL_OPERATOR_RESAMPLE1, 2);
-    /* Field order as api.md lists it (positional initializers depend on it). */
+    /* Field order as doc/api.md lists it (positional initializers depend on it). */
 #define BEFORE(type, a, b) ck_assert(offsetof(type, a) < offsetof(type, b))
     BEFORE(dmlcl_tensor_desc, data_type, dimension_count);
     BEFORE(dmlcl_tensor_desc, dimension_count, sizes);

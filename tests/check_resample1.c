@@ -68,7 +68,7 @@ START_TEST(pixel_centre_2x2_to_4x4_linear)
 }
 END_TEST
 
-/* The README's table: ONNX Resize coordinate_transformation_mode as scales and offsets. */
+/* doc/operators.md's table: ONNX Resize coordinate_transformation_mode as scales and offsets. */
 START_TEST(onnx_half_pixel)
 {
     /* x = (o + 0.5) / scale - 0.5: input offset 0.5, output offset -0.5. */

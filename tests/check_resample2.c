@@ -1,5 +1,5 @@
 /* RESAMPLE2: RESAMPLE1 with a nearest rounding direction (INCREASING = ceil(x),
- * DECREASING = floor(x)). The README's ONNX nearest-mode table row by row, DirectML's
+ * DECREASING = floor(x)). doc/operators.md's ONNX nearest-mode table row by row, DirectML's
  * 2x2 -> 1x3 example, randomized nearest cases against a C reference with guard bands,
  * linear = RESAMPLE1 bit for bit, and the validation messages. RESAMPLE2 runs RESAMPLE1's
  * kernels with the same build options, so this suite compiles nothing new. */

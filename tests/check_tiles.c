@@ -90,7 +90,7 @@ static void make_desc(const tcase *c, const dmlcl_tensor_desc *ti, const dmlcl_t
 }
 
 /* ---- the reference: which input indices one output coordinate reads, per dimension ------
- * Written from the spec (operators.md, dmlcl.h's comments), not from the library: the
+ * Written from the spec (doc/operators.md, dmlcl.h's comments), not from the library: the
  * forward map x = ((float)o - opo) / scale - ipo; nearest's index; linear's lower corner
  * and, where its weight is not 0, the upper one; the antialiased filter's taps of nonzero
  * weight. A dimension's reads, times the other dimensions', are the element's reads. */

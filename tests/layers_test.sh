@@ -1,5 +1,5 @@
 #!/bin/sh
-# The library's floors run one way (README "Design notes"): a file under lib/ includes only
+# The library's floors run one way (doc/hacking.md, layers): a file under lib/ includes only
 # headers of its own folder or of a lower floor. core/ is the lowest (it includes core/
 # only); the families (reverse/, resample/) include core/ and their own folder, never each
 # other; lib/ on top includes every floor. With every call going through an included

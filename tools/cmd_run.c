@@ -54,7 +54,8 @@ static const char RUN_HELP[] =
     "The output is written to OUTPUT.tmp-PID-N beside it, then renamed over it: a run\n"
     "stopped by Ctrl-C, kill (SIGTERM) or a closed terminal removes that file; 'dmlcl\n"
     "clean-tmp OUTPUT' removes those of runs killed outright (kill -9, a crash).\n"
-    "Run 'dmlcl run <operator> --help' for the operator's options.\n" EXIT_STATUS_HELP;
+    "Run 'dmlcl run <operator> --help' for the operator's options; doc/operators.md (in\n"
+    "the documentation folder) specifies what each operator computes.\n" EXIT_STATUS_HELP;
 
 static const char REVERSE_HELP[] =
     "usage: dmlcl run reverse-subsequences --input X.npy --lengths L.npy --axis N\n"

@@ -73,18 +73,19 @@ static void *build(void *arg)
 {
     job *j = arg;
     dmlcl__builds *b = &j->c->builds;
+    const uint64_t key = j->key;
     cl_program prog = NULL;
     if (dmlcl__program_full(j->c, j->file, j->options, DMLCL__REACH_COMPILE, &prog) == 0 && prog)
         clReleaseProgram(prog);
+    dmlcl__free(j); /* before the waiters may go on and the process end */
     pthread_mutex_lock(&b->lock);
-    int *state = spec_state(b, j->key);
+    int *state = spec_state(b, key);
     if (state)
         *state = 2;
     __atomic_add_fetch(&b->finished, 1, __ATOMIC_RELEASE);
     if (--b->running == 0)
         pthread_cond_broadcast(&b->idle);
     pthread_mutex_unlock(&b->lock);
-    dmlcl__free(j);
     return NULL;
 }
 

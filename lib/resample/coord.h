@@ -1,4 +1,4 @@
-/* RESAMPLE1's coordinate functions (operators.md), inline: every coordinate table, tap
+/* RESAMPLE1's coordinate functions (doc/operators.md), inline: every coordinate table, tap
  * table and halo query of the family calls them per row, and a call across files for
  * each was a third of an operator's creation time. */
 #ifndef DMLCL_RESAMPLE_COORD_H

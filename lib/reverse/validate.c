@@ -1,4 +1,4 @@
-/* REVERSE_SUBSEQUENCES' rules (operators.md), before any OpenCL call, and what a box of
+/* REVERSE_SUBSEQUENCES' rules (doc/operators.md), before any OpenCL call, and what a box of
  * its outputs reads (the halo query). */
 #include "reverse/validate.h"
 #include <string.h>
@@ -55,7 +55,7 @@ static dmlcl_status place_tiles(dmlcl_operator *op, uint32_t axis)
     return dmlcl__tile_covers(OP, in, &box);
 }
 
-/* Every rule of operators.md, before any OpenCL call. Fills op->in / op->out. */
+/* Every rule of doc/operators.md, before any OpenCL call. Fills op->in / op->out. */
 dmlcl_status dmlcl__reverse_subsequences_check(dmlcl_operator *op,
                                                const dmlcl_reverse_subsequences_desc *d)
 {

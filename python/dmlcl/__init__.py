@@ -1,6 +1,9 @@
 """dmlcl from Python: DirectML tensor-operator semantics on OpenCL devices, on NumPy
 arrays (and PyOpenCL arrays, which stay on the device).
 
+What each operator computes (formulas, edge rules, tolerances) is ``doc/operators.md``
+in the dmlcl documentation; Python's side is ``doc/python.md``.
+
 Functions that return new arrays (or write ``out=``):
 
 - ``reverse_subsequences(x, lengths, axis)``: REVERSE_SUBSEQUENCES, any of 11 dtypes;

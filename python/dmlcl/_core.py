@@ -1075,7 +1075,7 @@ def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
       dimensions or on nearest.
 
     The default offsets 0.5 and -0.5 are pixel-centre sampling (ONNX ``half_pixel``);
-    offsets 0 and 0 are ONNX ``asymmetric`` (see the README for every ONNX mode).
+    offsets 0 and 0 are ONNX ``asymmetric`` (doc/operators.md lists every ONNX mode).
 
     Parameters
     ----------

@@ -1,5 +1,5 @@
 """Independent NumPy references of the operators, written from the spec
-(/include/dmlcl.h and the README's operator sections), never calling dmlcl.
+(/include/dmlcl.h and doc/operators.md), never calling dmlcl.
 
 Coordinates are computed in float32 in the spec's order; sums are accumulated in float64
 and rounded once to the output dtype, so float results agree with dmlcl's within a few

@@ -4,7 +4,7 @@ tests/cli_test.sh.
 
 Independent of dmlcl on purpose: plain Python 3 (no NumPy), .npy files written by hand
 with struct, expected outputs computed with Python lists straight from the operator
-definitions in the spec (operators.md). RESAMPLE1 coordinates are computed in float32,
+definitions in the spec (doc/operators.md). RESAMPLE1 coordinates are computed in float32,
 emulated by rounding through struct after each operation, in the order the spec gives:
 x = ((float)o - output_offset) / scale - input_offset.
 

@@ -518,7 +518,7 @@ static int run_case(bench *b, const bcase *c, result *r)
 
 /* ---- options and the driver ---------------------------------------------------------- */
 
-#define CREATE_TARGET_US 20.0 /* the goal for operator creation on a cache hit (README) */
+#define CREATE_TARGET_US 20.0 /* the goal for creation on a cache hit (doc/performance.md) */
 
 static int open_bench(bench *b)
 {

@@ -1,7 +1,7 @@
 /* `dmlcl bench`'s cases: each builds one operator's tensors and fields from --mb, and the
  * C reference that checks sampled outputs. The input data is a hash of each element's
  * offset, generated on the device by bench_helper_source and recomputed here, so that
- * multi-GiB inputs need no host copy. The references follow operators.md and the
+ * multi-GiB inputs need no host copy. The references follow doc/operators.md and the
  * descriptors' comments in include/dmlcl.h directly, in double, with no library code. */
 #include "config.h"
 #include "bench.h"
@@ -400,7 +400,7 @@ static void add_tap(taps *t, uint32_t i, double w)
     }
 }
 
-/* operators.md's RESAMPLE1 coordinate of output o in dimension d, float32 in its order. */
+/* doc/operators.md's RESAMPLE1 coordinate of output o in dimension d, float32 in its order. */
 static float coord(const bcase *c, uint32_t d, uint32_t o)
 {
     return ((float)o - c->out_off[d]) / c->scales[d] - c->in_off[d];
