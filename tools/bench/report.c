@@ -62,11 +62,14 @@ void print_header_text(bench *b, const devinfo *d, FILE *f)
         fprintf(f, ",\n    memcpy = host memcpy on %d threads", b->o.threads > 0 ? b->o.threads
                                                                     : (int)b->compute_units);
     fprintf(f, ", each moving as many bytes (at most 2 GiB a buffer)\n"
-               "  create: dmlcl_operator_create on a memory-cache hit, median\n");
+               "  create: dmlcl_operator_create on a memory-cache hit, median\n"
+               "  new ms: create + first run with offsets no case had, the generic program\n"
+               "    built before: no compiler on the caller's path (JSON: and when the\n"
+               "    specialised program took over)\n");
     fprintf(f, ROW_FMT, "case", "in MiB", "op GB/s", "best", "copy GB/s", "ratio");
     if (host)
         fprintf(f, HOST_FMT, "memcpy GB/s", "ratio");
-    fprintf(f, " %9s\n", "create us");
+    fprintf(f, " %9s %6s\n", "create us", "new ms");
 }
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
@@ -95,7 +98,10 @@ void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
         fprintf(f, HOST_FMT, t[5], t[6]);
     } else if (host_baseline(b))
         fprintf(f, HOST_FMT, "-", "-");
-    fprintf(f, " %9.1f\n", r->create_us_med);
+    fprintf(f, " %9.1f", r->create_us_med);
+    if (r->new_scale_ms > 0)
+        fprintf(f, " %6.2f", r->new_scale_ms);
+    fprintf(f, "\n");
     if (r->note[0])
         fprintf(f, "    %s\n", r->note);
     /* --mb sizes a backward case's forward input, so its own input, the forward output's
@@ -153,6 +159,9 @@ void print_result_json(bench *b, const bcase *c, const result *r, int first)
                "%.3f, "
                "\"checked\": %lld",
                r->create_us_med, r->create_us_best, r->first_create_ms, (long long)r->checked);
+        if (r->new_scale_ms > 0)
+            printf(",\n     \"new_scale_first_call_ms\": %.3f, \"new_scale_specialised_s\": %.3f",
+                   r->new_scale_ms, r->new_scale_special_s);
         if (r->forward_best_ms > 0) {
             printf(",\n     \"forward_case\": ");
             json_string(r->forward);

@@ -50,6 +50,10 @@ typedef struct result {
     char note[256];                         /* why the case is smaller than --mb says */
     timing op, copy, host;
     double first_create_ms, create_us_med, create_us_best;
+    /* A scale never seen (its offsets shifted) once the case's generic program is built:
+     * create + first run, and the seconds until its specialised program took over (0:
+     * none to build; -1: not within the wait). 0 ms: not measured (REVERSE_SUBSEQUENCES). */
+    double new_scale_ms, new_scale_special_s;
     int64_t checked;
     char plan[512];
     const char *forward; /* a backward case: its forward case, and that case's best time */
