@@ -476,8 +476,9 @@ START_TEST(types_and_index_width)
 }
 END_TEST
 
-/* The CPU row blocks' vectors hold one of the compiler's registers (16-lane vectors
- * warn at every build where the target has no AVX-512): lanes and patterns follow. */
+/* The CPU row blocks' vectors are two of the compiler's registers, at most 16 lanes (no
+ * builtin takes more than one: 16-lane vectors warned at every build where the target has
+ * no AVX-512); lanes and patterns follow. */
 START_TEST(cpu_lanes_follow_the_registers)
 {
     const uint64_t is[2] = {8, 64}, os[2] = {16, 128}, ds[2] = {8, 32};
@@ -487,24 +488,28 @@ START_TEST(cpu_lanes_follow_the_registers)
     dmlcl__tensor dout = tensor(2, ds, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     dmlcl__resample1_plan p;
     dmlcl__resample1_plan_make(&in, &out, 1, up, half8, mhalf8, &avx2, 0, &p);
-    ck_assert_uint_eq(p.cpu_w, 8); /* 8 floats in 32 bytes */
-    ck_assert_msg(strstr(p.options, "-DCR_W=8 -DCR_PL=0x32211000ul -DCR_PU=0x43322110ul -DCR_PL2=0x43322110ul ") != NULL, "%s", p.options);
-    ck_assert_msg(strstr(p.options, "CR_WIN2") == NULL, "%s", p.options); /* 2x: one vector of inputs */
+    ck_assert_uint_eq(p.cpu_w, 16); /* 16 floats in two 32-byte registers */
+    ck_assert_uint_eq(p.vec, 8);    /* the units kernel's: one register */
     dmlcl__resample1_plan_make(&in, &out, 1, up, half8, mhalf8, &sse, 0, &p);
-    ck_assert_uint_eq(p.cpu_w, 4);
-    ck_assert_msg(strstr(p.options, "-DCR_W=4 ") != NULL, "%s", p.options);
+    ck_assert_uint_eq(p.cpu_w, 8);
+    ck_assert_msg(strstr(p.options, "-DCR_W=8 -DCR_PL=0x32211000ul -DCR_PU=0x43322110ul "
+                                    "-DCR_PL2=0x43322110ul ") != NULL, "%s", p.options);
+    ck_assert_msg(strstr(p.options, "CR_WIN2") == NULL, "%s", p.options); /* 2x: one vector */
     /* 0.5x: 8 lanes read 16 inputs, a window of two vectors. */
-    dmlcl__resample1_plan_make(&in, &dout, 1, down, half8, mhalf8, &avx2, 0, &p);
-    ck_assert_msg(strstr(p.options, "-DCR_W=8 -DCR_WIN2=1 -DCR_PL=0xeca86420ul") != NULL, "%s", p.options);
-    /* FLOAT64: 4 lanes of 8 bytes on AVX2. */
+    dmlcl__resample1_plan_make(&in, &dout, 1, down, half8, mhalf8, &sse, 0, &p);
+    ck_assert_msg(strstr(p.options, "-DCR_W=8 -DCR_WIN2=1 -DCR_PL=0xeca86420ul") != NULL, "%s",
+                  p.options);
+    /* FLOAT64: 8 lanes of 8 bytes on AVX2, 4 on SSE. */
     in = tensor(2, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT64, 8);
     out = tensor(2, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT64, 8);
     dmlcl__resample1_plan_make(&in, &out, 1, up, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_uint_eq(p.cpu_w, 8);
+    dmlcl__resample1_plan_make(&in, &out, 1, up, half8, mhalf8, &sse, 0, &p);
     ck_assert_uint_eq(p.cpu_w, 4);
-    /* Nearest moves bits: 16 lanes of 2 bytes fit 32. */
+    /* Nearest moves bits: 16 lanes of 2 bytes at most. */
     in = tensor(2, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT16, 2);
     out = tensor(2, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT16, 2);
-    dmlcl__resample1_plan_make(&in, &out, 0, up, half8, mhalf8, &avx2, 0, &p);
+    dmlcl__resample1_plan_make(&in, &out, 0, up, half8, mhalf8, &sse, 0, &p);
     ck_assert_uint_eq(p.cpu_w, 16);
 }
 END_TEST

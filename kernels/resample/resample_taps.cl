@@ -382,7 +382,8 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
  * columns is a plain loop the compiler vectorises (gathers from the source). The same
  * terms in the same order as the rows kernel: the same bits.
  * TP (the planner's, CPUs): the segment's vectors of TPW columns (x0 a multiple of TPW;
- * TPW lanes fill one of the compiler's vector registers, see kernels/simd.cl) whose source
+ * TPW lanes fill two of the compiler's vector registers, at most 16, and no builtin takes
+ * or returns more than one: see resample1_cpu_rows.cl's CR_W) whose source
  * offsets follow TP for every tap j (ob[j][x0 + l] = ob[j][x0] + TP[l], each TP[l] <
  * 2 TPW: downsampling by 2 and the backward pass of upsampling by 2 give 0, 2, 4, ..) read
  * each tap's TPW sources as two vector loads and one constant shuffle, where the
@@ -409,14 +410,26 @@ typedef CAT(float, TPW) tp_acc;
 typedef CAT(uint, TPW) tp_mask;
 typedef tp_acc tp_u16 __attribute__((aligned(4)));
 #define TP_LOAD(p) (*(__global const tp_u16 *)(p))
-#elif DTYPE == 2
+#else /* converted as loaded, by halves: no builtin takes a vector wider than a register */
 typedef CAT(float, TPW) tp_acc;
 typedef CAT(uint, TPW) tp_mask;
-#define TP_LOAD(p) CAT(vload_half, TPW)(0, p)
+#if TPW == 16
+#define TP_HALF(p) CAT(TP_LOADN, 8)(p)
+#elif TPW == 8
+#define TP_HALF(p) CAT(TP_LOADN, 4)(p)
 #else
-typedef CAT(float, TPW) tp_acc;
-typedef CAT(uint, TPW) tp_mask;
-#define TP_LOAD(p) CAT(convert_float, TPW)(CAT(vload, TPW)(0, p))
+#define TP_HALF(p) CAT(TP_LOADN, 2)(p)
+#endif
+#if DTYPE == 2
+#define TP_LOADN8(p) vload_half8(0, p)
+#define TP_LOADN4(p) vload_half4(0, p)
+#define TP_LOADN2(p) vload_half2(0, p)
+#else
+#define TP_LOADN8(p) convert_float8(vload8(0, p))
+#define TP_LOADN4(p) convert_float4(vload4(0, p))
+#define TP_LOADN2(p) convert_float2(vload2(0, p))
+#endif
+#define TP_LOAD(p) ((tp_acc)(TP_HALF(p), TP_HALF((p) + TPW / 2)))
 #endif
 #if DTYPE != 9 && DTYPE != 1
 typedef tp_acc tp_u16 __attribute__((aligned(4)));
@@ -446,10 +459,10 @@ typedef tp_acc tp_u16 __attribute__((aligned(4)));
             const tp_acc wt = wa * TP_PRIV(&wb[j][x]);                                         \
             __global const elem_t *p = s + ob[j][x];                                           \
             const tp_acc val = VAL(j);                                                         \
-            t = select(t, t + wt * val, wt != (tp_acc)0);                                      \
+            t = wt != (tp_acc)0 ? t + wt * val : t; /* select() is a call */                  \
         }                                                                                      \
     } while (0)
-#define TP_PICK(j) shuffle2(TP_LOAD(p), TP_LOAD(p + TP_V), mask)
+#define TP_PICK(j) __builtin_shufflevector(TP_LOAD(p), TP_LOAD(p + TP_V), TP)
 /* Outer tap (wa, s at off) of vector vi: two loads and a shuffle per tap where the
  * vector follows the pattern and its window lies in the source, else lane by lane. */
 #define TP_TAP                                                                                 \
@@ -460,16 +473,16 @@ typedef tp_acc tp_u16 __attribute__((aligned(4)));
             TP_VECTOR(TP_GATHER);                                                              \
     } while (0)
 /* Other vectors: the lanes' sources one by one into a private vector (scalar loads, not a
- * gather: gathers are slow on the 2-core host's AMD EPYC), the arithmetic as a vector. */
-static inline tp_acc tp_gather(__global const elem_t *s, const idx_t *o)
+ * gather: gathers are slow on the 2-core host's AMD EPYC), the arithmetic as a vector.
+ * Through a private array the caller passes: no function returns a vector wider than a
+ * register (see TPW). */
+static inline void tp_gather(__global const elem_t *s, const idx_t *o, acc_t *v)
 {
-    acc_t v[TP_V];
 #pragma clang loop vectorize(disable)
     for (int l = 0; l < TP_V; l++)
         v[l] = (acc_t)LOAD(s, o[l]);
-    return TP_PRIV(v);
 }
-#define TP_GATHER(j) tp_gather(s, &ob[j][x])
+#define TP_GATHER(j) (tp_gather(s, &ob[j][x], lanes), TP_PRIV(lanes))
 #endif
 __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_off,
                                 __global elem_t *restrict dst, ulong dst_off,
@@ -539,6 +552,7 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
         for (int vi = 0; vi < nv; vi++) {
             const int x = vi * TP_V;
             tp_acc t = 0;
+            acc_t lanes[TP_V]; /* TP_GATHER's */
             if (pre) {
                 for (int k = 0; k < no; k++) {
                     const acc_t wa = ow[k];

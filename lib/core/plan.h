@@ -17,10 +17,12 @@ typedef struct dmlcl__limits {
     uint32_t simd_bytes;
 } dmlcl__limits;
 
-/* Lanes of elem_bytes each in a CPU kernel's vector: one register's worth, 2 to 16. */
-static inline uint32_t dmlcl__simd_lanes(const dmlcl__limits *lim, uint32_t elem_bytes)
+/* Lanes of elem_bytes each in `regs` of a CPU compiler's vector registers, 2 to 16. */
+static inline uint32_t dmlcl__simd_lanes(const dmlcl__limits *lim, uint32_t elem_bytes,
+                                         uint32_t regs)
 {
-    const uint32_t bytes = lim->simd_bytes ? lim->simd_bytes : 64, n = bytes / elem_bytes;
+    const uint32_t bytes = lim->simd_bytes ? lim->simd_bytes : 64,
+                   n = regs * bytes / elem_bytes;
     return n > 16 ? 16 : n < 2 ? 2 : n;
 }
 

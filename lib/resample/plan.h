@@ -77,7 +77,7 @@ typedef struct dmlcl__resample1_plan {
      * flat outputs of cpu_rows consecutive rows; 0 = off. chunks counts blocks per row. */
     uint64_t cpu_rows;
     uint64_t cpu_span;          /* the input row's span in elements (inner resampled) */
-    uint32_t cpu_w;             /* lanes per vector: one register (dmlcl__simd_lanes) */
+    uint32_t cpu_w;             /* lanes per vector: two registers (dmlcl__simd_lanes) */
     uint32_t cpu_np;            /* patterns of a vector's lower / upper inputs (0: none) */
     uint64_t cpu_pl[DMLCL_R1_CPU_PATTERNS], cpu_pu[DMLCL_R1_CPU_PATTERNS];
     uint32_t cpu_high[DMLCL_R1_CPU_PATTERNS]; /* their 5th bits (lower: 0-15, upper: 16-31) */

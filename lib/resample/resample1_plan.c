@@ -206,7 +206,7 @@ static void launch_shape(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
 {
     p->rows_2d = 0;
     /* CPUs: a register of the private results (float, double for FLOAT64), 16 at most. */
-    const uint32_t cpu_vec = dmlcl__simd_lanes(lim, elem_size == 8 ? 8 : 4);
+    const uint32_t cpu_vec = dmlcl__simd_lanes(lim, elem_size == 8 ? 8 : 4, 1);
     p->vec = t && t->vec ? t->vec : lim->is_cpu ? cpu_vec : gpu_vec(p);
     p->chunks = (p->inner_size + p->vec - 1) / p->vec;
     p->units = p->count / p->inner_size * p->chunks;
@@ -622,8 +622,9 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     p->cpu_rows = per;
     p->cpu_nt = t && t->nt >= 0 ? t->nt : !p->linear && p->count * elem_size >= (16u << 20);
     p->cpu_span = p->inner_res ? (p->inner_nin - 1) * p->inner_in + 1 : 0;
-    /* Lanes of the accumulators (LINEAR: float, double for FLOAT64) or of the elements. */
-    p->cpu_w = dmlcl__simd_lanes(lim, p->linear ? (elem_size == 8 ? 8 : 4) : elem_size);
+    /* Lanes of the accumulators (LINEAR: float, double for FLOAT64) or of the elements:
+     * two registers (the kernel's CR_W says why). */
+    p->cpu_w = dmlcl__simd_lanes(lim, p->linear ? (elem_size == 8 ? 8 : 4) : elem_size, 2);
     if (p->inner_res)
         cpu_patterns(p);
     p->seg = 0;

@@ -28,7 +28,7 @@ typedef struct taps_impl {
     unsigned segt;                /* the segment kernel's columns per item; 0 = rows */
     unsigned cv;                  /* the rows kernel's channels per item (1: one) */
     int tp[16];                   /* the segment kernel's pattern (tp[0] < 0: none) */
-    unsigned tpw;                 /* its lanes: one register (dmlcl__simd_lanes) */
+    unsigned tpw;                 /* its lanes: two registers (dmlcl__simd_lanes) */
     size_t global2[2], local2[2];
     cl_kernel kernel;
     cl_mem table; /* NULL when every dimension is affine */
@@ -459,7 +459,7 @@ static unsigned plan_rows(const dmlcl_operator *op, taps_impl *im, const dmlcl__
         rows_groups(im, lim, (im->args.nx + im->segt - 1) / im->segt);
         im->tp[0] = -1;
         /* Lanes of the accumulators: float, double for FLOAT64. */
-        im->tpw = dmlcl__simd_lanes(lim, op->in[0].elem_size == 8 ? 8 : 4);
+        im->tpw = dmlcl__simd_lanes(lim, op->in[0].elem_size == 8 ? 8 : 4, 2);
         if (tune->tp != 0 && (tune->tp > 0 || lim->is_cpu))
             pick_tp(im, t);
         return kb;

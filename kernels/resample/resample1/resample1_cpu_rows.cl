@@ -27,11 +27,15 @@
  * Arguments (resample1_args): chunks (blocks per row; units = blocks x groups of rows),
  * seg (rows per item), rows, inner_nin (INNER_RES=1: the input row's span in elements). */
 
-/* CR_W (the planner's): lanes per vector, one of the compiler's vector registers of the
- * lanes' type (the accumulators for LINEAR, the elements' bits for nearest): 16 floats on
- * AVX-512, 8 on AVX2, 4 on SSE, at most 16 lanes. A wider vector passed to or returned from
- * a builtin (vload, convert, shuffle) changes the call's ABI there, and clang warns at
- * every build (kernels/simd.cl). */
+/* CR_W (the planner's): lanes per vector, two of the compiler's vector registers of the
+ * lanes' type (the accumulators for LINEAR, the elements' bits for nearest), at most 16:
+ * 16 floats on AVX-512 and AVX2, 8 on SSE. No builtin is called with or returns a vector
+ * wider than a register: that changes the call's ABI, and clang warns at every build
+ * (kernels/simd.cl). So the lanes are picked with __builtin_shufflevector (an operator, no
+ * call), private arrays move through pointers, and the types that convert as they load
+ * call their builtins on halves, CR_C lanes, one register. Vectors of two registers keep
+ * the speed of the 16-lane vectors AVX2 had before (2-core AVX2, --mb 128: nearest 2x
+ * with edge rounding 45-51 GB/s with them, 30-32 with vectors of one register). */
 #ifndef CR_W
 #error "the row blocks need CR_W, the lanes per vector"
 #endif
@@ -67,17 +71,6 @@
 #define CR_NT 0
 #endif
 #define CR_NT_STORE(T, v, p) __builtin_nontemporal_store((v), (__global T *)(p))
-
-/* Mask lanes as wide as the vectors' (LINEAR: of the accumulators, set below). */
-#if ELEM_BYTES == 1
-#define CR_MASK_T CR_VN(uchar, CR_W)
-#elif ELEM_BYTES == 2
-#define CR_MASK_T CR_VN(ushort, CR_W)
-#elif ELEM_BYTES == 4
-#define CR_MASK_T CR_VN(uint, CR_W)
-#else
-#define CR_MASK_T CR_VN(ulong, CR_W)
-#endif
 
 /* The patterns as constant masks: lane j's input is the vector's first + nibble j of P
  * + 16 x bit j of H (CR_PLH, CR_PUH: where the inputs span more than 16), each below
@@ -147,12 +140,12 @@
 #define CR_L4(P, H, j) CR_L2(P, H, j), CR_L2(P, H, (j) + 2)
 #define CR_L8(P, H, j) CR_L4(P, H, j), CR_L4(P, H, (j) + 4)
 #define CR_L16(P, H, j) CR_L8(P, H, j), CR_L8(P, H, (j) + 8)
-#define CR_MASK(P, H) ((CR_MASK_T)(CAT(CR_L, CR_W)(P, H, 0)))
+#define CR_LANES(P, H) CAT(CR_L, CR_W)(P, H, 0)
 /* Lane picks from the window at p (one vector or two). */
 #if CR_WIN > CR_W
-#define CR_PICK(LOADF, p, P, H) shuffle2(LOADF(p), LOADF((p) + CR_W), CR_MASK(P, H))
+#define CR_PICK(LOADF, p, P, H) __builtin_shufflevector(LOADF(p), LOADF((p) + CR_W), CR_LANES(P, H))
 #else
-#define CR_PICK(LOADF, p, P, H) shuffle(LOADF(p), CR_MASK(P, H))
+#define CR_PICK(LOADF, p, P, H) __builtin_shufflevector(LOADF(p), LOADF(p), CR_LANES(P, H))
 #endif
 
 /* Whether a vector's lower inputs lo[j] and (upper) upper ones lo[j] + st[j] follow
@@ -247,8 +240,6 @@ typedef cr_acc cr_av __attribute__((aligned(CR_W * ELEM_BYTES)));
 #define CR_NT 0
 #endif
 #if DTYPE == 2
-#define CR_LOAD(p) CAT(vload_half, CR_W)(0, (p))
-#define CR_STORE(v, p) CAT(CAT(vstore_half, CR_W), _rte)((v), 0, (p))
 #define CR_LOADH(p) CAT(vload_half, CR_C)(0, (p))
 #define CR_STOREH(v, p) CAT(CAT(vstore_half, CR_C), _rte)((v), 0, (p))
 #elif DTYPE == 8 || DTYPE == 5
@@ -257,20 +248,26 @@ typedef cr_acc cr_av __attribute__((aligned(CR_W * ELEM_BYTES)));
 #else
 #define CR_INT uchar
 #endif
-#define CR_LOAD(p) CAT(convert_float, CR_W)(CAT(vload, CR_W)(0, (p)))
-#define CR_STORE(v, p) CAT(vstore, CR_W)(CAT(CAT(convert_, CR_VN(CR_INT, CR_W)), _sat_rte)(v), 0, (p))
 #define CR_LOADH(p) CAT(convert_float, CR_C)(CAT(vload, CR_C)(0, (p)))
 #define CR_STOREH(v, p) CAT(vstore, CR_C)(CAT(CAT(convert_, CR_VN(CR_INT, CR_C)), _sat_rte)(v), 0, (p))
 #endif
+#if DTYPE != 9 && DTYPE != 1 /* a vector as its halves, each one register */
+#define CR_LOAD(p) ((cr_acc)(CR_LOADH(p), CR_LOADH((p) + CR_C)))
+#define CR_STORE(v, p)                                                                         \
+    do {                                                                                       \
+        const cr_acc v_ = (v);                                                                 \
+        CR_STOREH(v_.lo, (p));                                                                 \
+        CR_STOREH(v_.hi, (p) + CR_C);                                                          \
+    } while (0)
+#endif
+/* The accumulators' vectors in private arrays (element alignment). */
+#if DTYPE == 9
+typedef cr_acc cr_pv __attribute__((aligned(8)));
+#else
+typedef cr_acc cr_pv __attribute__((aligned(4)));
+#endif
 
 #define NOC (1 << (K - 1)) /* outer corners */
-/* The masks pick accumulator lanes (element types convert on load). */
-#undef CR_MASK_T
-#if DTYPE == 9
-#define CR_MASK_T CR_VN(ulong, CR_W)
-#else
-#define CR_MASK_T CR_VN(uint, CR_W)
-#endif
 
 /* One output from its offsets and weight, corners from coff/cw (interpolate()'s terms). */
 static inline acc_t cr_one(__global const elem_t *in, const idx_t *coff, const acc_t *cw,
@@ -394,7 +391,7 @@ cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o
                     r0[j] = (acc_t)LOAD(in, coff[oc] + lo_a[l]);
                     r1[j] = (acc_t)LOAD(in, coff[oc] + lo_a[l] + st_a[l]);
                 }
-                const cr_acc x0 = CAT(vload, CR_W)(0, r0), x1 = CAT(vload, CR_W)(0, r1);
+                const cr_acc x0 = *(const cr_pv *)r0, x1 = *(const cr_pv *)r1;
                 CR_TERMS(cr_acc, acc, cw[oc], x0, x1, f0[v], f1[v]);
                 if (two)
                     CR_TERMS(cr_acc, acc2, cw2[oc], x0, x1, f0[v], f1[v]);
@@ -525,8 +522,8 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
         for (int j = 0; j < CR_W; j++)
             big &= g0[j] >= (acc_t)CR_BIG && g1[j] >= (acc_t)CR_BIG;
         fast[v] |= big << 3;
-        f0[v] = CAT(vload, CR_W)(0, g0);
-        f1[v] = CAT(vload, CR_W)(0, g1);
+        f0[v] = *(const cr_pv *)g0;
+        f1[v] = *(const cr_pv *)g1;
     }
 #endif
     /* Rows in pairs where the next row reads the same input rows (upsampled outer
@@ -642,7 +639,7 @@ __kernel void resample1_gather_cpu_rows(__global const bits_t *restrict in, ulon
                 bits_t x[CR_W];
                 for (int j = 0; j < CR_W; j++)
                     x[j] = i[lo_a[v * CR_W + j]];
-                *(__global cr_ubits *)(o + v * CR_W) = CAT(vload, CR_W)(0, x);
+                *(__global cr_ubits *)(o + v * CR_W) = *(const cr_ubits *)x;
                 continue;
             }
             for (int j = 0; b0 + v * CR_W + j < n; j++)
