@@ -156,7 +156,7 @@ START_TEST(null_everywhere)
     ck_assert_ptr_null(dmlcl_context_cl_context(NULL));
     ck_assert_ptr_null(dmlcl_context_device(NULL));
     ck_assert_ptr_null(dmlcl_context_queue(NULL));
-    /* Operators: create (the descriptor's own pointers are in check_validation.c and
+    /* Operators: create (the descriptor's own pointers are in check_reverse_validation.c and
      * check_resample1.c), release, plan. */
     rs_fixture f;
     rs_init(&f);

@@ -1,6 +1,6 @@
 /* REVERSE_SUBSEQUENCES as the spec states it: the reference examples verbatim, then
  * randomized cases against a plain C reference, with guard bands. */
-#include "testutil.h"
+#include "reverse_case.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,13 +65,6 @@ END_TEST
 
 /* ---- randomized cases against the C reference --------------------------------------- */
 
-typedef struct rcase {
-    uint32_t rank, axis, elem, len_bytes;
-    dmlcl_tensor_data_type type, len_type;
-    uint32_t sizes[8], len_sizes[8], in_str[8], len_str[8], out_str[8];
-    size_t in_off, len_off, out_off; /* extra element offsets of the bindings */
-} rcase;
-
 static const dmlcl_tensor_data_type all_types[11] = {
     DMLCL_TENSOR_DATA_TYPE_FLOAT32, DMLCL_TENSOR_DATA_TYPE_FLOAT16, DMLCL_TENSOR_DATA_TYPE_UINT32,
     DMLCL_TENSOR_DATA_TYPE_UINT16,  DMLCL_TENSOR_DATA_TYPE_UINT8,   DMLCL_TENSOR_DATA_TYPE_INT32,
@@ -79,7 +72,7 @@ static const dmlcl_tensor_data_type all_types[11] = {
     DMLCL_TENSOR_DATA_TYPE_UINT64,  DMLCL_TENSOR_DATA_TYPE_INT64};
 
 /* Sizes with at most ~600 elements whatever the rank. */
-static void random_shape(uint64_t *rng, rcase *c)
+static void random_shape(uint64_t *rng, reverse_case *c)
 {
     uint64_t budget = 600;
     for (uint32_t d = 0; d < c->rank; d++) {
@@ -104,9 +97,9 @@ static uint64_t random_length(uint64_t *rng, uint32_t n, int wide)
     }
 }
 
-static rcase random_case(uint64_t *rng, uint32_t rank, dmlcl_tensor_data_type type)
+static reverse_case random_case(uint64_t *rng, uint32_t rank, dmlcl_tensor_data_type type)
 {
-    rcase c;
+    reverse_case c;
     memset(&c, 0, sizeof c);
     c.rank = rank;
     c.axis = (uint32_t)tu_range(rng, 0, rank - 1);
@@ -125,43 +118,13 @@ static rcase random_case(uint64_t *rng, uint32_t rank, dmlcl_tensor_data_type ty
     return c;
 }
 
-static uint64_t read_len(const rcase *c, const unsigned char *lens, uint64_t off)
-{
-    if (c->len_bytes == 8) {
-        uint64_t v;
-        memcpy(&v, lens + off * 8, 8);
-        return v;
-    }
-    uint32_t v;
-    memcpy(&v, lens + off * 4, 4);
-    return v;
-}
-
-/* The spec's formula, element by element, on host arrays. */
-static void reference(const rcase *c, const unsigned char *in, const unsigned char *lens,
-                      unsigned char *out)
-{
-    uint32_t i[8] = {0}, j[8], src[8];
-    uint64_t n = c->sizes[c->axis];
-    do {
-        memcpy(j, i, sizeof j);
-        j[c->axis] = 0;
-        uint64_t len = read_len(c, lens, tu_offset(c->rank, j, c->len_str));
-        uint64_t l = len < n ? len : n;
-        memcpy(src, i, sizeof src);
-        src[c->axis] = i[c->axis] < l ? (uint32_t)(l - 1 - i[c->axis]) : i[c->axis];
-        memcpy(out + tu_offset(c->rank, i, c->out_str) * c->elem,
-               in + tu_offset(c->rank, src, c->in_str) * c->elem, c->elem);
-    } while (tu_next_index(c->rank, c->sizes, i));
-}
-
 static void fill_random(uint64_t *rng, unsigned char *p, size_t n)
 {
     for (size_t k = 0; k < n; k++)
         p[k] = (unsigned char)tu_rand(rng);
 }
 
-static void fill_lengths(uint64_t *rng, const rcase *c, unsigned char *lens, size_t span)
+static void fill_lengths(uint64_t *rng, const reverse_case *c, unsigned char *lens, size_t span)
 {
     for (size_t k = 0; k < span; k++) {
         uint64_t v = random_length(rng, c->sizes[c->axis], c->len_bytes == 8);
@@ -177,7 +140,7 @@ static void fill_lengths(uint64_t *rng, const rcase *c, unsigned char *lens, siz
 /* Runs one case through dmlcl_operator_enqueue with guard-banded, offset bindings and
  * compares every byte of the output buffer: tensor elements against the reference, all
  * other bytes (guards, padding between elements) against the fill pattern. */
-static void run_case(uint64_t *rng, const rcase *c, int n)
+static void run_case(uint64_t *rng, const reverse_case *c, int n)
 {
     size_t in_span = tu_span(c->rank, c->sizes, c->in_str);
     size_t len_span = tu_span(c->rank, c->len_sizes, c->len_str);
@@ -205,7 +168,7 @@ static void run_case(uint64_t *rng, const rcase *c, int n)
     unsigned char *got = malloc(bo.bytes), *want = malloc(bo.bytes);
     tu_devbuf_read(&bo, got);
     memset(want, TU_FILL, bo.bytes);
-    reference(c, in, lens, want + bo.offset);
+    reverse_reference(c, in, lens, want + bo.offset);
     for (size_t k = 0; k < bo.bytes; k++)
         ck_assert_msg(got[k] == want[k],
                       "case %d (rank %u axis %u elem %u len %u, plan %s): byte %zu of the output "
@@ -226,7 +189,7 @@ START_TEST(randomized_against_reference)
     int n = 0;
     for (int t = 0; t < 11; t++)
         for (int rep = 0; rep < 4; rep++, n++) {
-            rcase c = random_case(&rng, rank, all_types[t]);
+            reverse_case c = random_case(&rng, rank, all_types[t]);
             run_case(&rng, &c, n);
         }
 }

@@ -4,17 +4,10 @@
  * rows, mirrored segments at every alignment, broadcast and per-element lengths, lines
  * split into segments, grid-stride loops. Every byte of the output buffer is compared
  * with a plain C reference (guard bands and padding included). */
-#include "testutil.h"
+#include "reverse_case.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct vcase {
-    uint32_t rank, axis, elem, len_bytes;
-    dmlcl_tensor_data_type type, len_type;
-    uint32_t sizes[8], len_sizes[8], in_str[8], len_str[8], out_str[8];
-    size_t in_off, len_off, out_off; /* binding offsets in elements */
-} vcase;
 
 static const dmlcl_tensor_data_type widths[4] = {
     DMLCL_TENSOR_DATA_TYPE_UINT8, DMLCL_TENSOR_DATA_TYPE_FLOAT16, DMLCL_TENSOR_DATA_TYPE_FLOAT32,
@@ -41,7 +34,7 @@ static uint32_t line_length(uint64_t *rng)
 /* Shape families; lengths packed unless the family says otherwise. */
 /* Families 0..5 below; 6: ranks 4..max_rank, padded input and output (the dims do not
  * merge: rank class 8) with a contiguous line of at least 4, random lengths layout. */
-static void make_shape(uint64_t *rng, vcase *c, uint32_t max_rank)
+static void make_shape(uint64_t *rng, reverse_case *c, uint32_t max_rank)
 {
     int family = max_rank > 3 ? 6 : (int)tu_range(rng, 0, 5);
     switch (family) {
@@ -104,9 +97,9 @@ static void make_shape(uint64_t *rng, vcase *c, uint32_t max_rank)
 
 /* lean 1: UINT32 lengths and ranks up to 3 only, so fewer programs to compile;
  * lean 2: FLOAT32, UINT64 lengths, ranks 4 and 5 only. */
-static vcase random_case(uint64_t *rng, int lean)
+static reverse_case random_case(uint64_t *rng, int lean)
 {
-    vcase c;
+    reverse_case c;
     memset(&c, 0, sizeof c);
     c.type = lean == 2 ? DMLCL_TENSOR_DATA_TYPE_FLOAT32 : widths[tu_range(rng, 0, 3)];
     c.elem = dmlcl_data_type_size(c.type);
@@ -135,37 +128,8 @@ static uint64_t random_length(uint64_t *rng, uint32_t n, int wide)
     }
 }
 
-static uint64_t read_len(const vcase *c, const unsigned char *lens, uint64_t off)
-{
-    uint64_t v = 0;
-    if (c->len_bytes == 8)
-        memcpy(&v, lens + off * 8, 8);
-    else {
-        uint32_t w;
-        memcpy(&w, lens + off * 4, 4);
-        v = w;
-    }
-    return v;
-}
-
-static void reference(const vcase *c, const unsigned char *in, const unsigned char *lens,
-                      unsigned char *out)
-{
-    uint32_t i[8] = {0}, j[8], src[8];
-    uint64_t n = c->sizes[c->axis];
-    do {
-        memcpy(j, i, sizeof j);
-        j[c->axis] = 0;
-        uint64_t len = read_len(c, lens, tu_offset(c->rank, j, c->len_str)), l = len < n ? len : n;
-        memcpy(src, i, sizeof src);
-        src[c->axis] = i[c->axis] < l ? (uint32_t)(l - 1 - i[c->axis]) : i[c->axis];
-        memcpy(out + tu_offset(c->rank, i, c->out_str) * c->elem,
-               in + tu_offset(c->rank, src, c->in_str) * c->elem, c->elem);
-    } while (tu_next_index(c->rank, c->sizes, i));
-}
-
 /* Runs one case under the current $DMLCL_RS_PLAN; returns 1 when the plan used `variant`. */
-static int run_case(uint64_t *rng, const vcase *c, const char *variant, int n)
+static int run_case(uint64_t *rng, const reverse_case *c, const char *variant, int n)
 {
     size_t in_span = tu_span(c->rank, c->sizes, c->in_str);
     size_t len_span = tu_span(c->rank, c->len_sizes, c->len_str);
@@ -202,7 +166,7 @@ static int run_case(uint64_t *rng, const vcase *c, const char *variant, int n)
     unsigned char *got = malloc(bo.bytes), *want = malloc(bo.bytes);
     tu_devbuf_read(&bo, got);
     memset(want, TU_FILL, bo.bytes);
-    reference(c, in, lens, want + bo.offset);
+    reverse_reference(c, in, lens, want + bo.offset);
     char sizes[96] = "";
     for (uint32_t d = 0; d < c->rank; d++)
         snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%u", d ? "x" : "",
@@ -251,7 +215,7 @@ START_TEST(forced_variant_against_reference)
     uint64_t rng = 0x7a1a7a5eedull;
     int used = 0, cases = forced[_i].cases;
     for (int n = 0; n < cases; n++) {
-        vcase c = random_case(&rng, forced[_i].lean);
+        reverse_case c = random_case(&rng, forced[_i].lean);
         used += run_case(&rng, &c, variant, n);
     }
     unsetenv("DMLCL_RS_PLAN");

@@ -1,7 +1,7 @@
 /* What the planners share: the device limits they read, fast division and the NDRange of
  * a grid-stride loop. Planners are pure functions from (operator, sizes, strides, device
  * limits, overrides) to a plan: no OpenCL call and no environment, so they are unit-tested
- * directly (tests/check_planner.c, tests/check_resample1_planner.c). */
+ * directly (tests/check_reverse_planner.c, tests/check_resample1_planner.c). */
 #ifndef DMLCL_CORE_PLAN_H
 #define DMLCL_CORE_PLAN_H
 #include "core/tensor.h"
