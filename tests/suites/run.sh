@@ -1,7 +1,7 @@
 #!/bin/sh
-# make check's driver for a group of check_dmlcl's suites (tests/suites/*.suites: their
-# names on one line): the groups run side by side under make -j, each in one process
-# whose suites share their compiled programs, and each reports as it ends.
+# make check's driver for check_dmlcl's suites: a .suites file holds the names of the
+# suites one process runs (sharing their compiled programs); make -j runs the files side
+# by side, and each reports as it ends.
 suites=$(cat "$1") || exit 99
 DMLCL_TEST_SUITES=$suites
 export DMLCL_TEST_SUITES
