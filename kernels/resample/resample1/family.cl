@@ -43,8 +43,20 @@ typedef struct {
 /* A unit's V outputs go out as one vector store where they are contiguous and aligned:
  * a store through a vector pointer, since vstoreV only promises element alignment and
  * GPU compilers split it into V scalar stores. (vloadV from the private array of results
- * is only a register move.) */
-#if V == 2 || V == 4 || V == 8 || V == 16
+ * is only a register move.) On CPUs only where V results fit one of the target's vector
+ * registers (the planner's V does; a wider V forced by $DMLCL_RESAMPLE_PLAN takes the
+ * element path): vloadV of more would change the builtin's ABI, and clang warns. */
+#if defined(DMLCL_CPU) && defined(__AVX512F__)
+#define VEC_REG_BYTES 64
+#elif defined(DMLCL_CPU) && defined(__AVX__)
+#define VEC_REG_BYTES 32
+#elif defined(DMLCL_CPU)
+#define VEC_REG_BYTES 16
+#else
+#define VEC_REG_BYTES 128 /* GPUs: any V */
+#endif
+#if (V == 2 || V == 4 || V == 8 || V == 16) && \
+    V * (!LINEAR ? ELEM_BYTES : DTYPE == 9 ? 8 : 4) <= VEC_REG_BYTES
 #define VEC_OK 1
 #else
 #define VEC_OK 0

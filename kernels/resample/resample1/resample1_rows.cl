@@ -40,10 +40,12 @@ __kernel void resample1_gather_rows(__global const bits_t *in, ulong in_off,
 #pragma unroll
         for (int j = 0; j < RV; j++)
             v[j] = in[io + xo[j]];
+#if RV * ELEM_BYTES <= VEC_REG_BYTES /* CPUs: a register at most (family.cl) */
         if (vec_store_ok(&a, out_off, oo, x0, RV)) {
             STORE_BITS(RV, out + oo + x0, v);
             continue;
         }
+#endif
 #pragma unroll
         for (int j = 0; j < RV; j++)
             if (x0 + j < w)
@@ -74,14 +76,17 @@ static void corners_row(__global const elem_t *in, idx_t io, const idx_t *lo, co
     }
 }
 
-/* A row kernel item's RV results: one vector store where it can, else those within the row. */
+/* A row kernel item's RV results: one vector store where it can (on CPUs, where RV results
+ * fit a register: family.cl's VEC_REG_BYTES), else those within the row. */
 static inline void store_row(__global elem_t *out, ulong out_off, const resample1_args *a,
                              idx_t oo, idx_t x0, const acc_t *res)
 {
+#if RV * (!LINEAR ? ELEM_BYTES : DTYPE == 9 ? 8 : 4) <= VEC_REG_BYTES
     if (vec_store_ok(a, out_off, oo, x0, RV)) {
         STORE_VEC(RV, out + oo + x0, res);
         return;
     }
+#endif
 #pragma unroll
     for (int j = 0; j < RV; j++)
         if (x0 + j < (idx_t)a->inner_size)
