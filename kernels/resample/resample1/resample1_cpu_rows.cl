@@ -437,24 +437,6 @@ cr_row_channels(__global const elem_t *in, __global elem_t *o, __global elem_t *
         if (two)
             CR_STORE(acc2, o2 + (idx_t)q * CR_C);
     }
-    /* Runs of exactly CR_W channels at consecutive positions (an image's 8 channels on
-     * AVX2): a vector a position, without the channel loop's bounds (AVX2, --mb 128,
-     * linear 2x channels-last: 19.5 GB/s through the loop below). */
-    for (; c_n == CR_W && out2 == CR_W && q < nl; q++) {
-        const acc_t g0 = (acc_t)1 - (acc_t)w_a[q], g1 = (acc_t)w_a[q];
-        cr_acc acc = 0, acc2 = 0;
-#pragma unroll
-        for (int oc = 0; oc < NOC; oc++) {
-            __global const elem_t *p = in + coff[oc] + lo_a[q];
-            const cr_acc x0 = CR_LOAD(p), x1 = CR_LOAD(p + st_a[q]);
-            CR_TERMS(acc_t, acc, cw[oc], x0, x1, g0, g1);
-            if (two)
-                CR_TERMS(acc_t, acc2, cw2[oc], x0, x1, g0, g1);
-        }
-        CR_STORE(acc, o + (idx_t)q * CR_W);
-        if (two)
-            CR_STORE(acc2, o2 + (idx_t)q * CR_W);
-    }
     for (; q < nl; q++) {
         const idx_t oq = (idx_t)q * out2;
         const acc_t g0 = (acc_t)1 - (acc_t)w_a[q], g1 = (acc_t)w_a[q];
