@@ -156,6 +156,14 @@ START_TEST(ndrange_from_device_limits)
     dmlcl__limits small = {64, 4, 0, 64};
     p = plan(2, s, NULL, 1, &small);
     ck_assert_uint_eq(p.local, 64);
+    /* CPUs, GENERIC: one group size whatever the shape (POCL compiles per group size). */
+    const uint64_t odd[3] = {7, 3, 13};
+    for (int k = 0; k < 2; k++) {
+        p = plan_e(k ? 3 : 2, k ? odd : s, NULL, 1, &cpu, 4, &force_generic);
+        ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
+        ck_assert_uint_eq(p.local, 64);
+        ck_assert_uint_eq(p.global % 64, 0);
+    }
 }
 END_TEST
 
