@@ -174,7 +174,7 @@ START_TEST(row_windows)
         tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
                         "resample1: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
                         "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096, "
-                        "cpu=0..65536, nt=0|1, tp=0|1)");
+                        "cpu=0..65536, nt=0|1, tp=0|1, slab=0..2147483648)");
         ck_assert_ptr_null(op);
     }
     unsetenv("DMLCL_RESAMPLE_PLAN");
