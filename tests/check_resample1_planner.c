@@ -154,11 +154,12 @@ START_TEST(linear_row_window)
         dmlcl__resample1_plan p = plan_f32(3, is, NULL, os, NULL, 1, sc, half8, mhalf8);
         ck_assert_int_eq(p.rows_2d, 1);
         ck_assert_msg(p.wpat == cases[n].wpat && p.win == cases[n].win,
-                      "%llu -> %llu: wpat 0x%x win %u", (unsigned long long)cases[n].in,
-                      (unsigned long long)cases[n].out, p.wpat, p.win);
+                      "%llu -> %llu: wpat 0x%llx win %u", (unsigned long long)cases[n].in,
+                      (unsigned long long)cases[n].out, (unsigned long long)p.wpat, p.win);
         if (p.win) {
             char want[40];
-            snprintf(want, sizeof want, " -DWPAT=0x%x -DWIN=%u", p.wpat, p.win);
+            snprintf(want, sizeof want, " -DWPAT=0x%llx -DWIN=%u", (unsigned long long)p.wpat,
+                     p.win);
             ck_assert_ptr_nonnull(strstr(p.options, want));
         }
     }

@@ -5,7 +5,7 @@
  * no environment.
  *   DMLCL_RS_PLAN        REVERSE_SUBSEQUENCES: variant=generic|lines|chunks, wg, waves, slab
  *   DMLCL_RESAMPLE_PLAN  the RESAMPLE family: v, wg, rows, seg, win, pair, gpc, cpu, nt, tp,
- *                        slab
+ *                        rv, slab
  * Test hooks set by a call rather than the environment live here too
  * (dmlcl_test_resample_force_idx64). */
 #ifndef DMLCL_CORE_OVERRIDES_H
@@ -34,6 +34,8 @@ typedef struct dmlcl__r1_tune {
     int cpu;  /* -1: the planner's choice; 0: off; N: the CPU row blocks, N rows per item */
     int nt;   /* -1: the planner's choice; 0/1: their non-temporal stores off/on */
     int tp;   /* tap kernels' segments: -1: the planner's choice; 0/1: vector pattern off/on */
+    int rv;        /* LINEAR row kernels (GPUs): outputs per item 4 << rv (rv=4|8|16: 0, 1,
+                    * 2; -1: the planner's, 4); more share more of each window's loads */
     uint32_t slab; /* slabs (core/slab.h): the bound on a launch's spans in elements, 2^31
                     * unless given; 0: no slabs (64-bit indices past 2^32) */
 } dmlcl__r1_tune;
