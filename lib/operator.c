@@ -44,10 +44,13 @@ static dmlcl_status create(dmlcl_context *c, const dmlcl_operator_desc *desc,
     op->tile_in = tile_in;
     op->tile_out = tile_out;
     const dmlcl__op_class *cls = dmlcl__op_class_find(desc->type);
-    dmlcl_status st = cls ? cls->create(op, desc->desc)
+    int parts = 0; /* tensors past the slab bound: made of parts (slabs.c) */
+    dmlcl_status st = cls ? dmlcl__slabs_create(op, cls, desc->desc, &parts)
                           : dmlcl__fail(DMLCL_INVALID_ARGUMENT,
                                         "%s: desc->type %d is not an operator type", fn,
                                         (int)desc->type);
+    if (!st && !parts)
+        st = cls->create(op, desc->desc);
     op->tile_in = op->tile_out = NULL; /* the caller's memory */
     if (st) {
         if (op->vt && op->vt->destroy)

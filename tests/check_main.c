@@ -33,6 +33,7 @@ static const struct {
     {"conformance", conformance_suite},
     {"tiles", tiles_suite},
     {"specialize", specialize_suite},
+    {"slabs", slabs_suite},
 };
 
 /* Whether the space-separated list names `name` (no list: every suite). */

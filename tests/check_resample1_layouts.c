@@ -96,7 +96,8 @@ START_TEST(every_launch_shape)
 }
 END_TEST
 
-/* The row kernels' window (rows=1 forces them here), pixel-centre LINEAR: upsampling by 2
+/* The row kernels' window (rows=1 forces them here, rv=8 and 16 their outputs per item),
+ * pixel-centre LINEAR: upsampling by 2
  * and 4 along the inner dimension, a volume, the inner dimension first among the
  * resampled ones (transposed output), a pass-through dimension between the resampled
  * ones (its index split off first: PASS_INNER), one resampled dimension only; output rows
@@ -119,6 +120,13 @@ START_TEST(row_windows)
         {3, {4, 6, 40}, {4, 6, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4"},
         {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,win=1", "-DWIN="},
         {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1", NULL},
+        /* 8 and 16 outputs per item (rv=N): wider windows, shared by more outputs. */
+        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1,rv=8",
+         "-DWPAT=0x43322110 -DWIN=6 -DRV=8 -DPAIR_K=0"},
+        {4, {1, 2, 9, 44}, {1, 2, 18, 88}, 0, "rows=1,rv=16,pair=0",
+         "-DWPAT=0x8776655443322110 -DWIN=10 -DRV=16'"},
+        {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1,rv=8", "-DWIN=6 -DRV=8"},
+        {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,win=1,rv=8", "-DRV=8"},
     };
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
     uint64_t rng = 0x3d1;
@@ -155,7 +163,7 @@ START_TEST(row_windows)
         }
     }
     /* The keys' ranges: a bad value is refused at creation, with the keys it takes. */
-    static const char *const bad[] = {"win=2", "pair=2", "gpc=0", "gpc=4097"};
+    static const char *const bad[] = {"win=2", "pair=2", "gpc=0", "gpc=4097", "rv=5", "slab=2147483649"};
     rcase c;
     memset(&c, 0, sizeof c);
     c.rank = 2, c.type = F32, c.mode = LINEAR, c.elem = 4;
@@ -174,7 +182,7 @@ START_TEST(row_windows)
         tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
                         "resample1: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
                         "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096, "
-                        "cpu=0..65536, nt=0|1, tp=0|1)");
+                        "cpu=0..65536, nt=0|1, tp=0|1, rv=4|8|16, slab=0..2147483648)");
         ck_assert_ptr_null(op);
     }
     unsetenv("DMLCL_RESAMPLE_PLAN");

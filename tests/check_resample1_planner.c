@@ -9,6 +9,7 @@
 #include "resample/plan.h"
 #include "resample/taps.h"
 #include "reverse/plan.h"
+#include "core/slab.h"
 #include "plantensor.h"
 
 static const dmlcl__limits gpu = {1024, 132, 0, 64};
@@ -153,11 +154,12 @@ START_TEST(linear_row_window)
         dmlcl__resample1_plan p = plan_f32(3, is, NULL, os, NULL, 1, sc, half8, mhalf8);
         ck_assert_int_eq(p.rows_2d, 1);
         ck_assert_msg(p.wpat == cases[n].wpat && p.win == cases[n].win,
-                      "%llu -> %llu: wpat 0x%x win %u", (unsigned long long)cases[n].in,
-                      (unsigned long long)cases[n].out, p.wpat, p.win);
+                      "%llu -> %llu: wpat 0x%llx win %u", (unsigned long long)cases[n].in,
+                      (unsigned long long)cases[n].out, (unsigned long long)p.wpat, p.win);
         if (p.win) {
             char want[40];
-            snprintf(want, sizeof want, " -DWPAT=0x%x -DWIN=%u", p.wpat, p.win);
+            snprintf(want, sizeof want, " -DWPAT=0x%llx -DWIN=%u", (unsigned long long)p.wpat,
+                     p.win);
             ck_assert_ptr_nonnull(strstr(p.options, want));
         }
     }
@@ -775,6 +777,265 @@ START_TEST(antialiased_rows_match_the_formula)
 }
 END_TEST
 
+
+/* ---- slabs (core/slab.h): tensors past 2^31 elements run as launches of 32-bit offsets -- */
+
+/* What RESAMPLE1's output range [a, b) of dimension d reads (lib/resample/tiles.c's forward
+ * reads: the maps are monotone, so the ends' reads bound it). */
+typedef struct {
+    dmlcl__resample_axis ax[8];
+} slab_maps;
+
+static void map_reads(const void *ctx, uint32_t d, uint64_t a, uint64_t b, uint64_t *lo,
+                      uint64_t *hi)
+{
+    const slab_maps *m = ctx;
+    float w;
+    *lo = dmlcl__resample_axis_read(&m->ax[d], a, &w);
+    const uint64_t last = dmlcl__resample_axis_read(&m->ax[d], b - 1, &w);
+    *hi = last + 1 + (w != 0);
+}
+
+/* REVERSE_SUBSEQUENCES: the whole axis (ctx: the axis and its size), else the range. */
+static void axis_reads(const void *ctx, uint32_t d, uint64_t a, uint64_t b, uint64_t *lo,
+                       uint64_t *hi)
+{
+    const uint64_t *ax = ctx;
+    *lo = d == ax[0] ? 0 : a;
+    *hi = d == ax[0] ? ax[1] : b;
+}
+
+/* The identity: each output index reads its own. */
+static void id_reads(const void *ctx, uint32_t d, uint64_t a, uint64_t b, uint64_t *lo,
+                     uint64_t *hi)
+{
+    (void)ctx, (void)d;
+    *lo = a, *hi = b;
+}
+static dmlcl__slab_reads_fn map_reads_id_ptr(void) { return id_reads; }
+
+/* Reads of nothing along dimension 1's odd indices (RESAMPLE_GRAD1 of nearest 4 -> 2). */
+static void gap_reads(const void *ctx, uint32_t d, uint64_t a, uint64_t b, uint64_t *lo,
+                      uint64_t *hi)
+{
+    (void)ctx;
+    *lo = a, *hi = b;
+    if (d == 1 && b - a == 1 && a % 2)
+        *lo = *hi = 0;
+}
+
+static slab_maps linear_maps(uint32_t rank, const dmlcl__tensor *in, const dmlcl__tensor *out)
+{
+    slab_maps m;
+    for (uint32_t d = 0; d < rank; d++)
+        m.ax[d] = dmlcl__resample_axis_make(1, DMLCL__NEAREST_HALF_UP, in->whole[d],
+                                            out->whole[d], (float)out->whole[d] / in->whole[d],
+                                            0.5f, -0.5f);
+    return m;
+}
+
+/* Every slab within the limit, and the slabs cover the output once: their elements add
+ * up to the output's and each box lies within it, boxes in order without overlap along
+ * each dimension's chunks. */
+static void check_cover(const dmlcl__slabs *s, const dmlcl__tensor *in, const dmlcl__tensor *out,
+                        dmlcl__slab_reads_fn reads, const void *ctx)
+{
+    uint64_t elements = 0;
+    for (uint64_t i = 0; i < s->n; i++) {
+        dmlcl__box ob, ib;
+        dmlcl__slabs_box(s, in, out, reads, ctx, i, &ob, &ib);
+        uint64_t e = 1, ospan = 1, ispan = 1;
+        for (uint32_t d = 0; d < out->rank; d++) {
+            ck_assert_uint_ge(ob.start[d], out->origin[d]);
+            ck_assert_uint_le(ob.start[d] + ob.size[d], out->origin[d] + out->sizes[d]);
+            ck_assert_uint_ge(ob.size[d], 1);
+            ck_assert_uint_eq((ob.start[d] - out->origin[d]) % s->chunk[d], 0);
+            ck_assert_uint_ge(ib.start[d], in->origin[d]);
+            ck_assert_uint_le(ib.start[d] + ib.size[d], in->origin[d] + in->sizes[d]);
+            e *= ob.size[d];
+            ospan += (ob.size[d] - 1) * out->strides[d];
+            ispan += (ib.size[d] - 1) * in->strides[d];
+        }
+        ck_assert_uint_lt(ospan, s->limit);
+        ck_assert_uint_lt(ispan, s->limit);
+        ck_assert_uint_le(ospan, s->out_span);
+        ck_assert_uint_le(ispan, s->in_span);
+        elements += e;
+    }
+    ck_assert_uint_eq(elements, out->elements);
+}
+
+/* The bench's linear2x-nchw at --mb 4096 (an output of 2^32 floats): three slabs of the
+ * batch, each planning 32-bit kernels, where the whole needs 64-bit ones; at --mb 1024 no
+ * cut. Channels-last alike. */
+START_TEST(slabs_cut_the_batch)
+{
+    for (int cl = 0; cl < 2; cl++) {
+        const uint64_t is[4] = {512, 8, 512, 512}, os[4] = {512, 8, 1024, 1024};
+        const uint64_t ist[4] = {512 * 512 * 8, 1, 512 * 8, 8},
+                       ost[4] = {1024 * 1024 * 8, 1, 1024 * 8, 8};
+        dmlcl__tensor in = tensor(4, is, cl ? ist : NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+        dmlcl__tensor out = tensor(4, os, cl ? ost : NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+        slab_maps m = linear_maps(4, &in, &out);
+        dmlcl__slabs s;
+        dmlcl__slabs_plan(&in, &out, 0, DMLCL__SLAB_LIMIT, map_reads, &m, &s);
+        ck_assert(s.over && s.split);
+        ck_assert_uint_eq(s.n, 3);
+        ck_assert_uint_eq(s.count[0], 3);
+        ck_assert_uint_eq(s.chunk[0], 171);
+        ck_assert_uint_eq(s.count[1] * s.count[2] * s.count[3], 1);
+        check_cover(&s, &in, &out, map_reads, &m);
+        char grid[64];
+        dmlcl__slabs_grid_text(&s, grid, sizeof grid);
+        ck_assert_str_eq(grid, "3x1x1x1");
+        dmlcl__resample1_plan whole, part;
+        dmlcl__resample1_plan_make(&in, &out, 1, (const float[]){1, 1, 2, 2}, half8, mhalf8,
+                                   &gpu, 0, &whole);
+        ck_assert_int_eq(whole.idx64, 1);
+        for (uint64_t i = 0; i < s.n; i++) {
+            dmlcl__box ob, ib;
+            dmlcl__slabs_box(&s, &in, &out, map_reads, &m, i, &ob, &ib);
+            dmlcl__tensor pi = in, po = out;
+            dmlcl__tile_narrow(&pi, &ib);
+            const uint64_t shift = dmlcl__tile_narrow(&po, &ob);
+            ck_assert_uint_eq(shift, ob.start[0] * out.strides[0]);
+            dmlcl__resample1_plan_make(&pi, &po, 1, (const float[]){1, 1, 2, 2}, half8, mhalf8,
+                                       &gpu, 0, &part);
+            ck_assert_int_eq(part.idx64, 0);
+            ck_assert_ptr_nonnull(strstr(part.options, "-DIDX64=0"));
+        }
+        /* --mb 1024: 2^30 outputs, no slabs. */
+        const uint64_t is1[4] = {128, 8, 512, 512}, os1[4] = {128, 8, 1024, 1024};
+        in = tensor(4, is1, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+        out = tensor(4, os1, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+        m = linear_maps(4, &in, &out);
+        dmlcl__slabs_plan(&in, &out, 0, DMLCL__SLAB_LIMIT, map_reads, &m, &s);
+        ck_assert(!s.over && !s.split);
+        ck_assert_uint_eq(s.n, 1);
+    }
+}
+END_TEST
+
+/* Downsampling (big-linear: 8 GiB in, 2 GiB out): the input's span is over, so the cut
+ * follows the input range each slab reads. */
+START_TEST(slabs_follow_the_input)
+{
+    const uint64_t is[4] = {256, 8, 1024, 1024}, os[4] = {256, 8, 512, 512};
+    dmlcl__tensor in = tensor(4, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(4, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    slab_maps m = linear_maps(4, &in, &out);
+    dmlcl__slabs s;
+    dmlcl__slabs_plan(&in, &out, 0, DMLCL__SLAB_LIMIT, map_reads, &m, &s);
+    ck_assert(s.split);
+    ck_assert_uint_eq(s.n, 2);
+    ck_assert_uint_eq(s.chunk[0], 128);
+    check_cover(&s, &in, &out, map_reads, &m);
+    /* A low limit (DMLCL_RESAMPLE_PLAN=slab=N, as the tests force it): the image's rows
+     * are cut too, each slab's input rows the ones its output rows read. */
+    const uint64_t is2[4] = {2, 3, 40, 40}, os2[4] = {2, 3, 20, 20};
+    in = tensor(4, is2, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    out = tensor(4, os2, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    m = linear_maps(4, &in, &out);
+    dmlcl__slabs_plan(&in, &out, 0, 1000, map_reads, &m, &s);
+    ck_assert(s.split);
+    ck_assert_uint_gt(s.count[2], 1);
+    check_cover(&s, &in, &out, map_reads, &m);
+    /* Upsampling, channels-last, a low limit. */
+    const uint64_t is3[4] = {2, 8, 9, 7}, os3[4] = {2, 8, 18, 14};
+    const uint64_t ist[4] = {9 * 7 * 8, 1, 7 * 8, 8}, ost[4] = {18 * 14 * 8, 1, 14 * 8, 8};
+    in = tensor(4, is3, ist, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    out = tensor(4, os3, ost, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    m = linear_maps(4, &in, &out);
+    for (uint64_t limit = 100; limit <= 4000; limit += 300) {
+        dmlcl__slabs_plan(&in, &out, 0, limit, map_reads, &m, &s);
+        ck_assert_msg(s.split, "limit %llu: %s", (unsigned long long)limit, s.why);
+        check_cover(&s, &in, &out, map_reads, &m);
+    }
+}
+END_TEST
+
+/* REVERSE_SUBSEQUENCES: the axis stays whole. big-reverse-int8 (2^33 elements) in five
+ * slabs of rows, each planning 32-bit kernels; a transposed input, whose every slab of
+ * rows spans the whole input, and an axis over the limit are not cut (64-bit, said why). */
+START_TEST(slabs_keep_the_axis)
+{
+    const uint64_t sz[2] = {(uint64_t)1 << 23, 1024}, lsz[2] = {(uint64_t)1 << 23, 1};
+    dmlcl__tensor in = tensor(2, sz, NULL, DMLCL_TENSOR_DATA_TYPE_INT8, 1);
+    dmlcl__tensor out = in;
+    dmlcl__tensor len = tensor(2, lsz, NULL, DMLCL_TENSOR_DATA_TYPE_UINT32, 4);
+    const uint64_t ax[2] = {1, 1024};
+    dmlcl__slabs s;
+    dmlcl__slabs_plan(&in, &out, 1u << 1, DMLCL__SLAB_LIMIT, axis_reads, ax, &s);
+    ck_assert(s.split);
+    ck_assert_uint_eq(s.n, 5);
+    ck_assert_uint_eq(s.count[1], 1);
+    check_cover(&s, &in, &out, axis_reads, ax);
+    dmlcl__rs_plan p;
+    dmlcl__rs_plan_make(&in, &len, &out, 1, &gpu, &p);
+    ck_assert_int_eq(p.idx64, 1);
+    for (uint64_t i = 0; i < s.n; i++) {
+        dmlcl__box ob, ib;
+        dmlcl__slabs_box(&s, &in, &out, axis_reads, ax, i, &ob, &ib);
+        dmlcl__tensor po = out, pi, pl;
+        dmlcl__tile_narrow(&po, &ob);
+        const uint64_t at[2] = {ob.start[0], 0}, lat[2] = {ob.start[0], 0},
+                       ls[2] = {ob.size[0], 1};
+        dmlcl__tensor_view(&in, at, po.sizes, &pi);
+        dmlcl__tensor_view(&len, lat, ls, &pl);
+        dmlcl__rs_plan_make(&pi, &pl, &po, 1, &gpu, &p);
+        ck_assert_int_eq(p.idx64, 0);
+    }
+    /* Transposed: rows cut, the input still spans the columns' stride times 1023. */
+    const uint64_t tst[2] = {1, (uint64_t)1 << 23};
+    dmlcl__tensor tin = tensor(2, sz, tst, DMLCL_TENSOR_DATA_TYPE_INT8, 1);
+    dmlcl__slabs_plan(&tin, &out, 1u << 1, DMLCL__SLAB_LIMIT, axis_reads, ax, &s);
+    ck_assert(s.over && !s.split);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_ptr_nonnull(strstr(s.why, "transposed"));
+    /* Without the axis kept, the columns are cut too. */
+    dmlcl__slabs_plan(&tin, &out, 0, DMLCL__SLAB_LIMIT, map_reads_id_ptr(), NULL, &s);
+    ck_assert(s.split);
+    ck_assert_uint_gt(s.count[1], 1);
+    /* A kept axis longer than the limit. */
+    const uint64_t one[1] = {(uint64_t)3 << 30}, ax1[2] = {0, (uint64_t)3 << 30};
+    dmlcl__tensor line = tensor(1, one, NULL, DMLCL_TENSOR_DATA_TYPE_INT8, 1);
+    dmlcl__slabs_plan(&line, &line, 1u, DMLCL__SLAB_LIMIT, axis_reads, ax1, &s);
+    ck_assert(s.over && !s.split);
+    ck_assert_ptr_nonnull(strstr(s.why, "cannot be cut"));
+    /* More slabs than DMLCL__SLAB_MAX. */
+    const uint64_t sq[2] = {1000, 1000};
+    dmlcl__tensor big = tensor(2, sq, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__slabs_plan(&big, &big, 0, 100, map_reads_id_ptr(), NULL, &s);
+    ck_assert(!s.split);
+    ck_assert_ptr_nonnull(strstr(s.why, "4096"));
+    /* slab=0: off. */
+    dmlcl__slabs_plan(&tin, &out, 0, 0, map_reads_id_ptr(), NULL, &s);
+    ck_assert(!s.over && !s.split);
+}
+END_TEST
+
+/* A range that reads nothing (RESAMPLE_GRAD1's rows no forward output reads) reads the
+ * input tile's first element there, so every part is a tile of the operator's tiles. */
+START_TEST(slabs_of_rows_read_by_none)
+{
+    const uint64_t sz[2] = {4, 6};
+    dmlcl__tensor in = tensor(2, sz, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = in;
+    in.origin[1] = 3, in.whole[1] = 20; /* tiles of larger tensors */
+    out.origin[1] = 3, out.whole[1] = 20;
+    dmlcl__slabs s;
+    dmlcl__slabs_plan(&in, &out, 0, 2, gap_reads, NULL, &s);
+    ck_assert(s.split);
+    ck_assert_uint_eq(s.n, 24);
+    for (uint64_t i = 0; i < s.n; i++) {
+        dmlcl__box ob, ib;
+        dmlcl__slabs_box(&s, &in, &out, gap_reads, NULL, i, &ob, &ib);
+        ck_assert_uint_eq(ib.size[1], 1);
+        ck_assert_uint_eq(ib.start[1], ob.start[1] % 2 ? 3 : ob.start[1]);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("resample1_planner");
@@ -801,6 +1062,12 @@ int main(void)
     tcase_add_test(tc, resample2_nearest_rules);
     tcase_add_test(tc, coordinate_rounding_matches_libm);
     tcase_add_test(tc, antialiased_rows_match_the_formula);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("slabs");
+    tcase_add_test(tc, slabs_cut_the_batch);
+    tcase_add_test(tc, slabs_follow_the_input);
+    tcase_add_test(tc, slabs_keep_the_axis);
+    tcase_add_test(tc, slabs_of_rows_read_by_none);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

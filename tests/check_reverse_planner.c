@@ -15,9 +15,9 @@ static dmlcl__tensor tensor(uint32_t rank, const uint64_t *sizes, const uint64_t
     return plan_tensor(rank, sizes, strides, DMLCL_TENSOR_DATA_TYPE_UINT8, elem);
 }
 
-static const dmlcl__rs_tune force_generic = {DMLCL_RS_GENERIC, 0, 0};
-static const dmlcl__rs_tune force_lines = {DMLCL_RS_LINES, 0, 0};
-static const dmlcl__rs_tune force_chunks = {DMLCL_RS_CHUNKS, 0, 0};
+static const dmlcl__rs_tune force_generic = {DMLCL_RS_GENERIC, 0, 0, 0};
+static const dmlcl__rs_tune force_lines = {DMLCL_RS_LINES, 0, 0, 0};
+static const dmlcl__rs_tune force_chunks = {DMLCL_RS_CHUNKS, 0, 0, 0};
 
 /* Elements of `elem` bytes, packed UINT32 lengths and output; tune may be NULL. */
 static dmlcl__rs_plan plan_e(uint32_t rank, const uint64_t *sizes, const uint64_t *in_strides,
@@ -205,7 +205,7 @@ START_TEST(tuning_overrides)
     ck_assert_int_eq(p.variant, DMLCL_RS_CHUNKS);
     p = plan_e(2, rows, tr, 1, &gpu, 4, &force_chunks); /* strided line: not applicable */
     ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
-    dmlcl__rs_tune t = {-1, 128, 2};
+    dmlcl__rs_tune t = {-1, 128, 2, 0};
     const uint64_t many_rows[2] = {10000, 1024};
     p = plan_e(2, many_rows, NULL, 1, &gpu, 4, &t);
     ck_assert_uint_eq(p.local, 128);

@@ -126,4 +126,5 @@ Suite *alloc_failure_suite(void);
 Suite *conformance_suite(void);
 Suite *tiles_suite(void);
 Suite *specialize_suite(void);
+Suite *slabs_suite(void);
 #endif

@@ -74,3 +74,12 @@ void dmlcl__release_cl(cl_kernel k, cl_mem m)
     if (m)
         clReleaseMemObject(m);
 }
+
+void dmlcl__op_slab_narrow(dmlcl_operator *op, int input)
+{
+    if (!op->slab_out)
+        return;
+    op->shift_out[0] = dmlcl__tile_narrow(&op->out[0], op->slab_out);
+    if (input)
+        op->shift_in[0] = dmlcl__tile_narrow(&op->in[0], op->slab_in);
+}

@@ -30,8 +30,20 @@ struct dmlcl_operator {
     void *impl;           /* operator-specific plan and kernels */
     /* During creation only: the tiles of dmlcl_operator_create_tile (NULL: whole). */
     const dmlcl_tile_desc *tile_in, *tile_out;
-    char plan_text[850];  /* the planner's choice, for dmlcl_operator_plan() */
+    /* During creation only: the slab of a larger operator this part computes (lib/slabs.c,
+     * core/slab.h): boxes of the logical output and input (NULL: all of op's tensors). */
+    const dmlcl__box *slab_out, *slab_in;
+    /* A part's tensors' first elements, from the larger operator's bindings' (elements;
+     * 0 for an operator that is no part): its enqueue's binding offsets add them. */
+    uint64_t shift_in[DMLCL_MAX_BINDINGS], shift_out[DMLCL_MAX_BINDINGS];
+    char plan_text[1024]; /* the planner's choice, for dmlcl_operator_plan() */
 };
+
+/* A part's creation, after its check: narrows op->out[0] to the slab and, where `input`
+ * (RESAMPLE: the input box the slab reads), op->in[0] to its box, recording the shifts.
+ * REVERSE_SUBSEQUENCES narrows its output alone (its planner takes the input and lengths
+ * under the output box itself). Nothing where op is no part. */
+void dmlcl__op_slab_narrow(dmlcl_operator *op, int input);
 
 /* ---- operator classes: one row each in lib/operator.c's table -----------------------------
  * What an operator reads, in the form its family's input_box wants (the RESAMPLE family's

@@ -20,12 +20,14 @@ typedef struct variable {
 } variable;
 
 static const char *const rs_variants[] = {"generic", "lines", "chunks", NULL};
+static const char *const rv_values[] = {"4", "8", "16", NULL}; /* 4 << index */
 
 #define RS_KEY(k, f, i, lo, hi, n) {k, offsetof(dmlcl__rs_tune, f), i, lo, hi, n}
 static const key rs_keys[] = {
     RS_KEY("variant", variant, 1, 0, 0, rs_variants),
     RS_KEY("wg", wg, 0, 1, 4096, NULL),
     RS_KEY("waves", waves, 0, 1, 1u << 20, NULL),
+    RS_KEY("slab", slab, 0, 0, 1ul << 31, NULL),
     {NULL, 0, 0, 0, 0, NULL},
 };
 #define R1_KEY(k, f, i, lo, hi) {k, offsetof(dmlcl__r1_tune, f), i, lo, hi, NULL}
@@ -35,15 +37,17 @@ static const key r1_keys[] = {
     R1_KEY("win", win, 1, 0, 1),       R1_KEY("pair", pair, 1, 0, 1),
     R1_KEY("gpc", gpc, 0, 1, 4096),    R1_KEY("cpu", cpu, 1, 0, 65536),
     R1_KEY("nt", nt, 1, 0, 1),         R1_KEY("tp", tp, 1, 0, 1),
+    {"rv", offsetof(dmlcl__r1_tune, rv), 1, 0, 0, rv_values},
+    R1_KEY("slab", slab, 0, 0, 1ul << 31),
     {NULL, 0, 0, 0, 0, NULL},
 };
 
-static const variable rs_plan = {"DMLCL_RS_PLAN", "variant=generic|lines|chunks, wg=N, waves=N",
+static const variable rs_plan = {"DMLCL_RS_PLAN", "variant=generic|lines|chunks, wg=N, waves=N, slab=0..2147483648",
                                  rs_keys};
 static const variable resample_plan = {
     "DMLCL_RESAMPLE_PLAN",
     "v=1..64, wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096, cpu=0..65536, "
-    "nt=0|1, tp=0|1",
+    "nt=0|1, tp=0|1, rv=4|8|16, slab=0..2147483648",
     r1_keys};
 
 /* The next "key=value" at *s, stepping past it: 1 = an item, 0 = the end, -1 = malformed. */
@@ -102,13 +106,13 @@ static int parse(const char *s, const key *keys, void *dst)
 
 int dmlcl__rs_tune_parse(const char *s, dmlcl__rs_tune *t)
 {
-    *t = (dmlcl__rs_tune){-1, 0, 0};
+    *t = (dmlcl__rs_tune){-1, 0, 0, 1u << 31};
     return parse(s, rs_keys, t);
 }
 
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t)
 {
-    *t = (dmlcl__r1_tune){0, 0, -1, -1, -1, -1, 0, -1, -1, -1};
+    *t = (dmlcl__r1_tune){0, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1, 1u << 31};
     return parse(s, r1_keys, t);
 }
 

@@ -3,8 +3,9 @@
  * [a-z0-9]+: a decimal number within the key's range, or one of its names), each key
  * optional, in any order; unset or "" = none. The planners get the parsed structs and read
  * no environment.
- *   DMLCL_RS_PLAN        REVERSE_SUBSEQUENCES: variant=generic|lines|chunks, wg, waves
- *   DMLCL_RESAMPLE_PLAN  the RESAMPLE family: v, wg, rows, seg, win, pair, gpc, cpu, nt
+ *   DMLCL_RS_PLAN        REVERSE_SUBSEQUENCES: variant=generic|lines|chunks, wg, waves, slab
+ *   DMLCL_RESAMPLE_PLAN  the RESAMPLE family: v, wg, rows, seg, win, pair, gpc, cpu, nt, tp,
+ *                        rv, slab
  * Test hooks set by a call rather than the environment live here too
  * (dmlcl_test_resample_force_idx64). */
 #ifndef DMLCL_CORE_OVERRIDES_H
@@ -17,6 +18,8 @@ typedef struct dmlcl__rs_tune {
     int variant;     /* -1 or a dmlcl__rs_variant */
     uint32_t wg;     /* GPU work-group size */
     uint32_t waves;  /* GPU work-groups per compute unit before items loop (grid stride) */
+    uint32_t slab;   /* slabs (core/slab.h): the bound on a launch's spans in elements,
+                      * 2^31 unless given; 0: no slabs (64-bit indices past 2^32) */
 } dmlcl__rs_tune;
 
 /* $DMLCL_RESAMPLE_PLAN, e.g. "v=8,wg=128,rows=1"; 0 = the planner's choice. */
@@ -31,6 +34,10 @@ typedef struct dmlcl__r1_tune {
     int cpu;  /* -1: the planner's choice; 0: off; N: the CPU row blocks, N rows per item */
     int nt;   /* -1: the planner's choice; 0/1: their non-temporal stores off/on */
     int tp;   /* tap kernels' segments: -1: the planner's choice; 0/1: vector pattern off/on */
+    int rv;        /* LINEAR row kernels (GPUs): outputs per item 4 << rv (rv=4|8|16: 0, 1,
+                    * 2; -1: the planner's, 4); more share more of each window's loads */
+    uint32_t slab; /* slabs (core/slab.h): the bound on a launch's spans in elements, 2^31
+                    * unless given; 0: no slabs (64-bit indices past 2^32) */
 } dmlcl__r1_tune;
 
 /* Parse a string of the variable's syntax into *t: 0, or -1 (callers report the whole

@@ -48,6 +48,9 @@ dmlcl_status dmlcl__tile_place(const char *op, const char *tile_field, const cha
                                const dmlcl_tile_desc *tile, dmlcl__tensor *t);
 /* The box t covers in its logical tensor. */
 void dmlcl__tile_box(const dmlcl__tensor *t, dmlcl__box *b);
+/* Narrows t to box b of its logical tensor (b within t's box): t becomes the tile of b,
+ * with t's strides; returns the element offset of b's first element from t's. */
+uint64_t dmlcl__tile_narrow(dmlcl__tensor *t, const dmlcl__box *b);
 /* Fails unless input tile `in` holds the box `reads` (an empty box always fits). */
 dmlcl_status dmlcl__tile_covers(const char *op, const dmlcl__tensor *in, const dmlcl__box *reads);
 

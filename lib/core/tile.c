@@ -50,6 +50,20 @@ void dmlcl__tile_box(const dmlcl__tensor *t, dmlcl__box *b)
     }
 }
 
+uint64_t dmlcl__tile_narrow(dmlcl__tensor *t, const dmlcl__box *b)
+{
+    uint64_t at[DMLCL_MAXDIM] = {0};
+    for (uint32_t d = 0; d < t->rank; d++)
+        at[d] = b->start[d] - t->origin[d];
+    dmlcl__tensor v;
+    const uint64_t shift = dmlcl__tensor_view(t, at, b->size, &v);
+    for (uint32_t d = 0; d < t->rank; d++)
+        v.origin[d] = b->start[d];
+    v.tiled = 1;
+    *t = v;
+    return shift;
+}
+
 dmlcl_status dmlcl__tile_covers(const char *op, const dmlcl__tensor *in, const dmlcl__box *reads)
 {
     for (uint32_t d = 0; d < in->rank; d++) {

@@ -43,7 +43,10 @@ static dmlcl_status create_r1(dmlcl_operator *op, const void *desc, const dmlcl_
 {
     dmlcl__reads r;
     dmlcl_status st = checked(op, desc, vt->name, check, &r);
-    return st ? st : dmlcl__resample1_build(op, vt, dmlcl__resample_map_of(&r));
+    if (st)
+        return st;
+    dmlcl__op_slab_narrow(op, 1); /* a slab's part: its boxes, as tiles */
+    return dmlcl__resample1_build(op, vt, dmlcl__resample_map_of(&r));
 }
 
 static dmlcl_status create_resample1(dmlcl_operator *op, const void *desc)
@@ -68,6 +71,7 @@ static dmlcl_status create_resample3(dmlcl_operator *op, const void *desc)
     const dmlcl__resample_map *m = dmlcl__resample_map_of(&r);
     if (st || (st = dmlcl__resample_check_tiles(op, "resample3", m)))
         return st;
+    dmlcl__op_slab_narrow(op, 1);
     if (!m->widen)
         return dmlcl__resample1_build(op, &resample3_vt, m);
     return dmlcl__taps_create(op, &resample3_taps_vt, 0, 1, DMLCL__NEAREST_HALF_UP, 1, m->scales,
@@ -79,8 +83,11 @@ static dmlcl_status create_grad1(dmlcl_operator *op, const void *desc)
     dmlcl__reads r;
     dmlcl_status st = checked(op, desc, "resample_grad1", dmlcl__resample_grad1_check, &r);
     const dmlcl__resample_map *m = dmlcl__resample_map_of(&r);
-    return st ? st : dmlcl__taps_create(op, &grad1_vt, 1, m->linear, m->rule, 0, m->scales,
-                                        m->in_offsets, m->out_offsets);
+    if (st)
+        return st;
+    dmlcl__op_slab_narrow(op, 1);
+    return dmlcl__taps_create(op, &grad1_vt, 1, m->linear, m->rule, 0, m->scales, m->in_offsets,
+                              m->out_offsets);
 }
 
 static void input_box(const dmlcl_operator *op, const dmlcl__reads *r, const dmlcl__box *out,

@@ -19,8 +19,10 @@
 #include "resample/coord.h"
 
 /* Table words per row: NEAREST {index}; LINEAR {i0, bits of the float weight}. */
-/* Outputs per item of the 2-D row kernels (RV in kernels/resample/resample1/resample1_rows.cl). */
+/* Outputs per item of the 2-D row kernels (RV in kernels/resample/resample1/resample1_rows.cl):
+ * the default; LINEAR takes 4, 8 or 16 (the plan's rv: $DMLCL_RESAMPLE_PLAN's rv=N). */
 #define DMLCL_R1_ROWS_VEC(linear) ((linear) ? 4u : 8u)
+#define DMLCL_R1_ROWS_VEC_MAX 16u
 #define DMLCL_RESAMPLE1_WORDS(linear) ((linear) ? 2u : 1u)
 /* Outputs per item of the CPU row blocks (CR_XB in
  * kernels/resample/resample1/resample1_cpu_rows.cl). */
@@ -58,13 +60,15 @@ typedef struct dmlcl__resample1_plan {
                                  * of the (pass-through, short) inner one */
     uint32_t inner2_k;
     uint64_t size2, in2, out2, tab2;
-    int rows_2d;                /* the *_rows kernels: 2-D range (x vectors of
-                                 * DMLCL_R1_ROWS_VEC(linear) outputs, rows) */
+    int rows_2d;                /* the *_rows kernels: 2-D range (x vectors of rv
+                                 * outputs, rows) */
+    uint32_t rv;                /* their outputs per item (DMLCL_R1_ROWS_VEC, LINEAR: rv=N) */
     size_t global2[2], local2[2];
     /* LINEAR row kernels: each item reads a window of `win` consecutive input columns per
      * outer corner once per row; output j's lower column is window entry
      * (wpat >> 4j) & 15. 0: no window (every output loads its own corners). */
-    uint32_t wpat, win;
+    uint64_t wpat;
+    uint32_t win;
     /* ... and with a window, output rows in pairs: resampled slot pair_k (the outer one
      * split first) counts pair_groups groups of 1 or 2 consecutive outputs with the same
      * lower input row (its size until dmlcl__resample1_fill counts them), whose {first

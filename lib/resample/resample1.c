@@ -203,7 +203,7 @@ void dmlcl__resample1_describe(dmlcl_operator *op)
                  "variant=%s-rows resampled=%u pass=%u inner=r%u size=%llu vec=%u rows=%llu "
                  "table=%lluB global=%zux%zu local=%zux%zu options='%s'%s",
                  p->variant, p->nr, p->np, p->inner_k, (unsigned long long)p->inner_size,
-                 DMLCL_R1_ROWS_VEC(p->linear), (unsigned long long)(p->count / p->inner_size),
+                 p->rv, (unsigned long long)(p->count / p->inner_size),
                  (unsigned long long)p->table_bytes, p->global2[0], p->global2[1],
                  p->local2[0], p->local2[1], p->options, wait);
     else

@@ -239,10 +239,15 @@ static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
      * (downsampling 0.80 to 0.93) and, with 8 outputs per item, nearest 2x from 0.70
      * (units of 8 with their table rows as one vector load) to 0.73. */
     int want = t && t->rows >= 0 ? t->rows : !lim->is_cpu;
+    p->rv = DMLCL_R1_ROWS_VEC(p->linear);
     if (!want || !p->inner_res || p->inner_size < 64)
         return;
     p->rows_2d = 1;
-    const unsigned rv = DMLCL_R1_ROWS_VEC(p->linear);
+    /* LINEAR: 4, 8 or 16 outputs per item (rv=N): more outputs share more of the window's
+     * columns (2x: 4 loads per outer corner for 4 outputs, 6 for 8, 10 for 16). */
+    if (p->linear && t && t->rv >= 0)
+        p->rv = 4u << t->rv;
+    const unsigned rv = p->rv;
     p->chunks = (p->inner_size + rv - 1) / rv;
     p->units = p->count / p->inner_size * p->chunks;
     size_t wg = t && t->wg ? t->wg : lim->is_cpu ? 64 : 256;
@@ -272,9 +277,10 @@ static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
  * loads them. Its upper column, the window's next, is then right too: only a lower
  * column of n - 1 clamps it, and that one's weight is 0. */
 #define WIN_PAT(pat, j) ((int64_t)(((pat) >> (4 * (j))) & 15))
-static int window_fits_at(const uint32_t *i0, uint32_t pat, int64_t base, uint64_t n)
+static int window_fits_at(const uint32_t *i0, uint64_t pat, unsigned rv, int64_t base,
+                          uint64_t n)
 {
-    for (unsigned j = 0; j < DMLCL_R1_ROWS_VEC(1); j++) {
+    for (unsigned j = 0; j < rv; j++) {
         int64_t c = base + WIN_PAT(pat, j);
         c = c < 0 ? 0 : c > (int64_t)n - 1 ? (int64_t)n - 1 : c;
         if (c != (int64_t)i0[j])
@@ -293,16 +299,16 @@ static uint32_t lower_index(const dmlcl__resample1_plan *p, uint32_t k, uint64_t
 
 /* The inner rows of unit u; returns whether its outputs fit the window anchored at their
  * last output or at their first (the kernel tries both, in that order). */
-static int window_fits(const dmlcl__resample1_plan *p, uint64_t u, uint32_t pat)
+static int window_fits(const dmlcl__resample1_plan *p, uint64_t u, uint64_t pat)
 {
-    enum { RV = DMLCL_R1_ROWS_VEC(1) };
-    uint32_t i0[RV];
+    const unsigned RV = p->rv;
+    uint32_t i0[DMLCL_R1_ROWS_VEC_MAX];
     for (unsigned j = 0; j < RV; j++)
         i0[j] = lower_index(p, p->inner_k,
                             u * RV + j < p->inner_size ? u * RV + j : p->inner_size - 1);
     const uint64_t n = p->rnin[p->inner_k];
-    return window_fits_at(i0, pat, (int64_t)i0[RV - 1] - WIN_PAT(pat, RV - 1), n) ||
-           window_fits_at(i0, pat, (int64_t)i0[0] - WIN_PAT(pat, 0), n);
+    return window_fits_at(i0, pat, RV, (int64_t)i0[RV - 1] - WIN_PAT(pat, RV - 1), n) ||
+           window_fits_at(i0, pat, RV, (int64_t)i0[0] - WIN_PAT(pat, 0), n);
 }
 
 /* Unit 1's columns relative to its first give the pattern; the window is used where it is
@@ -312,21 +318,23 @@ static int window_fits(const dmlcl__resample1_plan *p, uint64_t u, uint32_t pat)
  * 2x 0.22 and 0.42. */
 static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
 {
-    enum { RV = DMLCL_R1_ROWS_VEC(1) };
+    const unsigned RV = p->rv;
     p->wpat = p->win = 0;
     int want = t && t->win >= 0 ? t->win : 1;
     if (!want || !p->rows_2d || !p->linear || !p->inner_res || p->nr > 3 || p->chunks < 3)
         return;
-    uint32_t i0[RV], lo = UINT32_MAX, hi = 0, pat = 0;
+    uint32_t i0[DMLCL_R1_ROWS_VEC_MAX], lo = UINT32_MAX, hi = 0;
+    uint64_t pat = 0;
     for (unsigned j = 0; j < RV; j++) {
         i0[j] = lower_index(p, p->inner_k, RV + j);
         lo = i0[j] < lo ? i0[j] : lo;
         hi = i0[j] > hi ? i0[j] : hi;
     }
-    if (hi - lo + 2 >= 2 * RV)
+    /* Entries are nibbles: a window of at most 16 columns. */
+    if (hi - lo + 2 >= 2 * RV || hi - lo + 2 > 16)
         return;
     for (unsigned j = 0; j < RV; j++)
-        pat |= (i0[j] - lo) << (4 * j);
+        pat |= (uint64_t)(i0[j] - lo) << (4 * j);
     const uint64_t samples = p->chunks < 64 ? p->chunks : 64;
     for (uint64_t s = 0; s < samples && !(t && t->win == 1); s++)
         if (!window_fits(p, s * (p->chunks - 1) / (samples - 1), pat))
@@ -653,7 +661,7 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
      * (plus the global size), a unit's last output and the table rows stay below 2^32. */
     const uint64_t lim32 = (uint64_t)1 << 32;
     p->idx64 = force_idx64 || p->units + p->global >= lim32 || p->count >= lim32 ||
-               (uint64_t)p->global2[0] * DMLCL_R1_ROWS_VEC(p->linear) >= lim32 ||
+               (uint64_t)p->global2[0] * p->rv >= lim32 ||
                p->count / p->inner_size + p->global2[1] >= lim32 ||
                p->inner_size + p->vec >= lim32 || in->span >= lim32 || out->span >= lim32 ||
                p->table_rows + p->pair_groups >= lim32;
@@ -681,8 +689,10 @@ static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
         snprintf(rows, sizeof rows, " -DNPS=%u -DNRS=%u -DPASS_INNER=%d -DINNER_K=%u", p->np,
                  p->nr, p->pass_inner, p->inner_k);
     if (p->win)
-        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DWPAT=0x%x -DWIN=%u",
-                 p->wpat, p->win);
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DWPAT=0x%llx -DWIN=%u",
+                 (unsigned long long)p->wpat, p->win);
+    if (p->rows_2d && p->rv != DMLCL_R1_ROWS_VEC(p->linear))
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DRV=%u", p->rv);
     if (p->pair)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DPAIR_K=%u", p->pair_k);
     /* Non-temporal stores for nearest outputs beyond the caches (16 MiB). POCL, 2 cores,

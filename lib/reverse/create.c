@@ -90,6 +90,7 @@ static dmlcl_status create(dmlcl_operator *op, const void *desc)
     dmlcl_status st = dmlcl__reverse_subsequences_check(op, d);
     if (st)
         return st;
+    dmlcl__op_slab_narrow(op, 0); /* a slab's part: its output box (the input's follows) */
     op->n_in = 2;
     op->n_out = 1;
     rs_impl *im = dmlcl__calloc(1, sizeof *im);

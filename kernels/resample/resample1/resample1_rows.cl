@@ -1,15 +1,23 @@
 /* RESAMPLE1's 2-D row layout (resample1/family.cl): dimension 0 along the row, dimension 1
  * over rows. */
 
-/* Outputs per item of the 2-D row kernels, a constant of the source (lib/resample/plan.h's
- * DMLCL_R1_ROWS_VEC), not an option:
- * LINEAR 4 (one 16-byte store for FLOAT32), nearest 8. Measured on an H200: linear 2x
+/* Outputs per item of the 2-D row kernels (lib/resample/plan.h's DMLCL_R1_ROWS_VEC):
+ * LINEAR 4 (one 16-byte store for FLOAT32) unless the option RV says 8 or 16 (the plan's
+ * rv: more outputs share more of the window's columns), nearest 8. Measured on an H200: linear 2x
  * 0.42 of copy with 4, 0.41 with 8 (downsampling 0.98 and 0.52); nearest 2x 0.40 with 4,
  * 0.73 with 8, 0.66 with 16. */
+#ifndef RV
 #if LINEAR
-#define RV 4
+#define RV 4 /* -DRV=8 or 16: the plan's rv (rv=N in $DMLCL_RESAMPLE_PLAN) */
 #else
 #define RV 8
+#endif
+#endif
+#if RV != 4 && RV != 8 && RV != 16
+#error "RV must be 4, 8 or 16"
+#endif
+#if LINEAR && DTYPE == 2 && RV != 4 && !(VEC_OK && V == RV)
+DEFINE_STORE_HALF(RV) /* FLOAT16's vector store of a row's RV results (family.cl) */
 #endif
 
 #if !LINEAR
@@ -107,7 +115,7 @@ static inline void store_row(__global elem_t *out, ulong out_off, const resample
 #if !INNER_RES || K > 3
 #error "the window needs a resampled inner dimension and at most 3 resampled ones"
 #endif
-#define PAT(j) ((int)((WPAT >> (4 * (j))) & 15))
+#define PAT(j) ((int)(((ulong)(WPAT) >> (4 * (j))) & 15))
 /* Corner c's bit of the inner slot, and its index among the outer corners (c without it). */
 #define INNER_BIT(c) (((c) >> (K - 1 - INNER_K)) & 1u)
 #define OUTER(c) ((((c) >> (K - INNER_K)) << (K - 1 - INNER_K)) | \
