@@ -116,11 +116,22 @@ mpi "an unknown case is an error" 2 "names nothing" 1 "$EXAMPLE" --case nosuch
 mpi "a grid that does not fit the ranks is an error" 2 "names nothing" 2 "$EXAMPLE" \
     --grid 3x1x1
 
-# The benchmark mode runs and prints its table (the figures are not judged here).
-mpi "--bench, weak and strong" 0 "| weak | linear2x | 2 |" 2 "$EXAMPLE" --bench \
-    --mb-per-rank 1 --iters 1 --case linear2x --check
-mpi "--bench, strong, with a check" 0 "| strong | linear2x-grad | 2 |" 2 "$EXAMPLE" \
-    --bench --mb-total 2 --iters 1 --case linear2x-grad --check
+# The benchmark mode runs and prints its table (the figures are not judged here): fields
+# resident on the devices through the MPI layer, checked bit for bit where one device
+# holds the whole field; a field past one device's largest buffer (--max-buffer-mb makes
+# POCL's small) checked by sampled outputs; the host-staged baseline.
+mpi "--bench, resident, weak, checked" 0 "| resident weak | linear2x | 2 |PASS (bit for bit)" 2 \
+    "$EXAMPLE" --bench --mb-per-rank 1 --iters 1 --case linear2x --check
+mpi "--bench, resident, a field past one device, sampled" 0 \
+    "sized to the devices|exceeds one device|| resident strong | linear2x | 2 |PASS (2048 sampled" 2 \
+    "$EXAMPLE" --bench --mb-total 4 --max-buffer-mb 12 --iters 1 --case linear2x --check
+mpi "--bench, resident, GRAD1 and antialiased" 0 \
+    "| resident weak | linear2x-grad | 2 |PASS (bit for bit)|| resident weak | antialias0.5x | 2 |" 2 \
+    "$EXAMPLE" --bench --mb-per-rank 1 --iters 1 --case linear2x-grad,antialias0.5x --check
+mpi "--bench --staged, weak and strong" 0 "| weak | linear2x | 2 |" 2 "$EXAMPLE" --bench \
+    --staged --mb-per-rank 1 --iters 1 --case linear2x --check
+mpi "--bench --staged, strong, with a check" 0 "| strong | linear2x-grad | 2 |" 2 "$EXAMPLE" \
+    --bench --staged --mb-total 2 --iters 1 --case linear2x-grad --check
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
