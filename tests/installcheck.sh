@@ -19,20 +19,29 @@ check_c() {
     exit $rc
 }
 
-# The installed MPI example, built with $MPICC as its README says, run on 2 ranks.
+# The installed MPI example, built with $MPICC and pkg-config's dmlcl-mpi (the MPI layer,
+# which requires dmlcl) as its README says, run on 2 ranks: a test case and a resident
+# benchmark row with its check.
 check_mpi() {
     tmp=`mktemp -d` && ex="$DESTDIR$mpiexampledir" &&
     PKG_CONFIG_PATH="$DESTDIR$pkgconfigdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" &&
     export PKG_CONFIG_PATH &&
-    flags=`$PKG_CONFIG --cflags --libs dmlcl OpenCL` &&
-    echo "$MPICC $ex/mpi_resample.c $ex/halo.c $flags -lm" &&
-    $MPICC $ex/mpi_resample.c $ex/halo.c $flags -lm -o $tmp/mpi_resample &&
+    flags=`$PKG_CONFIG --cflags --libs dmlcl-mpi OpenCL` &&
+    echo "$MPICC $ex/mpi_resample.c $ex/resident.c $ex/halo.c $flags -lm" &&
+    $MPICC $ex/mpi_resample.c $ex/resident.c $ex/halo.c $flags -lm -o $tmp/mpi_resample &&
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 DMLCL_CACHE_DIR=off \
     OMPI_MCA_btl_vader_single_copy_mechanism=none \
     DMLCL_DEVICE=${DMLCL_TEST_DEVICE:-cpu} POCL_MAX_PTHREAD_COUNT=1 \
     LD_LIBRARY_PATH="$DESTDIR$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     $MPIEXEC `$MPIEXEC --version 2>&1 | grep -q 'Open MPI' && echo --oversubscribe` \
-        -np 2 $tmp/mpi_resample --case linear2x,linear2x-grad >$tmp/out 2>&1
+        -np 2 $tmp/mpi_resample --case linear2x,linear2x-grad >$tmp/out 2>&1 &&
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 DMLCL_CACHE_DIR=off \
+    OMPI_MCA_btl_vader_single_copy_mechanism=none \
+    DMLCL_DEVICE=${DMLCL_TEST_DEVICE:-cpu} POCL_MAX_PTHREAD_COUNT=1 \
+    LD_LIBRARY_PATH="$DESTDIR$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    $MPIEXEC `$MPIEXEC --version 2>&1 | grep -q 'Open MPI' && echo --oversubscribe` \
+        -np 2 $tmp/mpi_resample --bench --mb-per-rank 1 --iters 1 --case linear2x --check \
+        >>$tmp/out 2>&1 && grep -q 'PASS (bit for bit)' $tmp/out
     rc=$?; cat $tmp/out; rm -rf "$tmp"
     if test $rc -eq 0; then
         echo "installcheck: MPI example built with mpicc and pkg-config, ran on 2 ranks: ok"

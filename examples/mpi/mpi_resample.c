@@ -54,18 +54,18 @@
 #include <string.h>
 #include <time.h>
 
+#include "example.h"
 #include "halo.h"
 
-#define DIMS 3
 #define CORRUPT_ALL (-2) /* DMLCL_MPI_EXAMPLE_CORRUPT=all */
 
 /* ------------------------------------------------------------------ errors */
 
-static int world_rank;
+int world_rank;
 
 /* A dmlcl call failed: say where and why, and end the whole job (the other ranks would
  * wait forever in the next collective). */
-static void check(dmlcl_status st, const char *what)
+void check(dmlcl_status st, const char *what)
 {
     if (st == DMLCL_SUCCESS)
         return;
@@ -85,7 +85,7 @@ static void check_halo(int err, const char *what)
     MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
-static void check_cl(cl_int err, const char *what)
+void check_cl(cl_int err, const char *what)
 {
     if (err == CL_SUCCESS)
         return;
@@ -94,7 +94,7 @@ static void check_cl(cl_int err, const char *what)
     MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
-static void *xmalloc(uint64_t bytes)
+void *xmalloc(uint64_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);
     if (!p) {
@@ -107,14 +107,6 @@ static void *xmalloc(uint64_t bytes)
 
 /* ------------------------------------------------------------------ the cases */
 
-typedef struct case_spec {
-    const char *name;
-    dmlcl_operator_type type; /* RESAMPLE1, RESAMPLE3 or RESAMPLE_GRAD1 */
-    dmlcl_interpolation_mode mode;
-    float scale;     /* on every dimension; RESAMPLE_GRAD1: the forward pass's */
-    int antialiased; /* RESAMPLE3 */
-    dmlcl_tensor_data_type data_type;
-} case_spec;
 
 static const case_spec CASES[] = {
     {"linear2x", DMLCL_OPERATOR_RESAMPLE1, DMLCL_INTERPOLATION_MODE_LINEAR, 2.0f, 0,
@@ -140,7 +132,7 @@ static uint32_t resized(uint32_t n, float scale)
 /* The operator's data input and output sizes for a field: a forward pass reads the field;
  * the backward pass (GRAD1) writes a gradient shaped like the field and reads one shaped
  * like the forward output. */
-static void case_sizes(const case_spec *c, const uint32_t *field, uint32_t *in, uint32_t *out)
+void case_sizes(const case_spec *c, const uint32_t *field, uint32_t *in, uint32_t *out)
 {
     for (int d = 0; d < DIMS; d++) {
         uint32_t big = resized(field[d], c->scale);
@@ -151,22 +143,9 @@ static void case_sizes(const case_spec *c, const uint32_t *field, uint32_t *in, 
 
 /* ------------------------------------------------------------------ descriptors */
 
-/* A case's operator descriptor over one data input and one output tensor (packed). It
- * points into itself: build it in place with op_desc_init() and never copy it. */
-typedef struct op_desc {
-    uint32_t in_sizes[DIMS], out_sizes[DIMS];
-    dmlcl_tensor_desc in, out;
-    float scales[DIMS], in_offsets[DIMS], out_offsets[DIMS];
-    union {
-        dmlcl_resample1_desc r1;
-        dmlcl_resample3_desc r3;
-        dmlcl_resample_grad1_desc g1;
-    } u;
-    dmlcl_operator_desc op;
-} op_desc;
 
-static void op_desc_init(op_desc *o, const case_spec *c, const uint32_t *in_sizes,
-                         const uint32_t *out_sizes)
+void op_desc_init(op_desc *o, const case_spec *c, const uint32_t *in_sizes,
+                  const uint32_t *out_sizes)
 {
     memset(o, 0, sizeof *o);
     for (int d = 0; d < DIMS; d++) {
@@ -201,14 +180,14 @@ static void op_desc_init(op_desc *o, const case_spec *c, const uint32_t *in_size
 
 /* The input is a function of the global index, so each rank makes its own part and rank
  * 0 the whole for its reference, with no scatter. */
-static uint64_t mix(uint64_t x) /* splitmix64's finalizer */
+uint64_t mix(uint64_t x) /* splitmix64's finalizer */
 {
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
     return x ^ (x >> 31);
 }
 
-static void fill_input(const case_spec *c, const halo_box *box, const uint32_t *sizes,
+void fill_input(const case_spec *c, const halo_box *box, const uint32_t *sizes,
                        void *data)
 {
     uint64_t n = halo_box_count(box);
@@ -410,7 +389,7 @@ static void corrupt_received(tile_job *j, MPI_Comm comm)
 
 /* ------------------------------------------------------------------ checking */
 
-static double now_ms(void) { return MPI_Wtime() * 1e3; }
+double now_ms(void) { return MPI_Wtime() * 1e3; }
 
 /* The whole-tensor run on one device, the reference every tile must match. */
 static void *run_whole(dmlcl_context *ctx, tile_job *j, double *ms)
@@ -569,7 +548,7 @@ static int check_case(MPI_Comm comm, dmlcl_context *ctx, const case_spec *c,
 
 /* Waits for the other ranks without spinning: MPI's blocking calls busy-poll, which would
  * take cores from the rank being timed. */
-static void quiet_barrier(MPI_Comm comm)
+void quiet_barrier(MPI_Comm comm)
 {
     MPI_Request req;
     int done = 0;
@@ -585,7 +564,7 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n)
+double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, by_value);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -705,7 +684,7 @@ static timing time_job(MPI_Comm comm, dmlcl_context *ctx, const case_spec *c,
 
 /* A field of about `bytes` of data input: Z planes of 512 x 512 (GRAD1: its output, half
  * that on each dimension, so that its input, the forward output, is 512 x 512 planes). */
-static void field_of_bytes(const case_spec *c, uint64_t bytes, uint32_t *field)
+void field_of_bytes(const case_spec *c, uint64_t bytes, uint32_t *field)
 {
     uint64_t plane = 512u * 512u * dmlcl_data_type_size(c->data_type);
     uint64_t planes = bytes / plane ? bytes / plane : 1;
@@ -780,6 +759,8 @@ typedef struct options {
     const char *grids, *cases;
     int verbose, bench, weak, iters, check, header;
     uint64_t mb;
+    int staged, no_overlap; /* --bench: the host-staged baseline; no interior overlap */
+    uint64_t max_buffer_mb; /* --bench: size for a smaller largest buffer */
 } options;
 
 static void usage(FILE *f)
@@ -798,7 +779,14 @@ static void usage(FILE *f)
                "  --mb-per-rank N       weak scaling, N MiB of input per rank (default 64)\n"
                "  --mb-total N          strong scaling, N MiB of input in all\n"
                "  --iters N             timed runs after a warm-up (default 5)\n"
-               "  --check               --bench: also gather and compare\n"
+               "  --check               --bench: also check the output: bit for bit against one\n"
+               "                        device where it holds the whole field, else sampled\n"
+               "                        outputs against a C reference\n"
+               "  --staged              --bench: the host-staged path (the whole input tile\n"
+               "                        uploaded every step, halo.c's exchange): the baseline\n"
+               "  --no-overlap          --bench: no interior compute while the faces fly\n"
+               "  --max-buffer-mb N     --bench: size the fields as if the devices' largest\n"
+               "                        buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) were N MiB\n"
                "  --no-header           --bench: rows only\n");
 }
 
@@ -811,8 +799,10 @@ static int parse(int argc, char **argv, options *o)
         {"bench", no_argument, 0, 'b'},          {"mb-per-rank", required_argument, 0, 'w'},
         {"mb-total", required_argument, 0, 's'}, {"iters", required_argument, 0, 'i'},
         {"check", no_argument, 0, 'k'},          {"no-header", no_argument, 0, 'n'},
+        {"staged", no_argument, 0, 'S'},         {"no-overlap", no_argument, 0, 'O'},
+        {"max-buffer-mb", required_argument, 0, 'M'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
-    *o = (options){{6, 5, 7}, NULL, "all", 0, 0, 1, 5, 0, 1, 64};
+    *o = (options){{6, 5, 7}, NULL, "all", 0, 0, 1, 5, 0, 1, 64, 0, 0, 0};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
         switch (ch) {
@@ -828,6 +818,9 @@ static int parse(int argc, char **argv, options *o)
         case 'i': o->iters = atoi(optarg); break;
         case 'k': o->check = 1; break;
         case 'n': o->header = 0; break;
+        case 'S': o->staged = 1; break;
+        case 'O': o->no_overlap = 1; break;
+        case 'M': o->max_buffer_mb = strtoull(optarg, NULL, 10); break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return -1;
         }
@@ -879,9 +872,15 @@ static int for_each(const options *o, int ranks, dmlcl_context *ctx, int corrupt
                 if (strcmp(c, "all") && strcmp(c, CASES[i].name))
                     continue;
                 found = 1;
-                if (o->bench)
-                    bench(&CASES[i], grid, o->weak, o->mb, o->iters, o->check, ctx, header),
-                        header = 0;
+                if (o->bench && o->staged) {
+                    bench(&CASES[i], grid, o->weak, o->mb, o->iters, o->check, ctx, header);
+                    header = 0;
+                } else if (o->bench) {
+                    resident_options ro = {o->weak, o->iters, o->check, !o->no_overlap, header,
+                                           o->mb, o->max_buffer_mb};
+                    resident_bench(&CASES[i], grid, &ro, ctx);
+                    header = 0;
+                }
                 else
                     failures += !check_case(MPI_COMM_WORLD, ctx, &CASES[i], o->field, grid,
                                             corrupt, o->verbose);

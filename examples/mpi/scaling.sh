@@ -48,5 +48,5 @@ for p in $counts; do
         echo "$out" | grep '^|' | head -2
         header=1
     fi
-    echo "$out" | grep '^| \(weak\|strong\) '
+    echo "$out" | grep '^| \(resident \)\?\(weak\|strong\) '
 done

@@ -4,7 +4,7 @@
 # otherwise). Every case of every run compares the gathered tiles with one process's
 # whole-tensor run, byte for byte. Also: uneven cuts (5 rows over 3 ranks), empty tiles
 # and tiles thinner than the halo (3 rows over 4 ranks; the script checks that the
-# example reports both), the halo helper alone on random boxes (tests/mpi/halo_test), a
+# example reports both), the MPI layer (tests/mpi/layer_test), the halo helper alone on random boxes (tests/mpi/halo_test), a
 # broken halo that must be reported as FAIL (DMLCL_MPI_EXAMPLE_CORRUPT), and --bench
 # running (its figures are not checked: no timed tests). Run by `make check` from the
 # build folder when configure found MPI; prints "N passed, N failed".
@@ -12,6 +12,7 @@ set -u
 MPIEXEC=${MPIEXEC:-mpiexec}
 EXAMPLE=${EXAMPLE:-./examples/mpi/mpi_resample}
 HALO_TEST=${HALO_TEST:-./tests/mpi/halo_test}
+LAYER_TEST=${LAYER_TEST:-./tests/mpi/layer_test}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dmlcl_mpi.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT
 trap 'exit 1' INT TERM
@@ -81,6 +82,12 @@ for np in 1 2 3 4; do
     mpi "halo exchange and gather, $np ranks" 0 "PASS" "$np" "$HALO_TEST" 150
 done
 
+# The MPI layer (include/dmlcl_mpi.h): device-resident fields, halo faces only, every
+# case bit for bit against one device, and the faults agreed on every rank.
+for np in 1 2 3 4; do
+    mpi "the MPI layer, $np ranks" 0 "layer: |passed, 0 failed" "$np" "$LAYER_TEST"
+done
+
 # Every case, slab and 2-D grids. 6 x 5 x 7: uneven over 4 and 5 (and 3 over 2).
 mpi "1 rank, every case" 0 "PASS: 0 failures" 1 "$EXAMPLE" --grid slab
 mpi "2 ranks, slab and 2-D" 0 "PASS: 0 failures|grid 2x1x1|grid 1x2x1" 2 "$EXAMPLE" \
@@ -109,11 +116,22 @@ mpi "an unknown case is an error" 2 "names nothing" 1 "$EXAMPLE" --case nosuch
 mpi "a grid that does not fit the ranks is an error" 2 "names nothing" 2 "$EXAMPLE" \
     --grid 3x1x1
 
-# The benchmark mode runs and prints its table (the figures are not judged here).
-mpi "--bench, weak and strong" 0 "| weak | linear2x | 2 |" 2 "$EXAMPLE" --bench \
-    --mb-per-rank 1 --iters 1 --case linear2x --check
-mpi "--bench, strong, with a check" 0 "| strong | linear2x-grad | 2 |" 2 "$EXAMPLE" \
-    --bench --mb-total 2 --iters 1 --case linear2x-grad --check
+# The benchmark mode runs and prints its table (the figures are not judged here): fields
+# resident on the devices through the MPI layer, checked bit for bit where one device
+# holds the whole field; a field past one device's largest buffer (--max-buffer-mb makes
+# POCL's small) checked by sampled outputs; the host-staged baseline.
+mpi "--bench, resident, weak, checked" 0 "| resident weak | linear2x | 2 |PASS (bit for bit)" 2 \
+    "$EXAMPLE" --bench --mb-per-rank 1 --iters 1 --case linear2x --check
+mpi "--bench, resident, a field past one device, sampled" 0 \
+    "sized to the devices|exceeds one device|| resident strong | linear2x | 2 |PASS (2048 sampled" 2 \
+    "$EXAMPLE" --bench --mb-total 4 --max-buffer-mb 12 --iters 1 --case linear2x --check
+mpi "--bench, resident, GRAD1 and antialiased" 0 \
+    "| resident weak | linear2x-grad | 2 |PASS (bit for bit)|| resident weak | antialias0.5x | 2 |" 2 \
+    "$EXAMPLE" --bench --mb-per-rank 1 --iters 1 --case linear2x-grad,antialias0.5x --check
+mpi "--bench --staged, weak and strong" 0 "| weak | linear2x | 2 |" 2 "$EXAMPLE" --bench \
+    --staged --mb-per-rank 1 --iters 1 --case linear2x --check
+mpi "--bench --staged, strong, with a check" 0 "| strong | linear2x-grad | 2 |" 2 "$EXAMPLE" \
+    --bench --staged --mb-total 2 --iters 1 --case linear2x-grad --check
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

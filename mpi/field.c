@@ -1,0 +1,270 @@
+/* Fields: one rank's ghosted device buffer, its owned box inside, and copies of boxes
+ * between it and host memory. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int fail_next_alloc; /* dmlcl_mpi_test_fail_next_alloc */
+
+void dmlcl_mpi_test_fail_next_alloc(int on) { fail_next_alloc = on; }
+
+/* The rules one rank checks alone, before any MPI work (buffer queries excepted). */
+static dmlcl_status validate(const dmlcl_mpi_field *f, const dmlcl_mpi_operator *reader,
+                             const box *reader_box, const dmlcl_buffer_binding *buffer)
+{
+    const uint64_t bytes = box_count(&f->ghost) * f->layout->elem;
+    char a[200];
+    if (reader && !reader_box)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "reader's input layout is not this field's layout");
+    if (!bytes)
+        return DMLCL_SUCCESS; /* nothing owned or read here: no buffer */
+    if (buffer) {
+        cl_context cl = NULL;
+        size_t size = 0;
+        if (!buffer->buffer)
+            return mpil_fail(DMLCL_INVALID_ARGUMENT, "buffer->buffer is NULL");
+        cl_int err = clGetMemObjectInfo(buffer->buffer, CL_MEM_CONTEXT, sizeof cl, &cl, NULL);
+        if (err == CL_SUCCESS)
+            err = clGetMemObjectInfo(buffer->buffer, CL_MEM_SIZE, sizeof size, &size, NULL);
+        if (err != CL_SUCCESS)
+            return mpil_cl_fail("clGetMemObjectInfo (buffer)", err);
+        if (cl != dmlcl_context_cl_context(f->ctx))
+            return mpil_fail(DMLCL_INVALID_ARGUMENT, "buffer is not of the context's cl_context");
+        if (buffer->offset % f->layout->elem)
+            return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                             "buffer->offset %llu is not a multiple of the element size %u",
+                             (unsigned long long)buffer->offset, f->layout->elem);
+        uint64_t usable = buffer->offset > size ? 0 : size - buffer->offset;
+        if (buffer->size_in_bytes && buffer->size_in_bytes < usable)
+            usable = buffer->size_in_bytes;
+        if (usable < bytes)
+            return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                             "buffer too small: the ghost box %s needs %llu bytes from offset "
+                             "%llu, the buffer holds %llu",
+                             box_text(&f->ghost, a, sizeof a), (unsigned long long)bytes,
+                             (unsigned long long)buffer->offset, (unsigned long long)usable);
+        return DMLCL_SUCCESS;
+    }
+    cl_ulong max_alloc = 0;
+    cl_int err = clGetDeviceInfo(dmlcl_context_device(f->ctx), CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+                                 sizeof max_alloc, &max_alloc, NULL);
+    if (err != CL_SUCCESS)
+        return mpil_cl_fail("clGetDeviceInfo (CL_DEVICE_MAX_MEM_ALLOC_SIZE)", err);
+    if (bytes > max_alloc)
+        return mpil_fail(DMLCL_OUT_OF_MEMORY,
+                         "the ghosted buffer of %s needs %llu bytes, over the device's "
+                         "CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu): cut the field finer",
+                         box_text(&f->ghost, a, sizeof a), (unsigned long long)bytes,
+                         (unsigned long long)max_alloc);
+    return DMLCL_SUCCESS;
+}
+
+/* Allocates the ghosted buffer and touches it (a fill of zeros): drivers that allocate on
+ * first use would otherwise report a device out of memory at the first step instead of
+ * here. Ghosts nobody writes then read as 0, the same on every run. */
+static dmlcl_status allocate(dmlcl_mpi_field *f)
+{
+    const uint64_t bytes = box_count(&f->ghost) * f->layout->elem;
+    cl_int err = CL_SUCCESS;
+    if (fail_next_alloc) {
+        fail_next_alloc = 0;
+        return mpil_fail(DMLCL_OUT_OF_MEMORY,
+                         "clCreateBuffer: CL_MEM_OBJECT_ALLOCATION_FAILURE for %llu bytes "
+                         "(dmlcl_mpi_test_fail_next_alloc)",
+                         (unsigned long long)bytes);
+    }
+    f->buffer = clCreateBuffer(dmlcl_context_cl_context(f->ctx), CL_MEM_READ_WRITE, bytes, NULL,
+                               &err);
+    if (err != CL_SUCCESS)
+        return mpil_cl_fail("clCreateBuffer (ghosted buffer)", err);
+    f->owns_buffer = 1;
+    const cl_uchar zero = 0;
+    cl_command_queue q = dmlcl_context_queue(f->ctx);
+    err = clEnqueueFillBuffer(q, f->buffer, &zero, 1, 0, bytes, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(q);
+    return err == CL_SUCCESS ? DMLCL_SUCCESS : mpil_cl_fail("clEnqueueFillBuffer (ghosted buffer)", err);
+}
+
+void dmlcl_mpi_field_release(dmlcl_mpi_field *f)
+{
+    if (!f)
+        return;
+    if (f->ctx)
+        exchange_free(&f->ex, dmlcl_context_queue(f->ctx));
+    if (f->buffer && f->owns_buffer)
+        clReleaseMemObject(f->buffer);
+    free(f);
+}
+
+/* Input box of reader's outputs on every rank (empty without a reader). */
+static void reader_boxes(const dmlcl_mpi_layout *l, const dmlcl_mpi_operator *reader, box *all)
+{
+    for (int r = 0; r < l->size; r++)
+        if (reader)
+            dmlcl_mpi_operator_input_box(reader, r, &all[r]);
+        else
+            box_empty(l->dims, &all[r]);
+}
+
+dmlcl_status dmlcl_mpi_field_create(dmlcl_context *context, const dmlcl_mpi_layout *layout,
+                                    const dmlcl_mpi_operator *reader,
+                                    const dmlcl_buffer_binding *buffer, dmlcl_mpi_field **out)
+{
+    if (!layout) /* nobody to agree with */
+        return mpil_fail(DMLCL_INVALID_ARGUMENT, "dmlcl_mpi_field_create: layout is NULL");
+    if (out)
+        *out = NULL;
+    dmlcl_mpi_field *f = calloc(1, sizeof *f);
+    box *needed_all = calloc((size_t)layout->size, sizeof *needed_all);
+    dmlcl_status st = DMLCL_SUCCESS;
+    if (!f || !needed_all) {
+        st = mpil_fail(DMLCL_OUT_OF_MEMORY, "out of host memory");
+    } else if (!context || !out) {
+        st = mpil_fail(DMLCL_INVALID_ARGUMENT, "%s is NULL", context ? "out" : "context");
+    } else {
+        f->ctx = context;
+        f->layout = layout;
+        f->tag = layout->fields;
+        dmlcl_mpi_layout_box(layout, -1, &f->owned);
+        int readable = !reader || operator_reads(reader, layout);
+        if (readable)
+            reader_boxes(layout, reader, needed_all);
+        f->needed = needed_all[layout->rank];
+        box_hull(&f->owned, &f->needed, &f->ghost);
+        uint64_t s = 1;
+        for (uint32_t d = layout->dims; d-- > 0;)
+            f->stride[d] = s, s *= f->ghost.sizes[d];
+        st = validate(f, reader, readable ? &f->needed : NULL, buffer);
+    }
+    /* Every rank runs the same collectives: the count of fields (the message tag) moves on
+     * whatever happens. */
+    ((dmlcl_mpi_layout *)layout)->fields++;
+    if ((st = mpil_agree(layout->comm, "dmlcl_mpi_field_create", st)) != DMLCL_SUCCESS)
+        goto fail;
+    if (box_count(&f->ghost)) {
+        if (buffer) {
+            f->buffer = buffer->buffer;
+            f->offset = buffer->offset;
+        } else {
+            st = allocate(f);
+        }
+    }
+    if (st == DMLCL_SUCCESS)
+        st = exchange_plan(f, needed_all);
+    if ((st = mpil_agree(layout->comm, "dmlcl_mpi_field_create", st)) != DMLCL_SUCCESS)
+        goto fail;
+    free(needed_all);
+    *out = f;
+    return DMLCL_SUCCESS;
+fail:
+    free(needed_all);
+    dmlcl_mpi_field_release(f);
+    return st;
+}
+
+cl_mem dmlcl_mpi_field_buffer(const dmlcl_mpi_field *f, dmlcl_mpi_box *ghost,
+                              dmlcl_mpi_box *owned, uint64_t *offset)
+{
+    if (ghost)
+        *ghost = f->ghost;
+    if (owned)
+        *owned = f->owned;
+    if (offset)
+        *offset = f->offset;
+    return f->buffer;
+}
+
+/* Splits region into at most three dimensions a rect copy takes: the contiguous block of
+ * its innermost dimensions (those spanning the ghost box whole merge with the one above),
+ * then rows and slices; any further outer dimensions are a loop of rect copies. */
+cl_int field_rect(const dmlcl_mpi_field *f, const box *region, void *host, int read,
+                  cl_event *event)
+{
+    const uint32_t n = region->dimension_count, e = f->layout->elem;
+    cl_command_queue q = dmlcl_context_queue(f->ctx);
+    if (!box_count(region))
+        return CL_SUCCESS;
+    uint32_t k = n - 1;
+    while (k > 0 && region->sizes[k] == f->ghost.sizes[k])
+        k--;
+    uint64_t block = e, inner = 0; /* bytes of the block; its first element's offset */
+    for (uint32_t d = 0; d < n; d++) {
+        if (d >= k)
+            block *= region->sizes[d];
+        if (d >= k)
+            inner += (uint64_t)(region->start[d] - f->ghost.start[d]) * f->stride[d];
+    }
+    const uint32_t row_dim = k >= 1 ? k - 1 : 0, slice_dim = k >= 2 ? k - 2 : 0;
+    const size_t rows = k >= 1 ? region->sizes[row_dim] : 1;
+    const size_t slices = k >= 2 ? region->sizes[slice_dim] : 1;
+    const size_t row_pitch = k >= 1 ? (size_t)f->stride[row_dim] * e : (size_t)block;
+    const size_t slice_pitch = k >= 2 ? (size_t)f->stride[slice_dim] * e : row_pitch * rows;
+    const size_t y0 = k >= 1 ? region->start[row_dim] - f->ghost.start[row_dim] : 0;
+    const size_t z0 = k >= 2 ? region->start[slice_dim] - f->ghost.start[slice_dim] : 0;
+    const uint32_t loops = k >= 2 ? k - 2 : 0; /* dimensions 0..loops-1 */
+    uint32_t idx[MAXDIM] = {0};
+    unsigned char *h = host;
+    cl_int err = CL_SUCCESS;
+    for (;;) {
+        uint64_t outer = 0;
+        for (uint32_t d = 0; d < loops; d++)
+            outer += (uint64_t)(region->start[d] - f->ghost.start[d] + idx[d]) * f->stride[d];
+        const size_t x0 = (size_t)(f->offset + (outer + inner) * e);
+        if (event && *event)
+            clReleaseEvent(*event), *event = NULL;
+        if (rows == 1 && slices == 1) {
+            size_t at = x0 + y0 * row_pitch + z0 * slice_pitch;
+            err = read ? clEnqueueReadBuffer(q, f->buffer, CL_FALSE, at, (size_t)block, h, 0, NULL,
+                                             event)
+                       : clEnqueueWriteBuffer(q, f->buffer, CL_FALSE, at, (size_t)block, h, 0,
+                                              NULL, event);
+        } else {
+            const size_t origin[3] = {x0, y0, z0}, zero[3] = {0, 0, 0};
+            const size_t shape[3] = {(size_t)block, rows, slices};
+            err = read ? clEnqueueReadBufferRect(q, f->buffer, CL_FALSE, origin, zero, shape,
+                                                 row_pitch, slice_pitch, (size_t)block,
+                                                 (size_t)block * rows, h, 0, NULL, event)
+                       : clEnqueueWriteBufferRect(q, f->buffer, CL_FALSE, origin, zero, shape,
+                                                  row_pitch, slice_pitch, (size_t)block,
+                                                  (size_t)block * rows, h, 0, NULL, event);
+        }
+        if (err != CL_SUCCESS)
+            return err;
+        h += (size_t)block * rows * slices;
+        int d = (int)loops - 1; /* odometer over the loop dimensions */
+        while (d >= 0 && ++idx[d] == region->sizes[d])
+            idx[d--] = 0;
+        if (d < 0)
+            return CL_SUCCESS;
+    }
+}
+
+/* A blocking copy of the owned box. */
+static dmlcl_status owned_copy(dmlcl_mpi_field *f, void *data, int read)
+{
+    cl_int err = field_rect(f, &f->owned, data, read, NULL);
+    if (err == CL_SUCCESS)
+        err = clFinish(dmlcl_context_queue(f->ctx));
+    return err == CL_SUCCESS ? DMLCL_SUCCESS
+                             : mpil_cl_fail(read ? "dmlcl_mpi_field_read: clEnqueueReadBufferRect"
+                                                 : "dmlcl_mpi_field_write: clEnqueueWriteBufferRect",
+                                            err);
+}
+
+dmlcl_status dmlcl_mpi_field_write(dmlcl_mpi_field *f, const void *owned_data)
+{
+    return owned_copy(f, (void *)owned_data, 0);
+}
+
+dmlcl_status dmlcl_mpi_field_read(dmlcl_mpi_field *f, void *owned_data)
+{
+    return owned_copy(f, owned_data, 1);
+}
+
+void dmlcl_mpi_field_halo_stats(const dmlcl_mpi_field *f, dmlcl_mpi_halo_stats *stats)
+{
+    *stats = f->stats;
+}

@@ -1,0 +1,195 @@
+/* The halo update: faces read from the owners' device buffers into pinned staging, sent
+ * with non-blocking MPI to the ranks that read them, written into their ghost regions. */
+#include "internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* MPI counts are ints: a face goes in pieces of at most this many bytes. */
+#define PIECE ((uint64_t)1 << 30)
+
+static int pieces(uint64_t bytes) { return (int)((bytes + PIECE - 1) / PIECE); }
+
+void exchange_free(exchange *ex, cl_command_queue q)
+{
+    if (ex->last_write)
+        clWaitForEvents(1, &ex->last_write), clReleaseEvent(ex->last_write);
+    if (ex->staging) {
+        if (ex->host && clEnqueueUnmapMemObject(q, ex->staging, ex->host, 0, NULL, NULL) ==
+                            CL_SUCCESS)
+            clFinish(q);
+        clReleaseMemObject(ex->staging);
+    }
+    free(ex->send);
+    free(ex->recv);
+    free(ex->req);
+    memset(ex, 0, sizeof *ex);
+}
+
+/* The faces of one side: receiving, rank r's face = our needed box ∩ r's owned box (what
+ * we read and r owns); sending, r's needed box ∩ our owned box. Our own part never moves:
+ * it is already in the buffer. */
+static dmlcl_status list_faces(dmlcl_mpi_field *f, const box *needed_all, int receiving,
+                               face **out, int *count, uint64_t *bytes)
+{
+    const dmlcl_mpi_layout *l = f->layout;
+    face *list = calloc((size_t)l->size, sizeof *list);
+    if (!list)
+        return mpil_fail(DMLCL_OUT_OF_MEMORY, "out of host memory");
+    int n = 0;
+    for (int r = 0; r < l->size; r++) {
+        box theirs, region;
+        if (r == l->rank)
+            continue;
+        if (receiving) {
+            dmlcl_mpi_layout_box(l, r, &theirs);
+            if (!box_intersect(&f->needed, &theirs, &region))
+                continue;
+        } else if (!box_intersect(&needed_all[r], &f->owned, &region)) {
+            continue;
+        }
+        list[n].rank = r;
+        list[n].region = region;
+        list[n].bytes = box_count(&region) * l->elem;
+        list[n].at = *bytes;
+        *bytes += list[n].bytes;
+        n++;
+    }
+    *out = list;
+    *count = n;
+    return DMLCL_SUCCESS;
+}
+
+dmlcl_status exchange_plan(dmlcl_mpi_field *f, const box *needed_all)
+{
+    exchange *ex = &f->ex;
+    uint64_t bytes = 0;
+    dmlcl_status st = list_faces(f, needed_all, 1, &ex->recv, &ex->nrecv, &bytes);
+    if (st == DMLCL_SUCCESS)
+        st = list_faces(f, needed_all, 0, &ex->send, &ex->nsend, &bytes);
+    if (st != DMLCL_SUCCESS)
+        return st;
+    f->stats.receive_ranks = (uint32_t)ex->nrecv;
+    f->stats.send_ranks = (uint32_t)ex->nsend;
+    for (int i = 0; i < ex->nrecv; i++)
+        ex->nreq += pieces(ex->recv[i].bytes);
+    for (int i = 0; i < ex->nsend; i++)
+        ex->nreq += pieces(ex->send[i].bytes);
+    ex->req = calloc((size_t)ex->nreq + 1, sizeof *ex->req);
+    if (!ex->req)
+        return mpil_fail(DMLCL_OUT_OF_MEMORY, "out of host memory");
+    ex->staging_bytes = bytes;
+    if (!bytes)
+        return DMLCL_SUCCESS;
+    /* Pinned host memory: the driver copies faces to and from it by DMA, and MPI reads
+     * and writes it like any host memory. */
+    cl_int err;
+    ex->staging = clCreateBuffer(dmlcl_context_cl_context(f->ctx),
+                                 CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+    if (err != CL_SUCCESS)
+        return mpil_cl_fail("clCreateBuffer (pinned staging for the halo faces)", err);
+    ex->host = clEnqueueMapBuffer(dmlcl_context_queue(f->ctx), ex->staging, CL_TRUE,
+                                  CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
+    if (err != CL_SUCCESS)
+        return mpil_cl_fail("clEnqueueMapBuffer (pinned staging for the halo faces)", err);
+    return DMLCL_SUCCESS;
+}
+
+/* Posts one face's pieces (receives or sends). */
+static int post(exchange *ex, const face *fc, int sending, MPI_Comm comm, int tag, int *k)
+{
+    for (uint64_t off = 0; off < fc->bytes; off += PIECE) {
+        uint64_t n = fc->bytes - off < PIECE ? fc->bytes - off : PIECE;
+        void *p = ex->host + fc->at + off;
+        int err = sending ? MPI_Isend(p, (int)n, MPI_BYTE, fc->rank, tag, comm, &ex->req[*k])
+                          : MPI_Irecv(p, (int)n, MPI_BYTE, fc->rank, tag, comm, &ex->req[*k]);
+        if (err != MPI_SUCCESS)
+            return err;
+        ++*k;
+    }
+    return MPI_SUCCESS;
+}
+
+static int tag_of(const dmlcl_mpi_field *f) { return f->tag % 32000; }
+
+dmlcl_status dmlcl_mpi_halo_begin(dmlcl_mpi_field *f)
+{
+    exchange *ex = &f->ex;
+    MPI_Comm comm = f->layout->comm;
+    if (ex->in_flight)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "dmlcl_mpi_halo_begin: the field's update is in flight (call "
+                         "dmlcl_mpi_halo_end first)");
+    dmlcl_status st = DMLCL_SUCCESS;
+    ex->in_flight = 1;
+    for (int i = 0; i < ex->nreq; i++)
+        ex->req[i] = MPI_REQUEST_NULL;
+    if (ex->last_write) { /* the previous ghosts' writes still read the staging memory */
+        clWaitForEvents(1, &ex->last_write);
+        clReleaseEvent(ex->last_write);
+        ex->last_write = NULL;
+    }
+    int k = 0, err = MPI_SUCCESS;
+    for (int i = 0; i < ex->nrecv && err == MPI_SUCCESS; i++)
+        err = post(ex, &ex->recv[i], 0, comm, tag_of(f), &k);
+    /* Every face in one go, then one wait: the reads queue behind whatever wrote the
+     * field (an in-order queue), and overlap each other's latency. */
+    cl_event last = NULL;
+    cl_int cerr = CL_SUCCESS;
+    for (int i = 0; i < ex->nsend && cerr == CL_SUCCESS; i++)
+        cerr = field_rect(f, &ex->send[i].region, ex->host + ex->send[i].at, 1, &last);
+    if (cerr == CL_SUCCESS)
+        cerr = clFinish(dmlcl_context_queue(f->ctx));
+    if (last)
+        clReleaseEvent(last);
+    if (cerr != CL_SUCCESS)
+        st = mpil_cl_fail("dmlcl_mpi_halo_begin: clEnqueueReadBufferRect (a face)", cerr);
+    /* Sent even after a failed read (its bytes are then wrong, and end reports the failure
+     * on every rank): a rank that stopped sending would leave its neighbours waiting. */
+    for (int i = 0; i < ex->nsend && err == MPI_SUCCESS; i++)
+        err = post(ex, &ex->send[i], 1, comm, tag_of(f), &k);
+    if (err != MPI_SUCCESS && st == DMLCL_SUCCESS)
+        st = mpil_mpi_fail("dmlcl_mpi_halo_begin: MPI_Isend/MPI_Irecv", err);
+    ex->pending = st;
+    return DMLCL_SUCCESS;
+}
+
+dmlcl_status dmlcl_mpi_halo_end(dmlcl_mpi_field *f)
+{
+    exchange *ex = &f->ex;
+    if (!ex->in_flight)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "dmlcl_mpi_halo_end: no update in flight (call dmlcl_mpi_halo_begin "
+                         "first)");
+    ex->in_flight = 0;
+    dmlcl_status st = ex->pending;
+    int err = ex->nreq ? MPI_Waitall(ex->nreq, ex->req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    if (err != MPI_SUCCESS && st == DMLCL_SUCCESS)
+        st = mpil_mpi_fail("dmlcl_mpi_halo_end: MPI_Waitall", err);
+    /* Enqueued, not waited for: the kernel enqueued next on the (in-order) queue reads
+     * the ghosts after them; the next begin waits before reusing the staging memory. */
+    cl_int cerr = CL_SUCCESS;
+    for (int i = 0; i < ex->nrecv && cerr == CL_SUCCESS && st == DMLCL_SUCCESS; i++)
+        cerr = field_rect(f, &ex->recv[i].region, ex->host + ex->recv[i].at, 0, &ex->last_write);
+    if (cerr == CL_SUCCESS && ex->last_write)
+        cerr = clFlush(dmlcl_context_queue(f->ctx));
+    if (cerr != CL_SUCCESS && st == DMLCL_SUCCESS)
+        st = mpil_cl_fail("dmlcl_mpi_halo_end: clEnqueueWriteBufferRect (a ghost face)", cerr);
+    if (st == DMLCL_SUCCESS) {
+        f->stats.updates++;
+        for (int i = 0; i < ex->nrecv; i++)
+            f->stats.bytes_received += ex->recv[i].bytes;
+        for (int i = 0; i < ex->nsend; i++)
+            f->stats.bytes_sent += ex->send[i].bytes;
+    }
+    return mpil_agree(f->layout->comm, "dmlcl_mpi_halo_end", st);
+}
+
+dmlcl_status dmlcl_mpi_halo_update(dmlcl_mpi_field *f)
+{
+    dmlcl_status st = dmlcl_mpi_halo_begin(f);
+    if (st != DMLCL_SUCCESS)
+        return st;
+    return dmlcl_mpi_halo_end(f);
+}

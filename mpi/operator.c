@@ -1,0 +1,337 @@
+/* Distributed operators: every rank's tile operator on its output box, reading its input
+ * field's ghosted buffer through strides; one call updates the halo and runs them. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A box of outputs, the input box it reads, and its tile operator. */
+typedef struct piece {
+    box out, in;
+    dmlcl_operator *op;
+} piece;
+
+struct dmlcl_mpi_operator {
+    dmlcl_context *ctx;
+    const dmlcl_mpi_layout *in, *out;
+    desc_copy whole;
+    box *needed; /* every rank's input box */
+    box out_box;
+    uint32_t flags;
+    /* parts[0]: the whole output box. With DMLCL_MPI_OVERLAP and an interior (outputs
+     * that read owned elements only): parts[1] the interior, then the boundary slabs. */
+    piece parts[2 + 2 * MAXDIM];
+    int count;
+    box made_in, made_out; /* the ghost boxes the tile operators were made for */
+};
+
+int operator_reads(const dmlcl_mpi_operator *op, const dmlcl_mpi_layout *l) { return op->in == l; }
+
+void dmlcl_mpi_operator_input_box(const dmlcl_mpi_operator *op, int rank, dmlcl_mpi_box *b)
+{
+    *b = op->needed[rank < 0 ? op->in->rank : rank];
+}
+
+/* The input box of an output box (empty for an empty one); the descriptor is valid. */
+static void input_box(const desc_copy *w, const box *out, box *in)
+{
+    box_empty(out->dimension_count, in);
+    if (box_count(out))
+        dmlcl_operator_input_box(&w->op, out->start, out->sizes, in->start, in->sizes);
+}
+
+/* Every rule one rank checks alone (the halo query checks the descriptor, host only). */
+static dmlcl_status validate(const dmlcl_operator_desc *desc, const dmlcl_mpi_layout *in,
+                             const dmlcl_mpi_layout *out, uint32_t flags)
+{
+    int same = MPI_UNEQUAL;
+    if (!desc || !desc->desc)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT, "desc is NULL");
+    if (flags & ~DMLCL_MPI_OVERLAP)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT, "flags 0x%x: only DMLCL_MPI_OVERLAP is known",
+                         flags);
+    MPI_Comm_compare(in->comm, out->comm, &same);
+    if (same != MPI_IDENT && same != MPI_CONGRUENT)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "the input and output layouts are of different communicators");
+    const dmlcl_tensor_desc *ti = desc_input(desc), *to = desc_output(desc);
+    if (!ti || !to)
+        return mpil_fail(DMLCL_UNSUPPORTED,
+                         "operator type %d: the MPI layer runs the RESAMPLE family (a "
+                         "REVERSE_SUBSEQUENCES tile needs its whole axis and its lengths)",
+                         (int)desc->type);
+    uint32_t start[MAXDIM] = {0}, is[MAXDIM], isz[MAXDIM];
+    if (dmlcl_operator_input_box(desc, start, out->sizes, is, isz) != DMLCL_SUCCESS)
+        return mpil_dmlcl_fail(DMLCL_INVALID_ARGUMENT, "desc");
+    const dmlcl_mpi_layout *ls[2] = {in, out};
+    const dmlcl_tensor_desc *ts[2] = {ti, to};
+    for (int k = 0; k < 2; k++) {
+        const char *name = k ? "output" : "input";
+        if (ts[k]->data_type != ls[k]->type || ts[k]->dimension_count != ls[k]->dims)
+            return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                             "the descriptor's %s tensor (type %d, %u dimensions) is not the "
+                             "%s layout's (type %d, %u dimensions)",
+                             name, (int)ts[k]->data_type, ts[k]->dimension_count, name,
+                             (int)ls[k]->type, ls[k]->dims);
+        for (uint32_t d = 0; d < ls[k]->dims; d++)
+            if (ts[k]->sizes[d] != ls[k]->sizes[d])
+                return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                                 "the descriptor's %s tensor has sizes[%u] = %u, the %s "
+                                 "layout %u: the layout cuts the whole tensor",
+                                 name, d, ts[k]->sizes[d], name, ls[k]->sizes[d]);
+    }
+    return DMLCL_SUCCESS;
+}
+
+/* The input range, in dimension d, that outputs [o, o + 1) of d read (b's other dims). */
+static void row_reads(const desc_copy *w, const box *b, uint32_t d, uint32_t o, uint64_t *s,
+                      uint64_t *e)
+{
+    box q = *b, in;
+    q.start[d] = o, q.sizes[d] = 1;
+    input_box(w, &q, &in);
+    *s = in.start[d], *e = (uint64_t)in.start[d] + in.sizes[d];
+}
+
+/* The outputs that read owned elements only: per dimension, the first output whose reads
+ * start in the owned range and the first whose reads end past it (both monotone, so
+ * binary searches). 0 when there is none. */
+static int interior(const dmlcl_mpi_operator *op, const box *owned, box *inner)
+{
+    *inner = op->out_box;
+    if (!box_count(owned) || !box_count(&op->out_box))
+        return 0;
+    for (uint32_t d = 0; d < owned->dimension_count; d++) {
+        const uint64_t os = owned->start[d], oe = os + owned->sizes[d];
+        uint32_t a = op->out_box.start[d], b = a + op->out_box.sizes[d], s = a, e = b;
+        uint64_t rs, re;
+        while (a < b) {
+            uint32_t m = a + (b - a) / 2;
+            row_reads(&op->whole, &op->out_box, d, m, &rs, &re);
+            if (rs >= os) b = m; else a = m + 1;
+        }
+        uint32_t lo = a;
+        a = s, b = e;
+        while (a < b) {
+            uint32_t m = a + (b - a) / 2;
+            row_reads(&op->whole, &op->out_box, d, m, &rs, &re);
+            if (re > oe) b = m; else a = m + 1;
+        }
+        if (lo >= a)
+            return 0;
+        inner->start[d] = lo, inner->sizes[d] = a - lo;
+    }
+    box reads;
+    input_box(&op->whole, inner, &reads);
+    return box_contains(owned, &reads);
+}
+
+/* The pieces: the whole box, and with overlap the interior and the slabs around it. */
+static void plan_pieces(dmlcl_mpi_operator *op)
+{
+    box owned, inner, rem = op->out_box;
+    op->parts[0].out = op->out_box;
+    op->count = 1;
+    dmlcl_mpi_layout_box(op->in, -1, &owned);
+    if (!(op->flags & DMLCL_MPI_OVERLAP) || !interior(op, &owned, &inner))
+        return;
+    op->parts[op->count++].out = inner;
+    for (uint32_t d = 0; d < rem.dimension_count; d++) { /* peel one dimension at a time */
+        uint64_t re = (uint64_t)rem.start[d] + rem.sizes[d], ie = (uint64_t)inner.start[d] + inner.sizes[d];
+        if (inner.start[d] > rem.start[d]) {
+            box b = rem;
+            b.sizes[d] = inner.start[d] - rem.start[d];
+            op->parts[op->count++].out = b;
+        }
+        if (ie < re) {
+            box b = rem;
+            b.start[d] = (uint32_t)ie, b.sizes[d] = (uint32_t)(re - ie);
+            op->parts[op->count++].out = b;
+        }
+        rem.start[d] = inner.start[d], rem.sizes[d] = inner.sizes[d];
+    }
+}
+
+static void release_ops(dmlcl_mpi_operator *op)
+{
+    for (int i = 0; i < op->count; i++) {
+        dmlcl_operator_release(op->parts[i].op);
+        op->parts[i].op = NULL;
+    }
+}
+
+/* Packed strides of a ghost box as a tensor's (uint32 elements). */
+static dmlcl_status strides_of(const box *g, uint32_t *strides)
+{
+    uint64_t s = 1;
+    for (uint32_t d = g->dimension_count; d-- > 0;) {
+        if (s > UINT32_MAX)
+            return mpil_fail(DMLCL_UNSUPPORTED,
+                             "a stride of the ghosted buffer exceeds 2^32 - 1 elements");
+        strides[d] = (uint32_t)s;
+        s *= g->sizes[d] ? g->sizes[d] : 1;
+    }
+    return DMLCL_SUCCESS;
+}
+
+/* The tile operators for an input field of ghost box gin and an output field of gout. */
+static dmlcl_status make_ops(dmlcl_mpi_operator *op, const box *gin, const box *gout)
+{
+    uint32_t si[MAXDIM], so[MAXDIM];
+    dmlcl_status st = strides_of(gin, si);
+    if (st == DMLCL_SUCCESS)
+        st = strides_of(gout, so);
+    release_ops(op);
+    for (int i = 0; i < op->count && st == DMLCL_SUCCESS; i++) {
+        piece *p = &op->parts[i];
+        input_box(&op->whole, &p->out, &p->in);
+        if (!box_count(&p->out))
+            continue;
+        desc_copy tile;
+        desc_copy_tile(&op->whole, &tile, p->in.sizes, si, p->out.sizes, so);
+        dmlcl_tile_desc ti = {op->in->dims, op->whole.in_sizes, p->in.start};
+        dmlcl_tile_desc to = {op->out->dims, op->whole.out_sizes, p->out.start};
+        st = dmlcl_operator_create_tile(op->ctx, &tile.op, &ti, &to, &p->op);
+        if (st != DMLCL_SUCCESS)
+            st = mpil_dmlcl_fail(st, "dmlcl_operator_create_tile");
+    }
+    op->made_in = *gin, op->made_out = *gout;
+    return st;
+}
+
+dmlcl_status dmlcl_mpi_operator_create(dmlcl_context *context, const dmlcl_operator_desc *desc,
+                                       const dmlcl_mpi_layout *input,
+                                       const dmlcl_mpi_layout *output, uint32_t flags,
+                                       dmlcl_mpi_operator **out)
+{
+    if (!input || !output) /* nobody to agree with */
+        return mpil_fail(DMLCL_INVALID_ARGUMENT, "dmlcl_mpi_operator_create: %s layout is NULL",
+                         input ? "output" : "input");
+    if (out)
+        *out = NULL;
+    dmlcl_mpi_operator *op = calloc(1, sizeof *op);
+    box *needed = calloc((size_t)input->size, sizeof *needed);
+    dmlcl_status st = DMLCL_SUCCESS;
+    if (!op || !needed)
+        st = mpil_fail(DMLCL_OUT_OF_MEMORY, "out of host memory");
+    else if (!context || !out)
+        st = mpil_fail(DMLCL_INVALID_ARGUMENT, "%s is NULL", context ? "out" : "context");
+    else
+        st = validate(desc, input, output, flags);
+    if (st == DMLCL_SUCCESS)
+        st = desc_copy_init(&op->whole, desc);
+    if ((st = mpil_agree(input->comm, "dmlcl_mpi_operator_create", st)) != DMLCL_SUCCESS)
+        goto fail;
+
+    op->ctx = context, op->in = input, op->out = output, op->flags = flags;
+    op->needed = needed, needed = NULL;
+    for (int r = 0; r < input->size; r++) { /* the halo query for every rank: host only */
+        box ob;
+        dmlcl_mpi_layout_box(output, r, &ob);
+        input_box(&op->whole, &ob, &op->needed[r]);
+    }
+    dmlcl_mpi_layout_box(output, -1, &op->out_box);
+    plan_pieces(op);
+    /* The geometry of the fields dmlcl_mpi_field_create makes: an input field read by this
+     * operator, an output field read by none. */
+    box owned_in, ghost_in;
+    dmlcl_mpi_layout_box(input, -1, &owned_in);
+    box_hull(&owned_in, &op->needed[input->rank], &ghost_in);
+    st = make_ops(op, &ghost_in, &op->out_box);
+    if ((st = mpil_agree(input->comm, "dmlcl_mpi_operator_create", st)) != DMLCL_SUCCESS)
+        goto fail;
+    *out = op;
+    return DMLCL_SUCCESS;
+fail:
+    free(needed);
+    dmlcl_mpi_operator_release(op);
+    return st;
+}
+
+void dmlcl_mpi_operator_release(dmlcl_mpi_operator *op)
+{
+    if (!op)
+        return;
+    release_ops(op);
+    free(op->needed);
+    free(op);
+}
+
+static dmlcl_status validate_run(const dmlcl_mpi_operator *op, const dmlcl_mpi_field *in,
+                                 const dmlcl_mpi_field *out, uint32_t flags)
+{
+    char a[200], b[200];
+    if (!in || !out)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT, "the %s field is NULL", in ? "output" : "input");
+    if (flags & ~DMLCL_MPI_HALO_CURRENT)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "flags 0x%x: only DMLCL_MPI_HALO_CURRENT is known", flags);
+    if (in == out)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT, "the input and output fields are the same");
+    if (in->layout != op->in || out->layout != op->out)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT, "the %s field is not of the operator's %s layout",
+                         in->layout != op->in ? "input" : "output",
+                         in->layout != op->in ? "input" : "output");
+    if (!box_contains(&in->ghost, &op->needed[op->in->rank]))
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "the input field's ghost box %s does not hold the halo the operator "
+                         "reads, %s: create the field with this operator as its reader",
+                         box_text(&in->ghost, a, sizeof a),
+                         box_text(&op->needed[op->in->rank], b, sizeof b));
+    if (in->ex.in_flight)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT, "the input field's halo update is in flight");
+    return DMLCL_SUCCESS;
+}
+
+/* Byte offset of box b's first element in a field's buffer. */
+static uint64_t offset_in(const dmlcl_mpi_field *f, const box *b)
+{
+    uint64_t o = 0;
+    for (uint32_t d = 0; d < b->dimension_count; d++)
+        o += (uint64_t)(b->start[d] - f->ghost.start[d]) * f->stride[d];
+    return f->offset + o * f->layout->elem;
+}
+
+static dmlcl_status enqueue(const piece *p, const dmlcl_mpi_field *in, const dmlcl_mpi_field *out)
+{
+    if (!p->op)
+        return DMLCL_SUCCESS;
+    dmlcl_buffer_binding bi = {in->buffer, offset_in(in, &p->in), 0};
+    dmlcl_buffer_binding bo = {out->buffer, offset_in(out, &p->out), 0};
+    dmlcl_status st = dmlcl_operator_enqueue(p->op, &bi, 1, &bo, 1, 0, NULL, NULL);
+    return st == DMLCL_SUCCESS ? st : mpil_dmlcl_fail(st, "dmlcl_operator_enqueue");
+}
+
+dmlcl_status dmlcl_mpi_operator_run(dmlcl_mpi_operator *op, dmlcl_mpi_field *in,
+                                    dmlcl_mpi_field *out, uint32_t flags)
+{
+    static const char *const fn = "dmlcl_mpi_operator_run";
+    if (!op) /* nobody to agree with */
+        return mpil_fail(DMLCL_INVALID_ARGUMENT, "%s: op is NULL", fn);
+    dmlcl_status st = validate_run(op, in, out, flags);
+    if (st == DMLCL_SUCCESS &&
+        (memcmp(&in->ghost, &op->made_in, sizeof in->ghost) ||
+         memcmp(&out->ghost, &op->made_out, sizeof out->ghost)))
+        st = make_ops(op, &in->ghost, &out->ghost); /* fields of another geometry */
+    if ((st = mpil_agree(op->in->comm, fn, st)) != DMLCL_SUCCESS)
+        return st;
+
+    const int halo = !(flags & DMLCL_MPI_HALO_CURRENT), overlap = halo && op->count > 1;
+    if (halo && (st = dmlcl_mpi_halo_begin(in)) != DMLCL_SUCCESS)
+        return mpil_agree(op->in->comm, fn, st);
+    dmlcl_status run = DMLCL_SUCCESS;
+    if (overlap) { /* the interior computes while the faces are in flight */
+        run = enqueue(&op->parts[1], in, out);
+        clFlush(dmlcl_context_queue(op->ctx));
+    }
+    if (halo && (st = dmlcl_mpi_halo_end(in)) != DMLCL_SUCCESS)
+        return st; /* agreed by end */
+    if (overlap)
+        for (int i = 2; i < op->count && run == DMLCL_SUCCESS; i++)
+            run = enqueue(&op->parts[i], in, out);
+    else
+        run = enqueue(&op->parts[0], in, out);
+    if (run == DMLCL_SUCCESS)
+        clFlush(dmlcl_context_queue(op->ctx));
+    return mpil_agree(op->in->comm, fn, run);
+}
