@@ -15,7 +15,7 @@ floor() {
 }
 status=0
 checked=0
-for f in "$srcdir"/lib/*.[ch] "$srcdir"/lib/*/*.[ch]; do
+for f in "$srcdir"/lib/*.[ch] "$srcdir"/lib/*/*.[ch] "$srcdir"/lib/*/*/*.[ch]; do
     [ -f "$f" ] || continue
     rel=${f#"$srcdir"/lib/}
     case $rel in */*) dir=${rel%%/*} ;; *) dir=. ;; esac

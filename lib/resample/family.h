@@ -5,7 +5,7 @@
 #ifndef DMLCL_RESAMPLE_FAMILY_H
 #define DMLCL_RESAMPLE_FAMILY_H
 #include "core/op.h"
-#include "resample/plan.h"
+#include "resample/resample1/resample1_plan.h"
 
 /* ---- the shared checks (checks.c) --------------------------------------------------------
  * What every operator of the family checks, named by its descriptor's fields. */

@@ -1,6 +1,6 @@
 /* RESAMPLE1's kernels: what their layouts share (prepended by the embed step to
  * resample1_units.cl, resample1_rows.cl and resample1_segments.cl, after ../family.cl).
- * The host computed every coordinate in IEEE float32 (lib/resample/resample1_plan.c):
+ * The host computed every coordinate in IEEE float32 (lib/resample/resample1/resample1_plan.c):
  * each resampled dimension has one table row per output coordinate, NEAREST {input
  * index}, LINEAR {i0, weight bits} with i1 = i0 + 1 whenever the weight is not 0.
  * Pass-through dimensions (identity, constant, integer downsampling: affine maps) are

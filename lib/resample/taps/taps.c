@@ -1,8 +1,8 @@
 /* The tap operator behind RESAMPLE_GRAD1 and RESAMPLE3 (antialiased): host-built tap
- * tables (taps_plan.c), one kernel (kernels/resample/resample_taps.cl) per data type. */
+ * tables (taps_tables.c), one kernel (lib/resample/taps/taps.cl) per data type. */
 #include "core/launch.h"
-#include "resample/plan.h"
-#include "resample/taps.h"
+#include "resample/resample1/resample1_plan.h"
+#include "resample/taps/taps.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -473,7 +473,7 @@ static unsigned plan_rows(const dmlcl_operator *op, taps_impl *im, const dmlcl__
     return kb;
 }
 
-/* The kernels' multiply-high division by n (kernels/common.cl's fdiv). */
+/* The kernels' multiply-high division by n (lib/core/common.cl's fdiv). */
 static void set_div(uint64_t n, int idx64, cl_ulong *mul, cl_ulong *shr)
 {
     dmlcl__fastdiv f = dmlcl__fastdiv_make(n, idx64 ? 64 : 32);
@@ -580,7 +580,7 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
     /* The pattern's program where it is built, else the generic one until it is
      * (lib/core/specialize.h). */
     if (!st)
-        st = dmlcl__kernel_tiered(op->ctx, "resample_taps", im->options, options,
+        st = dmlcl__kernel_tiered(op->ctx, "taps", im->options, options,
                                   im->segt      ? "resample_taps_seg"
                                   : im->rows_2d ? "resample_taps_rows"
                                                 : "resample_taps",

@@ -4,7 +4,7 @@
  * row per result coordinate, {first source index, tap count, word offset of the taps},
  * and per tap {float bits of w, code}: the tap weight is (code & 1 ? 1 - w : 0) +
  * (code & 2 ? w : 0), so that 1 - w is computed in the accumulator type exactly as the
- * forward pass does (lib/resample/taps_plan.c). Other dimensions are affine with weight 1
+ * forward pass does (lib/resample/taps/taps_tables.c). Other dimensions are affine with weight 1
  * (plain strides). The result is the sum over the product of the tabled dimensions' taps,
  * first dimension slowest, of (product of the tap weights in dimension order) x source:
  * the order in which a forward scatter would add them, so sums are reproducible.

@@ -1,8 +1,8 @@
-/* The RESAMPLE1 kernels (kernels/resample/resample1/), shared by RESAMPLE1, RESAMPLE
+/* The RESAMPLE1 kernels (lib/resample/resample1/), shared by RESAMPLE1, RESAMPLE
  * (v0), RESAMPLE2 and RESAMPLE3 where antialiasing changes nothing: planning, coordinate
  * tables and dispatch of a checked operator (operators.c). */
 #include "core/launch.h"
-#include "resample/plan.h"
+#include "resample/resample1/resample1_plan.h"
 #include "resample/family.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -170,7 +170,7 @@ static dmlcl_status upload_tables(dmlcl_operator *op, const char *name)
     return st;
 }
 
-/* The kernel layout's program (kernels/resample/resample1/resample1_<layout>.cl). */
+/* The kernel layout's program (lib/resample/resample1/resample1_<layout>.cl). */
 static const char *kernel_file(const dmlcl__resample1_plan *p)
 {
     return p->rows_2d    ? "resample1_rows"

@@ -19,11 +19,11 @@
 #include "resample/coord.h"
 
 /* Table words per row: NEAREST {index}; LINEAR {i0, bits of the float weight}. */
-/* Outputs per item of the 2-D row kernels (RV in kernels/resample/resample1/resample1_rows.cl). */
+/* Outputs per item of the 2-D row kernels (RV in lib/resample/resample1/resample1_rows.cl). */
 #define DMLCL_R1_ROWS_VEC(linear) ((linear) ? 4u : 8u)
 #define DMLCL_RESAMPLE1_WORDS(linear) ((linear) ? 2u : 1u)
 /* Outputs per item of the CPU row blocks (CR_XB in
- * kernels/resample/resample1/resample1_cpu_rows.cl). */
+ * lib/resample/resample1/resample1_cpu_rows.cl). */
 #define DMLCL_R1_CPU_BLOCK 1024u
 #define DMLCL_R1_CPU_PATTERNS 4 /* patterns a program of them takes at most */
 

@@ -1,5 +1,5 @@
 /* Prepended by the embed step (tools/embed_kernels.c) to every program under
- * kernels/resample/, after common.cl: what the RESAMPLE family's kernels share. With the
+ * lib/resample/, after common.cl: what the RESAMPLE family's kernels share. With the
  * option DTYPE (dmlcl data type value; absent where a kernel only moves bits), the element
  * type, the accumulator and their loads and stores. */
 
