@@ -114,15 +114,15 @@ static const char *base_of(const char *path)
     return b ? b + 1 : path;
 }
 
-/* The program's text: every family.cl from below root down to path's folder, then path. */
+/* The program's text: every family.cl from below root down to path's folder (none for a
+ * path outside root: a test's program), then path. */
 static unsigned char *program_text(const char *root, const char *path, size_t *n)
 {
     text t = {0};
     size_t rl = strlen(root);
+    int below = !strncmp(path, root, rl) && path[rl] == '/';
     *n = 0;
-    if (strncmp(path, root, rl) || path[rl] != '/')
-        return NULL;
-    for (const char *p = path + rl + 1; (p = strchr(p, '/')); p++) {
+    for (const char *p = path + rl + 1; below && (p = strchr(p, '/')); p++) {
         char fam[4096];
         FILE *f;
         snprintf(fam, sizeof fam, "%.*s/" FAMILY, (int)(p - path), path);

@@ -2,6 +2,7 @@
  * (v0), RESAMPLE2 and RESAMPLE3 where antialiasing changes nothing: planning, coordinate
  * tables and dispatch of a checked operator (operators.c). */
 #include "core/launch.h"
+#include "resample/resample1/args.h"
 #include "resample/resample1/resample1_plan.h"
 #include "resample/family.h"
 #include <stdint.h>
@@ -19,19 +20,6 @@ typedef struct r1_impl {
     dmlcl__spec pending;
 } r1_impl;
 
-/* Host mirror of the kernel's resample1_args. */
-typedef struct {
-    cl_ulong units, chunks, chunks_mul, chunks_shr;
-    cl_ulong np, nr, pass_inner;
-    cl_ulong inner_k, inner_size, inner_in, inner_out, inner_tab, inner_nin, gtab;
-    cl_ulong vec_ok, vec_in;
-    cl_ulong rows;
-    cl_ulong seg;
-    cl_ulong skip_p, skip_r;
-    cl_ulong size2, in2, out2, tab2;
-    cl_ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
-    cl_ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
-} r1_args;
 
 /* ---- dispatch --------------------------------------------------------------------------- */
 
@@ -40,7 +28,7 @@ static cl_ulong shr_of(const dmlcl__fastdiv *f)
     return f->sh1 | (cl_ulong)f->sh2 << 8;
 }
 
-static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
+static void fill_args(const dmlcl__resample1_plan *p, resample1_args *a)
 {
     memset(a, 0, sizeof *a);
     a->units = p->units;
@@ -104,7 +92,7 @@ dmlcl_status dmlcl__resample1_enqueue(dmlcl_operator *op, const cl_mem *in,
         op->plan_text[0] = 0; /* described again when asked */
     }
     const dmlcl__resample1_plan *p = &im->plan;
-    r1_args a;
+    resample1_args a;
     fill_args(p, &a);
     a.vec_ok = (cl_ulong)dmlcl__mem_aligned(out[0]);
     a.vec_in = (cl_ulong)dmlcl__mem_aligned(in[0]);

@@ -1,21 +1,13 @@
 /* The tap operator behind RESAMPLE_GRAD1 and RESAMPLE3 (antialiased): host-built tap
  * tables (taps_tables.c), one kernel (lib/resample/taps/taps.cl) per data type. */
 #include "core/launch.h"
+#include "resample/taps/args.h"
 #include "resample/resample1/resample1_plan.h"
 #include "resample/taps/taps.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Host mirror of the kernel's taps_args. */
-typedef struct {
-    cl_ulong count, rank, nt;
-    cl_ulong rsize[8], rstr[8], sstr[8], rtab[8];
-    cl_ulong rmul[8], rshr[8];
-    cl_ulong inner, cdim, nx, nc, rows, btab, bstr, bres, csrc, cres, cmul, cshr;
-    cl_ulong cv_ok;
-    cl_ulong sspan;
-} taps_args;
 
 /* Words of a dimension's key in the context's memo (dim_key). */
 enum { DIM_KEY = 13 };
