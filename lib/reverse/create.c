@@ -94,7 +94,7 @@ static dmlcl_status create(dmlcl_operator *op, const void *desc)
     /* $DMLCL_RS_PLAN overrides the planner's choices: for tuning runs and for the tests
      * that cover every variant on one device. */
     dmlcl__rs_tune tune;
-    if ((st = dmlcl__overrides_rs(OP, &tune)))
+    if ((st = dmlcl__rs_tune_read(OP, &tune)))
         return st;
     /* A tile plans on the part of the input and lengths tiles under the output tile; the
      * offsets of their first elements ride on the bindings' offsets. */

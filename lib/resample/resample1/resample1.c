@@ -221,15 +221,15 @@ dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *
     dmlcl__resample1_plan *p = &im->plan;
     dmlcl__resample1_plan_make_rule(&op->in[0], &op->out[0], m->linear, m->rule, m->scales,
                                     m->in_offsets, m->out_offsets, &lim,
-                                    dmlcl__overrides_idx64(), p);
+                                    dmlcl__resample_force_idx64(), p);
     /* $DMLCL_RESAMPLE_PLAN overrides the launch shape, for tuning runs. */
     dmlcl__r1_tune tune;
     int given;
-    if ((st = dmlcl__overrides_resample(vt->name, &tune, &given)))
+    if ((st = dmlcl__r1_tune_read(vt->name, &tune, &given)))
         return st;
     if (given)
         dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune,
-                                     dmlcl__overrides_idx64());
+                                     dmlcl__resample_force_idx64());
     if ((st = upload_tables(op, vt->name))) /* fills the pairs into p */
         return st;
     /* A plan with its scales' constants compiled in starts as the generic one where that

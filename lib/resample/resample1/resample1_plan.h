@@ -2,7 +2,7 @@
  * taps.h. Pure, like every planner (core/plan.h). */
 #ifndef DMLCL_RESAMPLE_PLAN_H
 #define DMLCL_RESAMPLE_PLAN_H
-#include "core/overrides.h"
+#include "resample/tune.h"
 #include "core/plan.h"
 
 /* ---- RESAMPLE1 ------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 /* The tap operator behind RESAMPLE_GRAD1 and RESAMPLE3 (antialiased): host-built tap
  * tables (taps_tables.c), one kernel (lib/resample/taps/taps.cl) per data type. */
 #include "core/launch.h"
+#include "resample/family.h"
 #include "resample/taps/taps_plan.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,11 +269,11 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
     /* $DMLCL_RESAMPLE_PLAN's rows, seg and wg apply here too (its v does not). */
     dmlcl__r1_tune tune;
     if (!st)
-        st = dmlcl__overrides_resample(vt->name, &tune, NULL);
+        st = dmlcl__r1_tune_read(vt->name, &tune, NULL);
     dmlcl__taps_plan *p = &im->plan;
     if (!st) {
         dmlcl__taps_plan_launch(p, &t, &op->in[0], &op->out[0], &lim, &tune,
-                                dmlcl__overrides_idx64());
+                                dmlcl__resample_force_idx64());
         im->table_bytes = t.n * 4;
         snprintf(im->options, sizeof im->options, "%s", p->options);
         /* The pattern's program where it is built, else the generic one until it is

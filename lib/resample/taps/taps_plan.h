@@ -4,7 +4,7 @@
  * call; tests/check_taps_planner.c tests its decisions. */
 #ifndef DMLCL_RESAMPLE_TAPS_PLAN_H
 #define DMLCL_RESAMPLE_TAPS_PLAN_H
-#include "core/overrides.h"
+#include "resample/tune.h"
 #include "core/plan.h"
 #include "resample/taps/args.h"
 #include "resample/taps/taps.h"
