@@ -6,7 +6,8 @@
  * Parts of the same layout share their program. */
 #include "operator.h"
 #include "core/launch.h"
-#include "core/overrides.h"
+#include "resample/tune.h"
+#include "reverse/tune.h"
 #include "core/slab.h"
 #include <stdio.h>
 #include <string.h>
@@ -127,10 +128,10 @@ static uint64_t slab_limit(const dmlcl__op_class *cls)
 {
     if (cls->type == DMLCL_OPERATOR_REVERSE_SUBSEQUENCES) {
         dmlcl__rs_tune t;
-        return dmlcl__overrides_rs(cls->name, &t) ? 0 : t.slab;
+        return dmlcl__rs_tune_read(cls->name, &t) ? 0 : t.slab;
     }
     dmlcl__r1_tune t;
-    return dmlcl__overrides_resample(cls->name, &t, NULL) ? 0 : t.slab;
+    return dmlcl__r1_tune_read(cls->name, &t, NULL) ? 0 : t.slab;
 }
 
 dmlcl_status dmlcl__slabs_create(dmlcl_operator *op, const dmlcl__op_class *cls,

@@ -31,6 +31,7 @@ static const struct {
     {"threads", threads_suite},
     {"alloc_failure", alloc_failure_suite},
     {"conformance", conformance_suite},
+    {"kernel_args", kernel_args_suite},
     {"tiles", tiles_suite},
     {"specialize", specialize_suite},
     {"slabs", slabs_suite},

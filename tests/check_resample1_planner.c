@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include "resample/plan.h"
-#include "resample/taps.h"
+#include "resample/resample1/resample1_plan.h"
+#include "resample/taps/taps.h"
 #include "reverse/plan.h"
 #include "core/slab.h"
 #include "plantensor.h"
@@ -112,7 +112,7 @@ END_TEST
 /* ---- classification and collapsing ------------------------------------------------------- */
 
 /* GPUs: a resampled inner dimension of at least 64 outputs runs the 2-D row kernels, 4
- * outputs per item for LINEAR and 8 for nearest (lib/resample/plan.h's DMLCL_R1_ROWS_VEC); shorter
+ * outputs per item for LINEAR and 8 for nearest (lib/resample/resample1/resample1_plan.h's DMLCL_R1_ROWS_VEC); shorter
  * rows, and CPUs, do not. */
 START_TEST(gpu_row_kernels)
 {
@@ -687,7 +687,7 @@ START_TEST(resample2_nearest_rules)
 END_TEST
 
 
-/* RESAMPLE3's antialiased rows, as the spec's comment in taps_plan.c states them (centre
+/* RESAMPLE3's antialiased rows, as the spec's comment in taps_tables.c states them (centre
  * c = x + 0.5, support 1 / scale, taps [trunc(c - support + 0.5), trunc(c + support +
  * 0.5)) clamped to the input, triangle weights in double normalized by their sum, stored
  * as float, zero weights trimmed from both ends), written out here on their own: the

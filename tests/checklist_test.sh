@@ -87,7 +87,7 @@ done
 # ---- cited documents ---------------------------------------------------------------------------
 # Any NAME.md that a source file mentions (comments, strings, EXTRA_DIST) must exist: as a path
 # from the top of the tree or from the citing file's folder; a bare name may live in doc/.
-sources=$(find lib include kernels tools tests python fortran examples m4 \
+sources=$(find lib include tools tests python fortran examples m4 \
                -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.cl' -o -name '*.py' \
                -o -name '*.f90' -o -name '*.sh' -o -name '*.m4' -o -name 'Makefile' -o -name '*.md' \) \
                ! -name 'kernels_gen.c' ! -name '_config.py' ! -name 'libtool.m4' \

@@ -3,7 +3,7 @@
 # headers of its own folder or of a lower floor. core/ is the lowest (it includes core/
 # only); the families (reverse/, resample/) include core/ and their own folder, never each
 # other; lib/ on top includes every floor. With every call going through an included
-# header, no include or call circle can form.
+# header, no include or call circle can form. And core names no family (below).
 set -u
 srcdir=${srcdir:-.}
 floor() {
@@ -15,7 +15,7 @@ floor() {
 }
 status=0
 checked=0
-for f in "$srcdir"/lib/*.[ch] "$srcdir"/lib/*/*.[ch]; do
+for f in "$srcdir"/lib/*.[ch] "$srcdir"/lib/*/*.[ch] "$srcdir"/lib/*/*/*.[ch]; do
     [ -f "$f" ] || continue
     rel=${f#"$srcdir"/lib/}
     case $rel in */*) dir=${rel%%/*} ;; *) dir=. ;; esac
@@ -31,4 +31,37 @@ for f in "$srcdir"/lib/*.[ch] "$srcdir"/lib/*/*.[ch]; do
     done
 done
 echo "$checked includes checked"
+
+# Core knows no family: its code (comments aside) names no family folder (reverse,
+# resample, resample1, taps, ...) nor a family's prefix (rs_, r1_); each family registers
+# what core needs by passing it in (its override keys, its memo kinds).
+families=$(cd "$srcdir/lib" && for d in */ */*/; do d=${d%/}; d=${d##*/}; [ "$d" = core ] || echo "$d"; done | sort -u | tr '\n' '|')
+pattern="(${families}subsequence)|(^|[^a-z0-9])(rs|r1)_"
+named=$(for f in "$srcdir"/lib/core/*.[ch] "$srcdir"/lib/core/*.cl; do
+    [ -f "$f" ] || continue
+    # the file without its comments, each line prefixed with its place
+    awk -v name="lib/core/${f##*/}" '{
+        line = $0; out = ""
+        while (line != "") {
+            if (inblock) {
+                i = index(line, "*/")
+                if (!i) break
+                line = substr(line, i + 2); inblock = 0
+            } else {
+                b = index(line, "/*"); l = index(line, "//")
+                if (l && (!b || l < b)) { out = out substr(line, 1, l - 1); break }
+                if (!b) { out = out line; break }
+                out = out substr(line, 1, b - 1); line = substr(line, b + 2); inblock = 1
+            }
+        }
+        print name ":" FNR ": " out
+    }' "$f"
+done | grep -iE ": .*($pattern)")
+if [ -n "$named" ]; then
+    echo "FAIL: lib/core names a family (core/ must know none; pass what it needs in):"
+    echo "$named"
+    status=1
+else
+    echo "core names no family: $(echo "$families" | tr '|' ' ')"
+fi
 exit $status

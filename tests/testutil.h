@@ -124,6 +124,7 @@ Suite *disk_cache_suite(void);
 Suite *threads_suite(void);
 Suite *alloc_failure_suite(void);
 Suite *conformance_suite(void);
+Suite *kernel_args_suite(void);
 Suite *tiles_suite(void);
 Suite *specialize_suite(void);
 Suite *slabs_suite(void);

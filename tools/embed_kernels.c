@@ -1,10 +1,17 @@
-/* Build-time generator: turns each kernels/.../NAME.cl into a C file of byte arrays with
+/* Build-time generator: turns each lib/.../NAME.cl into a C file of byte arrays with
  * lengths and FNV-1a 64 hashes (C99 promises only 4095-character string literals, so no
- * strings). Usage: embed_kernels OUT.c KERNELS_DIR FILE.cl...  Each kernel is named after
- * its file's base name. A file named family.cl is no program of its own: it is prepended
- * to every program in its folder and the folders below it (outermost first), so a
- * family's shared helpers live in one file. common.cl is prepended at run time
- * (lib/core/cache.c). */
+ * strings). Usage: embed_kernels [-p PREFIX] OUT.c ROOT FILE.cl...  Each kernel is named
+ * after its file's base name; the table is PREFIX_sources[] and PREFIX_source_count
+ * (PREFIX: dmlcl__kernel, the library's). Two rules make a program's text, so that the
+ * driver needs no include path at run time:
+ *   - A file named family.cl is no program of its own: it is prepended to every program
+ *     in its folder and the folders below it (outermost first), so a family's shared
+ *     helpers live in one file. common.cl is prepended at run time (lib/core/cache.c).
+ *   - A line #include "FILE" is replaced by FILE's text (and so on inside it, 8 deep at
+ *     most), FILE found beside the including file or else under ROOT: the argument
+ *     structs that host and kernel share (args.h) and the parts of a long kernel. Every
+ *     quoted include is inlined, whatever #if surrounds it: a header's host-only includes
+ *     take angle brackets, which are left alone. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,27 +19,93 @@
 
 #define FAMILY "family.cl"
 
-/* Appends the file's bytes to *buf (grown as needed); 0 if it cannot be read. */
-static int append(const char *path, unsigned char **buf, size_t *len, size_t *cap)
+typedef struct text {
+    unsigned char *buf;
+    size_t len, cap;
+} text;
+
+static int put(text *t, const void *p, size_t n)
+{
+    if (t->len + n > t->cap) {
+        size_t cap = t->cap ? t->cap : 1 << 16;
+        while (cap < t->len + n)
+            cap *= 2;
+        unsigned char *grown = realloc(t->buf, cap);
+        if (!grown)
+            return 0;
+        t->buf = grown;
+        t->cap = cap;
+    }
+    memcpy(t->buf + t->len, p, n);
+    t->len += n;
+    return 1;
+}
+
+/* The whole file, NUL-terminated; NULL if it cannot be read. */
+static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return 0;
+        return NULL;
+    text t = {0};
+    char chunk[1 << 14];
     size_t got;
-    do {
-        if (*len == *cap) {
-            unsigned char *grown = realloc(*buf, *cap = *cap ? 2 * *cap : 1 << 16);
-            if (!grown) {
-                fclose(f);
-                return 0;
-            }
-            *buf = grown;
-        }
-        got = fread(*buf + *len, 1, *cap - *len, f);
-        *len += got;
-    } while (got > 0);
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        if (!put(&t, chunk, got))
+            break;
+    int bad = ferror(f) || !put(&t, "", 1);
     fclose(f);
-    return 1;
+    if (bad) {
+        free(t.buf);
+        return NULL;
+    }
+    return (char *)t.buf;
+}
+
+/* The file an #include "name" in `from` means: beside `from`, else under root. */
+static int resolve(const char *root, const char *from, const char *name, char *out, size_t cap)
+{
+    const char *slash = strrchr(from, '/');
+    FILE *f;
+    snprintf(out, cap, "%.*s%s", slash ? (int)(slash - from + 1) : 0, from, name);
+    if ((f = fopen(out, "rb")))
+        return fclose(f), 1;
+    snprintf(out, cap, "%s/%s", root, name);
+    if ((f = fopen(out, "rb")))
+        return fclose(f), 1;
+    return 0;
+}
+
+/* Appends path's text to t with its quoted includes inlined; 0 (with a message) if it or
+ * an include cannot be read. */
+static int append(const char *root, const char *path, text *t, int depth)
+{
+    char *s = slurp(path);
+    if (!s) {
+        fprintf(stderr, "embed_kernels: cannot read %s\n", path);
+        return 0;
+    }
+    int ok = 1;
+    for (char *line = s; ok && *line;) {
+        char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line + 1) : strlen(line);
+        char one[2048], name[1024], inc[4096];
+        snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), line);
+        if (sscanf(one, " # include \"%1023[^\"]\"", name) == 1) {
+            if (depth >= 8 || !resolve(root, path, name, inc, sizeof inc)) {
+                fprintf(stderr, "embed_kernels: %s: cannot include \"%s\"%s\n", path, name,
+                        depth >= 8 ? " (nested too deep)" : "");
+                ok = 0;
+            } else {
+                ok = append(root, inc, t, depth + 1);
+            }
+        } else {
+            ok = put(t, line, n);
+        }
+        line += n;
+    }
+    free(s);
+    return ok;
 }
 
 static const char *base_of(const char *path)
@@ -41,30 +114,44 @@ static const char *base_of(const char *path)
     return b ? b + 1 : path;
 }
 
-/* The program's text: every family.cl from below root down to path's folder, then path. */
+/* The program's text: every family.cl from below root down to path's folder (none for a
+ * path outside root: a test's program), then path. */
 static unsigned char *program_text(const char *root, const char *path, size_t *n)
 {
-    unsigned char *buf = NULL;
-    size_t cap = 0, rl = strlen(root);
+    text t = {0};
+    size_t rl = strlen(root);
+    int below = !strncmp(path, root, rl) && path[rl] == '/';
     *n = 0;
-    if (strncmp(path, root, rl) || path[rl] != '/')
-        return NULL;
-    for (const char *p = path + rl + 1; (p = strchr(p, '/')); p++) {
+    for (const char *p = path + rl + 1; below && (p = strchr(p, '/')); p++) {
         char fam[4096];
+        FILE *f;
         snprintf(fam, sizeof fam, "%.*s/" FAMILY, (int)(p - path), path);
-        append(fam, &buf, n, &cap); /* none there: nothing to prepend */
+        if (!(f = fopen(fam, "rb")))
+            continue; /* none there: nothing to prepend */
+        fclose(f);
+        if (!append(root, fam, &t, 0)) {
+            free(t.buf);
+            return NULL;
+        }
     }
-    if (!append(path, &buf, n, &cap)) {
-        free(buf);
+    if (!append(root, path, &t, 0)) {
+        free(t.buf);
         return NULL;
     }
-    return buf;
+    *n = t.len;
+    return t.buf;
 }
 
 int main(int argc, char **argv)
 {
+    const char *prefix = "dmlcl__kernel";
+    if (argc > 2 && !strcmp(argv[1], "-p")) {
+        prefix = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 4) {
-        fprintf(stderr, "usage: %s OUT.c KERNELS_DIR FILE.cl...\n", argv[0]);
+        fprintf(stderr, "usage: embed_kernels [-p PREFIX] OUT.c ROOT FILE.cl...\n");
         return 2;
     }
     FILE *o = fopen(argv[1], "w");
@@ -72,7 +159,7 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 1;
     }
-    fprintf(o, "/* Generated by embed_kernels from kernels/.../NAME.cl files: do not edit. */\n"
+    fprintf(o, "/* Generated by embed_kernels from lib/.../NAME.cl files: do not edit. */\n"
                "#include \"core/context.h\"\n\n");
     char *names = calloc((size_t)argc, 256);
     uint64_t *hashes = calloc((size_t)argc, sizeof *hashes);
@@ -84,7 +171,7 @@ int main(int argc, char **argv)
         size_t n = 0;
         unsigned char *b = program_text(argv[2], argv[i], &n);
         if (!b || !names) {
-            fprintf(stderr, "%s: cannot read %s (under %s)\n", argv[0], argv[i], argv[2]);
+            fprintf(stderr, "embed_kernels: cannot read %s (under %s)\n", argv[i], argv[2]);
             return 1;
         }
         fprintf(o, "static const char k%d[%zu] = {", i, n + 1);
@@ -104,12 +191,12 @@ int main(int argc, char **argv)
         lens[i] = n;
         count++;
     }
-    fprintf(o, "\nconst dmlcl__kernel_source dmlcl__kernel_sources[] = {\n");
+    fprintf(o, "\nconst dmlcl__kernel_source %s_sources[] = {\n", prefix);
     for (int i = 3; i < argc; i++)
         if (lens[i] || names[256 * (size_t)i])
             fprintf(o, "    {\"%s\", k%d, %zu, 0x%016llxull},\n", names + 256 * (size_t)i, i,
                     lens[i], (unsigned long long)hashes[i]);
-    fprintf(o, "};\nconst size_t dmlcl__kernel_source_count = %d;\n", count);
+    fprintf(o, "};\nconst size_t %s_source_count = %d;\n", prefix, count);
     free(names);
     free(hashes);
     free(lens);

@@ -15,12 +15,14 @@ enum { DMLCL__MEMO_ENTRIES = 32 };
 /* Larger results are not kept: at most 32 x 256 KiB of host copies and table buffers. */
 #define DMLCL__MEMO_MAX_ENTRY ((size_t)256 << 10)
 
-typedef enum dmlcl__memo_kind {
+/* What an entry holds: core's kinds, and from DMLCL__MEMO_FAMILY on those the families
+ * number in their own headers. */
+typedef int dmlcl__memo_kind;
+enum {
     DMLCL__MEMO_TABLE = 1, /* key: a table's bytes; the entry: its read-only buffer */
     DMLCL__MEMO_TABLE_OF,  /* key: what a table was built from; the entry: its buffer */
-    DMLCL__MEMO_TAPS_DIM,  /* key: a tap dimension's inputs; the entry: its rows */
-    DMLCL__MEMO_R1_TABLE   /* key: a RESAMPLE1 plan; the entry: its table's buffer */
-} dmlcl__memo_kind;
+    DMLCL__MEMO_FAMILY = 16
+};
 
 typedef struct dmlcl__memo_entry {
     uint64_t hash;

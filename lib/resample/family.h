@@ -4,8 +4,16 @@
  * kernels (taps.c, taps.h). */
 #ifndef DMLCL_RESAMPLE_FAMILY_H
 #define DMLCL_RESAMPLE_FAMILY_H
+#include "core/memo.h"
 #include "core/op.h"
-#include "resample/plan.h"
+#include "resample/resample1/resample1_plan.h"
+
+/* What the family's engines keep in the context's memo (core/memo.h). */
+enum {
+    DMLCL__MEMO_TAPS_DIM = DMLCL__MEMO_FAMILY, /* key: a tap dimension's inputs; the entry:
+                                                 * its rows (taps.c) */
+    DMLCL__MEMO_R1_TABLE /* key: a RESAMPLE1 plan; the entry: its table's buffer (resample1.c) */
+};
 
 /* ---- the shared checks (checks.c) --------------------------------------------------------
  * What every operator of the family checks, named by its descriptor's fields. */

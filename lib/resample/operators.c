@@ -9,12 +9,12 @@
  *   RESAMPLE_GRAD1: the backward pass of RESAMPLE2. Each forward output's gradient goes to
  *     the input elements the forward pass read, times the weights it used. Computed as a
  *     gather (no atomics, reproducible): per input element, the forward outputs that read
- *     it, from per-dimension inverse tables (taps_plan.c), summed in float (FLOAT64:
+ *     it, from per-dimension inverse tables (taps_tables.c), summed in float (FLOAT64:
  *     double) in the order a forward scatter would add them. INT8/UINT8 round the float
  *     sum half to even and saturate once, on the store (the tap kernels). */
 #include "resample/family.h"
 #include "resample/resample.h"
-#include "resample/taps.h"
+#include "resample/taps/taps.h"
 
 #define R1_VTABLE(name)                                                                        \
     {name, dmlcl__resample1_enqueue, dmlcl__resample1_destroy, dmlcl__resample1_describe}

@@ -3,7 +3,7 @@
  * that a tile created with that box holds every element its tables point at. Pure C, no
  * OpenCL calls. */
 #include "resample/family.h"
-#include "resample/taps.h"
+#include "resample/taps/taps.h"
 
 /* Forward output coordinate o's reads along dimension d, whose forward map is ax:
  * [*lo, *hi] (inclusive). */

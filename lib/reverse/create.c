@@ -1,5 +1,6 @@
 /* REVERSE_SUBSEQUENCES: planning and dispatch (its rules: validate.c). */
 #include "core/launch.h"
+#include "reverse/args.h"
 #include "reverse/plan.h"
 #include "reverse/reverse.h"
 #include "reverse/validate.h"
@@ -15,14 +16,6 @@ typedef struct rs_impl {
     uint64_t shift[2]; /* tiles: input and lengths elements before the output tile's box */
 } rs_impl;
 
-/* Host mirror of the kernel's rs_args. */
-typedef struct {
-    cl_ulong size[8], in_str[8], len_str[8], out_str[8];
-    cl_ulong div_mul[8], div_shr[8];
-    cl_ulong units, axis;
-    cl_ulong segs, seg_mul, seg_shr, seg_len, per_item, in_span;
-    cl_ulong axis_size, axis_in_str;
-} rs_args;
 
 static dmlcl_status rs_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
                                const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
@@ -102,7 +95,7 @@ static dmlcl_status create(dmlcl_operator *op, const void *desc)
     /* $DMLCL_RS_PLAN overrides the planner's choices: for tuning runs and for the tests
      * that cover every variant on one device. */
     dmlcl__rs_tune tune;
-    if ((st = dmlcl__overrides_rs(OP, &tune)))
+    if ((st = dmlcl__rs_tune_read(OP, &tune)))
         return st;
     /* A tile plans on the part of the input and lengths tiles under the output tile; the
      * offsets of their first elements ride on the bindings' offsets. */

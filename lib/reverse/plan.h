@@ -1,7 +1,7 @@
 /* REVERSE_SUBSEQUENCES' planner (plan.c). */
 #ifndef DMLCL_REVERSE_PLAN_H
 #define DMLCL_REVERSE_PLAN_H
-#include "core/overrides.h"
+#include "reverse/tune.h"
 #include "core/plan.h"
 
 /* ---- REVERSE_SUBSEQUENCES -------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 /* RESAMPLE1's 2-D row layout (resample1/family.cl): dimension 0 along the row, dimension 1
  * over rows. */
 
-/* Outputs per item of the 2-D row kernels (lib/resample/plan.h's DMLCL_R1_ROWS_VEC):
+/* Outputs per item of the 2-D row kernels (lib/resample/resample1/resample1_plan.h's DMLCL_R1_ROWS_VEC):
  * LINEAR 4 (one 16-byte store for FLOAT32) unless the option RV says 8 or 16 (the plan's
  * rv: more outputs share more of the window's columns), nearest 8. Measured on an H200: linear 2x
  * 0.42 of copy with 4, 0.41 with 8 (downsampling 0.98 and 0.52); nearest 2x 0.40 with 4,
@@ -101,7 +101,7 @@ static inline void store_row(__global elem_t *out, ulong out_off, const resample
             STORE(out, oo + (x0 + j) * (idx_t)a->inner_out, res[j]);
 }
 
-/* The window (WIN, WPAT: lib/resample/resample1_plan.c's pick_window). Neighbouring outputs of an
+/* The window (WIN, WPAT: lib/resample/resample1/resample1_plan.c's pick_window). Neighbouring outputs of an
  * upsampled row share input columns: 2x reads 4 columns for 4 outputs, not 8. An item
  * whose outputs fit loads each outer corner's WIN consecutive columns once per row and
  * picks output j's lower column at window entry PAT(j), the upper one next to it; the
@@ -192,7 +192,7 @@ static inline void window_row(window_t win, const idx_t *lo, const idx_t *hi, co
 #if PAIR_K == INNER_K || PAIR_K >= K
 #error "PAIR_K must name an outer resampled slot"
 #endif
-/* linear_dims for the pairs (lib/resample/resample1_plan.c's pick_pairs): slot PAIR_K counts groups
+/* linear_dims for the pairs (lib/resample/resample1/resample1_plan.c's pick_pairs): slot PAIR_K counts groups
  * of 1 or 2 consecutive output rows with the same lower input row, table rows {first
  * output, outputs} from gtab. Its lo and w are the first row's, *w2 the second's (the
  * first's again for a single row); its step is taken where either row's weight is not 0

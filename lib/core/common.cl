@@ -1,4 +1,6 @@
-/* Prepended to every dmlcl kernel file. Build options select the variant:
+/* Prepended at run time (lib/core/cache.c) to every dmlcl kernel program, before the
+ * family.cl files the embed step put in front of it (tools/embed_kernels.c). Build
+ * options select the variant:
  *   ELEM_BYTES  1/2/4/8: element width (operators that only move bits use unsigned ints)
  *   IDX64       0/1: 32- or 64-bit index arithmetic (64 only where a tensor needs it)
  *   DMLCL_CPU   defined on CPU devices (lib/core/cache.c) */

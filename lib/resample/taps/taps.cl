@@ -4,7 +4,7 @@
  * row per result coordinate, {first source index, tap count, word offset of the taps},
  * and per tap {float bits of w, code}: the tap weight is (code & 1 ? 1 - w : 0) +
  * (code & 2 ? w : 0), so that 1 - w is computed in the accumulator type exactly as the
- * forward pass does (lib/resample/taps_plan.c). Other dimensions are affine with weight 1
+ * forward pass does (lib/resample/taps/taps_tables.c). Other dimensions are affine with weight 1
  * (plain strides). The result is the sum over the product of the tabled dimensions' taps,
  * first dimension slowest, of (product of the tap weights in dimension order) x source:
  * the order in which a forward scatter would add them, so sums are reproducible.
@@ -16,22 +16,8 @@
  * segment kernel's pattern: TPW lane offsets, see there). Shapes and tables are
  * arguments. */
 
-typedef struct {
-    ulong count;   /* result elements */
-    ulong rank;    /* dimensions */
-    ulong nt;      /* tabled dimensions */
-    ulong rsize[8], rstr[8]; /* result size and stride per dimension */
-    ulong sstr[8];           /* source stride (affine dimensions: times their step) */
-    ulong rtab[8];           /* word offset of the dimension's rows; ~0 = affine */
-    ulong rmul[8], rshr[8];  /* multiply-high division by rsize (common.cl's fdiv) */
-    /* The column kernels (rows, segments): the inner dimension b (the last tabled one),
-     * the affine dimension c inside it (channels-last; 8 = none), the columns nx = b's
-     * size x c's size (nc), rows (count / nx), b's rows' word offset, source and result
-     * strides of b and of c, division by nc. */
-    ulong inner, cdim, nx, nc, rows, btab, bstr, bres, csrc, cres, cmul, cshr;
-    ulong cv_ok; /* CV > 1: this enqueue's bindings allow the vector loads and stores */
-    ulong sspan; /* TP: source elements readable from src (after src_off) */
-} taps_args;
+/* The arguments (taps_args), one header with the host (taps.c). */
+#include "resample/taps/args.h"
 
 /* Element types: ../family.cl, prepended by the embed step. */
 

@@ -11,23 +11,8 @@ typedef ulong len_t;
 typedef uint len_t;
 #endif
 
-/* Mirrors the host's rs_args (all 64-bit fields: no padding surprises). */
-typedef struct {
-    ulong size[8];
-    ulong in_str[8];
-    ulong len_str[8]; /* 0 at the axis */
-    ulong out_str[8];
-    ulong div_mul[8]; /* fast division by size[d] */
-    ulong div_shr[8];
-    ulong units;      /* work units: elements, line segments or chunks */
-    ulong axis;
-    ulong segs, seg_mul, seg_shr; /* segments per line, fast division by it */
-    ulong seg_len;    /* elements per segment */
-    ulong per_item;   /* LINES: units per work-item */
-    ulong in_span;    /* input elements from the binding's start */
-    ulong axis_size, axis_in_str; /* size[axis], in_str[axis]: no dynamic indexing, which
-                                   * would make GPU compilers copy the struct to memory */
-} rs_args;
+/* The arguments (rs_args), one header with the host (create.c). */
+#include "reverse/args.h"
 
 /* Lengths are compared wide: values above 2^32 (UINT64) clamp to n. */
 static inline idx_t clamp_len(len_t len, idx_t n) { return (idx_t)min((ulong)len, (ulong)n); }

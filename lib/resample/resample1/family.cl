@@ -1,6 +1,9 @@
-/* RESAMPLE1's kernels: what their layouts share (prepended by the embed step to
- * resample1_units.cl, resample1_rows.cl and resample1_segments.cl, after ../family.cl).
- * The host computed every coordinate in IEEE float32 (lib/resample/resample1_plan.c):
+/* RESAMPLE1's kernels: what their layouts share. A folder's family.cl is no program of its
+ * own: the embed step (tools/embed_kernels.c) prepends it to every .cl program in its
+ * folder and below, outermost first: here resample1_units.cl, resample1_rows.cl,
+ * resample1_segments.cl and resample1_cpu_rows.cl each start with lib/core/common.cl (at
+ * run time), ../family.cl, then this file.
+ * The host computed every coordinate in IEEE float32 (lib/resample/resample1/resample1_plan.c):
  * each resampled dimension has one table row per output coordinate, NEAREST {input
  * index}, LINEAR {i0, weight bits} with i1 = i0 + 1 whenever the weight is not 0.
  * Pass-through dimensions (identity, constant, integer downsampling: affine maps) are
@@ -20,25 +23,8 @@
  * with LINEAR=1, DTYPE (dmlcl data type value) and K (the number of resampled dimensions:
  * the 2^K corners). Shapes are arguments. */
 
-/* Mirrors the host's r1_args (all 64-bit fields: no padding surprises). The inner
- * dimension is entry inner_k of its list (pass-through or resampled); the outer loops
- * skip it. mul/shr: multiply-high division by the size (lib/core/fastdiv.c). */
-typedef struct {
-    ulong units;             /* outer rows x chunks of V */
-    ulong chunks, chunks_mul, chunks_shr;
-    ulong np, nr;            /* pass-through and resampled dimensions */
-    ulong pass_inner;        /* 1: among the outer ones, pass-through varies fastest */
-    ulong inner_k, inner_size, inner_in, inner_out, inner_tab;
-    ulong inner_nin;         /* a resampled inner dimension's input size */
-    ulong gtab;              /* PAIR_K: table row of the first group of rows */
-    ulong vec_ok, vec_in;    /* 0: the output's / input's buffer base may be misaligned */
-    ulong rows;              /* outer rows (units / chunks) */
-    ulong seg;               /* outputs per unit of the *_seg kernels */
-    ulong skip_p, skip_r;    /* list entries the outer loops skip (8: none) */
-    ulong size2, in2, out2, tab2; /* *_seg2: the second inner dimension (resampled) */
-    ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
-    ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
-} resample1_args;
+/* The arguments (resample1_args), one header with the host (resample1.c). */
+#include "resample/resample1/args.h"
 
 /* A unit's V outputs go out as one vector store where they are contiguous and aligned:
  * a store through a vector pointer, since vstoreV only promises element alignment and

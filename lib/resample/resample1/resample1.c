@@ -1,8 +1,9 @@
-/* The RESAMPLE1 kernels (kernels/resample/resample1/), shared by RESAMPLE1, RESAMPLE
+/* The RESAMPLE1 kernels (lib/resample/resample1/), shared by RESAMPLE1, RESAMPLE
  * (v0), RESAMPLE2 and RESAMPLE3 where antialiasing changes nothing: planning, coordinate
  * tables and dispatch of a checked operator (operators.c). */
 #include "core/launch.h"
-#include "resample/plan.h"
+#include "resample/resample1/args.h"
+#include "resample/resample1/resample1_plan.h"
 #include "resample/family.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -19,19 +20,6 @@ typedef struct r1_impl {
     dmlcl__spec pending;
 } r1_impl;
 
-/* Host mirror of the kernel's resample1_args. */
-typedef struct {
-    cl_ulong units, chunks, chunks_mul, chunks_shr;
-    cl_ulong np, nr, pass_inner;
-    cl_ulong inner_k, inner_size, inner_in, inner_out, inner_tab, inner_nin, gtab;
-    cl_ulong vec_ok, vec_in;
-    cl_ulong rows;
-    cl_ulong seg;
-    cl_ulong skip_p, skip_r;
-    cl_ulong size2, in2, out2, tab2;
-    cl_ulong psize[8], pin[8], pout[8], pmul[8], pshr[8];
-    cl_ulong rsize[8], rin[8], rout[8], rtab[8], rmul[8], rshr[8];
-} r1_args;
 
 /* ---- dispatch --------------------------------------------------------------------------- */
 
@@ -40,7 +28,7 @@ static cl_ulong shr_of(const dmlcl__fastdiv *f)
     return f->sh1 | (cl_ulong)f->sh2 << 8;
 }
 
-static void fill_args(const dmlcl__resample1_plan *p, r1_args *a)
+static void fill_args(const dmlcl__resample1_plan *p, resample1_args *a)
 {
     memset(a, 0, sizeof *a);
     a->units = p->units;
@@ -104,7 +92,7 @@ dmlcl_status dmlcl__resample1_enqueue(dmlcl_operator *op, const cl_mem *in,
         op->plan_text[0] = 0; /* described again when asked */
     }
     const dmlcl__resample1_plan *p = &im->plan;
-    r1_args a;
+    resample1_args a;
     fill_args(p, &a);
     a.vec_ok = (cl_ulong)dmlcl__mem_aligned(out[0]);
     a.vec_in = (cl_ulong)dmlcl__mem_aligned(in[0]);
@@ -170,7 +158,7 @@ static dmlcl_status upload_tables(dmlcl_operator *op, const char *name)
     return st;
 }
 
-/* The kernel layout's program (kernels/resample/resample1/resample1_<layout>.cl). */
+/* The kernel layout's program (lib/resample/resample1/resample1_<layout>.cl). */
 static const char *kernel_file(const dmlcl__resample1_plan *p)
 {
     return p->rows_2d    ? "resample1_rows"
@@ -233,15 +221,15 @@ dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *
     dmlcl__resample1_plan *p = &im->plan;
     dmlcl__resample1_plan_make_rule(&op->in[0], &op->out[0], m->linear, m->rule, m->scales,
                                     m->in_offsets, m->out_offsets, &lim,
-                                    dmlcl__overrides_idx64(), p);
+                                    dmlcl__resample_force_idx64(), p);
     /* $DMLCL_RESAMPLE_PLAN overrides the launch shape, for tuning runs. */
     dmlcl__r1_tune tune;
     int given;
-    if ((st = dmlcl__overrides_resample(vt->name, &tune, &given)))
+    if ((st = dmlcl__r1_tune_read(vt->name, &tune, &given)))
         return st;
     if (given)
         dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune,
-                                     dmlcl__overrides_idx64());
+                                     dmlcl__resample_force_idx64());
     if ((st = upload_tables(op, vt->name))) /* fills the pairs into p */
         return st;
     /* A plan with its scales' constants compiled in starts as the generic one where that

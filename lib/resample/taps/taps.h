@@ -1,4 +1,4 @@
-/* Tap tables and the generic tap operator (kernels/resample/resample_taps.cl), shared by
+/* Tap tables and the generic tap operator (lib/resample/taps/taps.cl), shared by
  * RESAMPLE_GRAD1 and RESAMPLE3.
  *
  * Table layout (32-bit words, one buffer): per tabled dimension, one row of 3 words per
@@ -9,7 +9,7 @@
 #ifndef DMLCL_RESAMPLE_TAPS_H
 #define DMLCL_RESAMPLE_TAPS_H
 #include "core/op.h"
-#include "resample/plan.h"
+#include "resample/resample1/resample1_plan.h"
 
 typedef struct dmlcl__taps_table {
     uint32_t *words;

@@ -1,0 +1,199 @@
+/* The tap engine's launch plan (lib/resample/taps/taps_plan.c) as a pure function: the
+ * kernel layout, the NDRange, the channels per item, the segment kernel's pattern and the
+ * build options for RESAMPLE_GRAD1 tables built on the host (taps_tables.c). No OpenCL. */
+#include <check.h>
+#include <string.h>
+#include "resample/taps/taps_plan.h"
+#include "plantensor.h"
+
+static const dmlcl__limits gpu = {1024, 132, 0, 64};
+static const dmlcl__limits cpu = {4096, 2, 1, 64}; /* AVX-512 */
+
+/* RESAMPLE_GRAD1, LINEAR, half-pixel offsets: the result is the forward input (res_sizes),
+ * the source the forward output (src_sizes, each res_sizes x scale). NULL strides: packed.
+ * The tables go into *t (the caller frees them). */
+static void plan_grad(dmlcl__taps_plan *p, dmlcl__taps_table *t, uint32_t rank,
+                      const uint64_t *res_sizes, const uint64_t *res_str,
+                      const uint64_t *src_str, const float *scales,
+                      const dmlcl__limits *lim, const char *tune_text, int force_idx64)
+{
+    uint64_t src_sizes[8];
+    for (uint32_t d = 0; d < rank; d++)
+        src_sizes[d] = (uint64_t)((float)res_sizes[d] * scales[d]);
+    const dmlcl__tensor src = plan_tensor(rank, src_sizes, src_str,
+                                          DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    const dmlcl__tensor res = plan_tensor(rank, res_sizes, res_str,
+                                          DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    memset(t, 0, sizeof *t);
+    dmlcl__taps_plan_init(p, &src, &res);
+    for (uint32_t d = 0; d < rank; d++) {
+        dmlcl__taps_dim dim = {res_sizes[d], src_sizes[d], scales[d], 0.5f, -0.5f,
+                               0, res_sizes[d], 0, src_sizes[d], 0, 0, 0};
+        if (!dmlcl__taps_affine(1, 1, DMLCL__NEAREST_HALF_UP, 0, &dim))
+            ck_assert(dmlcl__taps_add_grad(t, 1, DMLCL__NEAREST_HALF_UP, &dim));
+        dmlcl__taps_plan_dim(p, &src, &res, d, &dim);
+    }
+    dmlcl__r1_tune tune;
+    ck_assert_int_eq(dmlcl__r1_tune_parse(tune_text, &tune), 0);
+    dmlcl__taps_plan_launch(p, t, &src, &res, lim, &tune, force_idx64);
+}
+
+static const uint64_t nchw[4] = {1, 3, 64, 64};
+static const float up2[4] = {1, 1, 2, 2};
+
+/* CPUs: the segment kernel, 512 columns per item at most, groups of 8 items down the rows;
+ * linear 2x's backward pass reads every other source column: the pattern 0, 2, ..., 30. */
+START_TEST(cpu_segments_and_their_pattern)
+{
+    dmlcl__taps_plan p;
+    dmlcl__taps_table t;
+    plan_grad(&p, &t, 4, nchw, NULL, NULL, up2, &cpu, "", 0);
+    ck_assert_uint_eq(p.args.nt, 2);
+    ck_assert_uint_eq(p.args.inner, 3);
+    ck_assert_uint_eq(p.args.nx, 64);
+    ck_assert_uint_eq(p.args.rows, 3 * 64);
+    ck_assert(p.rows_2d && p.kb >= 1);
+    ck_assert_uint_eq(p.segt, 512);
+    ck_assert_uint_eq(p.local2[0], 1);
+    ck_assert_uint_eq(p.local2[1], 8);
+    ck_assert_str_eq(p.kernel, "resample_taps_seg");
+    ck_assert_uint_eq(p.tpw, 16); /* two 64-byte registers of floats, at most 16 */
+    for (int l = 0; l < 16; l++)
+        ck_assert_int_eq(p.tp[l], 2 * l);
+    ck_assert_ptr_nonnull(strstr(p.options, "-DSEGT=512"));
+    ck_assert_ptr_null(strstr(p.options, "-DTP="));
+    ck_assert_ptr_nonnull(strstr(p.options_tp, " -DTPW=16 -DTP=0,2,4,6,8,10,12,14,16,"));
+    ck_assert_int_eq(strncmp(p.options_tp, p.options, strlen(p.options)), 0);
+    dmlcl__taps_table_free(&t);
+}
+END_TEST
+
+/* tp=0: no pattern, so the pattern's program is the generic one. */
+START_TEST(cpu_pattern_off_by_override)
+{
+    dmlcl__taps_plan p;
+    dmlcl__taps_table t;
+    plan_grad(&p, &t, 4, nchw, NULL, NULL, up2, &cpu, "tp=0", 0);
+    ck_assert_uint_eq(p.segt, 512);
+    ck_assert_int_lt(p.tp[0], 0);
+    ck_assert_str_eq(p.options_tp, p.options);
+    dmlcl__taps_table_free(&t);
+}
+END_TEST
+
+/* GPUs: the rows kernel, a group spanning the 64 columns (a power of two, 256 items in
+ * all), its outer loop unrolled to the plan's dimensions by build options. */
+START_TEST(gpu_rows_kernel)
+{
+    dmlcl__taps_plan p;
+    dmlcl__taps_table t;
+    plan_grad(&p, &t, 4, nchw, NULL, NULL, up2, &gpu, "", 0);
+    ck_assert(p.rows_2d);
+    ck_assert_uint_eq(p.segt, 0);
+    ck_assert_str_eq(p.kernel, "resample_taps_rows");
+    ck_assert_uint_eq(p.local2[0], 64);
+    ck_assert_uint_eq(p.local2[1], 4);
+    ck_assert_uint_eq(p.global2[0], 64);
+    ck_assert_uint_eq(p.global2[1] % 4, 0);
+    ck_assert_uint_eq(p.cv, 1); /* channels-first: no channel vectors */
+    ck_assert_ptr_nonnull(strstr(p.options, " -DRS=4 -DBDIM=3 -DCDIM=8 -DTMASK=0xc -DKF="));
+    ck_assert_str_eq(p.options_tp, p.options);
+    dmlcl__taps_table_free(&t);
+}
+END_TEST
+
+/* FLOAT32 channels-last on GPUs: runs of 8 channels become one item each (-DCV=8). */
+START_TEST(gpu_channels_last_vectors)
+{
+    const uint64_t sizes[4] = {1, 8, 64, 64}; /* N, C, H, W */
+    const uint64_t res_str[4] = {64 * 64 * 8, 1, 64 * 8, 8};
+    const uint64_t src_str[4] = {128 * 128 * 8, 1, 128 * 8, 8};
+    dmlcl__taps_plan p;
+    dmlcl__taps_table t;
+    plan_grad(&p, &t, 4, sizes, res_str, src_str, up2, &gpu, "", 0);
+    ck_assert(p.rows_2d);
+    ck_assert_uint_eq(p.args.inner, 3);
+    ck_assert_uint_eq(p.args.cdim, 1);
+    ck_assert_uint_eq(p.cv, 8);
+    ck_assert_uint_eq(p.args.nc, 1);
+    ck_assert_uint_eq(p.args.nx, 64);
+    ck_assert_ptr_nonnull(strstr(p.options, "-DCV=8"));
+    dmlcl__taps_table_free(&t);
+}
+END_TEST
+
+/* More than 3 tabled dimensions, or rows=0: the 1-D kernels, a fixed group of 64 on CPUs. */
+START_TEST(one_dimensional_kernels)
+{
+    const uint64_t sizes[4] = {4, 4, 16, 16};
+    const float all2[4] = {2, 2, 2, 2};
+    dmlcl__taps_plan p;
+    dmlcl__taps_table t;
+    plan_grad(&p, &t, 4, sizes, NULL, NULL, all2, &cpu, "", 0);
+    ck_assert_uint_eq(p.args.nt, 4);
+    ck_assert(!p.rows_2d && p.kb == 0);
+    ck_assert_str_eq(p.kernel, "resample_taps");
+    ck_assert_uint_eq(p.local, 64);
+    ck_assert_uint_eq(p.global % 64, 0);
+    ck_assert_ptr_nonnull(strstr(p.options, "-DKB=0 -DSEGT=0"));
+    dmlcl__taps_table_free(&t);
+    plan_grad(&p, &t, 4, nchw, NULL, NULL, up2, &gpu, "rows=0", 0);
+    ck_assert(!p.rows_2d && p.kb == 0);
+    ck_assert_str_eq(p.kernel, "resample_taps");
+    ck_assert_ptr_nonnull(strstr(p.options, "-DNT2=1"));
+    dmlcl__taps_table_free(&t);
+}
+END_TEST
+
+/* 32-bit index arithmetic unless a tensor or the forcing hook needs 64. */
+START_TEST(index_width)
+{
+    dmlcl__taps_plan p;
+    dmlcl__taps_table t;
+    plan_grad(&p, &t, 4, nchw, NULL, NULL, up2, &gpu, "", 0);
+    ck_assert_int_eq(p.idx64, 0);
+    ck_assert_ptr_nonnull(strstr(p.options, "-DIDX64=0"));
+    ck_assert_uint_eq(p.args.rmul[3] != 0, 1);
+    dmlcl__taps_table_free(&t);
+    plan_grad(&p, &t, 4, nchw, NULL, NULL, up2, &gpu, "", 1);
+    ck_assert_int_eq(p.idx64, 1);
+    ck_assert_ptr_nonnull(strstr(p.options, "-DIDX64=1"));
+    dmlcl__taps_table_free(&t);
+}
+END_TEST
+
+/* An identity dimension is affine: a stride, no rows; the tabled ones point at their rows. */
+START_TEST(affine_dimensions_are_strides)
+{
+    dmlcl__taps_plan p;
+    dmlcl__taps_table t;
+    plan_grad(&p, &t, 4, nchw, NULL, NULL, up2, &gpu, "", 0);
+    ck_assert_uint_eq(p.args.rtab[0], ~(dmlcl__arg)0);
+    ck_assert_uint_eq(p.args.rtab[1], ~(dmlcl__arg)0);
+    ck_assert_uint_eq(p.args.sstr[1], 128 * 128);
+    ck_assert_uint_eq(p.args.rtab[2], 0);
+    ck_assert_uint_lt(p.args.rtab[3], t.n);
+    ck_assert_uint_eq(p.src_base, 0);
+    ck_assert_uint_eq(p.args.sspan, 3 * 128 * 128);
+    dmlcl__taps_table_free(&t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("taps_planner");
+    TCase *tc = tcase_create("launch");
+    tcase_add_test(tc, cpu_segments_and_their_pattern);
+    tcase_add_test(tc, cpu_pattern_off_by_override);
+    tcase_add_test(tc, gpu_rows_kernel);
+    tcase_add_test(tc, gpu_channels_last_vectors);
+    tcase_add_test(tc, one_dimensional_kernels);
+    tcase_add_test(tc, index_width);
+    tcase_add_test(tc, affine_dimensions_are_strides);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
