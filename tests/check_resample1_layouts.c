@@ -96,7 +96,8 @@ START_TEST(every_launch_shape)
 }
 END_TEST
 
-/* The row kernels' window (rows=1 forces them here, rv=8 and 16 their outputs per item),
+/* The row kernels' window (rows=1 forces them here; rv=4 keeps 4 outputs per item where
+ * the planner takes 8, for an inner dimension upsampled 2x or more; rv=16 takes 16),
  * pixel-centre LINEAR: upsampling by 2
  * and 4 along the inner dimension, a volume, the inner dimension first among the
  * resampled ones (transposed output), a pass-through dimension between the resampled
@@ -110,18 +111,18 @@ START_TEST(row_windows)
         int transposed;
         const char *plan, *want;
     } cases[] = {
-        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4 -DPAIR_K=0"},
-        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1,pair=0", "-DWIN=4'"},
-        {4, {1, 2, 7, 40}, {1, 2, 28, 80}, 0, "rows=1", "-DPAIR_K=0"},
-        {4, {1, 1, 5, 17}, {1, 1, 20, 68}, 0, "rows=1", "-DWPAT=0x1100 -DWIN=3"},
-        {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4"},
-        {3, {2, 40, 30}, {2, 80, 60}, 1, "rows=1", "-DINNER_K=0"},
-        {4, {2, 9, 3, 40}, {2, 18, 3, 80}, 0, "rows=1", "-DPASS_INNER=1 -DWPAT=0x2110"},
-        {3, {4, 6, 40}, {4, 6, 80}, 0, "rows=1", "-DWPAT=0x2110 -DWIN=4"},
+        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1,rv=4", "-DWPAT=0x2110 -DWIN=4 -DPAIR_K=0"},
+        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1,pair=0,rv=4", "-DWIN=4'"},
+        {4, {1, 2, 7, 40}, {1, 2, 28, 80}, 0, "rows=1,rv=4", "-DPAIR_K=0"},
+        {4, {1, 1, 5, 17}, {1, 1, 20, 68}, 0, "rows=1,rv=4", "-DWPAT=0x1100 -DWIN=3"},
+        {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1,rv=4", "-DWPAT=0x2110 -DWIN=4"},
+        {3, {2, 40, 30}, {2, 80, 60}, 1, "rows=1,rv=4", "-DINNER_K=0"},
+        {4, {2, 9, 3, 40}, {2, 18, 3, 80}, 0, "rows=1,rv=4", "-DPASS_INNER=1 -DWPAT=0x2110"},
+        {3, {4, 6, 40}, {4, 6, 80}, 0, "rows=1,rv=4", "-DWPAT=0x2110 -DWIN=4"},
         {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,win=1", "-DWIN="},
         {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1", NULL},
         /* 8 and 16 outputs per item (rv=N): wider windows, shared by more outputs. */
-        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1,rv=8",
+        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1", /* 8: the default for 2x */
          "-DWPAT=0x43322110 -DWIN=6 -DRV=8 -DPAIR_K=0"},
         {4, {1, 2, 9, 44}, {1, 2, 18, 88}, 0, "rows=1,rv=16,pair=0",
          "-DWPAT=0x8776655443322110 -DWIN=10 -DRV=16'"},

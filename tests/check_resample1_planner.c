@@ -111,9 +111,10 @@ END_TEST
 
 /* ---- classification and collapsing ------------------------------------------------------- */
 
-/* GPUs: a resampled inner dimension of at least 64 outputs runs the 2-D row kernels, 4
- * outputs per item for LINEAR and 8 for nearest (lib/resample/resample1/resample1_plan.h's DMLCL_R1_ROWS_VEC); shorter
- * rows, and CPUs, do not. */
+/* GPUs: a resampled inner dimension of at least 64 outputs runs the 2-D row kernels, 8
+ * outputs per item for nearest and for LINEAR upsampled 2x or more along it, else 4
+ * (lib/resample/resample1/resample1_plan.h's DMLCL_R1_ROWS_VEC); shorter rows, and CPUs,
+ * do not. */
 START_TEST(gpu_row_kernels)
 {
     const uint64_t is[4] = {2, 3, 40, 50}, os[4] = {2, 3, 80, 100}, short_os[4] = {2, 3, 80, 60};
@@ -121,10 +122,11 @@ START_TEST(gpu_row_kernels)
     for (int linear = 0; linear < 2; linear++) {
         dmlcl__resample1_plan p = plan_f32(4, is, NULL, os, NULL, linear, sc, half8, mhalf8);
         ck_assert_int_eq(p.rows_2d, 1);
-        ck_assert_uint_eq(p.chunks, linear ? 25 : 13); /* 100 outputs in vectors of 4 or 8 */
-        ck_assert_uint_eq(p.local2[0], linear ? 32 : 16);
+        ck_assert_uint_eq(p.rv, 8);
+        ck_assert_uint_eq(p.chunks, 13); /* 100 outputs in vectors of 8 */
+        ck_assert_uint_eq(p.local2[0], 16);
         ck_assert_uint_eq(p.global2[0] % p.local2[0], 0);
-        ck_assert_uint_eq(p.global2[0] * DMLCL_R1_ROWS_VEC(linear) >= 100, 1);
+        ck_assert_uint_eq(p.global2[0] * p.rv >= 100, 1);
         p = plan_f32(4, is, NULL, short_os, NULL, linear, short_sc, half8, mhalf8);
         ck_assert_int_eq(p.rows_2d, 0); /* rows of 60 */
         dmlcl__tensor in = tensor(4, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
@@ -153,6 +155,12 @@ START_TEST(linear_row_window)
         const float sc[3] = {1, 2, (float)cases[n].out / (float)cases[n].in};
         dmlcl__resample1_plan p = plan_f32(3, is, NULL, os, NULL, 1, sc, half8, mhalf8);
         ck_assert_int_eq(p.rows_2d, 1);
+        ck_assert_uint_eq(p.rv, cases[n].out >= 2 * cases[n].in ? 8 : 4);
+        dmlcl__tensor ti = tensor(3, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+        dmlcl__tensor to = tensor(3, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+        dmlcl__r1_tune t4; /* the table's windows are those of 4 outputs per item */
+        ck_assert_int_eq(dmlcl__r1_tune_parse("rv=4", &t4), 0);
+        dmlcl__resample1_plan_launch(&p, &ti, &to, &gpu, &t4, 0);
         ck_assert_msg(p.wpat == cases[n].wpat && p.win == cases[n].win,
                       "%llu -> %llu: wpat 0x%llx win %u", (unsigned long long)cases[n].in,
                       (unsigned long long)cases[n].out, (unsigned long long)p.wpat, p.win);
@@ -167,7 +175,8 @@ START_TEST(linear_row_window)
     const uint64_t is[4] = {4, 5, 6, 512}, os[4] = {8, 10, 12, 1024};
     const float sc[4] = {2, 2, 2, 2};
     dmlcl__resample1_plan p = plan_f32(3, is + 1, NULL, os + 1, NULL, 1, sc, half8, mhalf8);
-    ck_assert_uint_eq(p.win, 4); /* a volume: three resampled dimensions */
+    ck_assert_uint_eq(p.win, 6); /* a volume: three resampled dimensions, 8 per item */
+    ck_assert_int_eq(p.pair, 0);  /* and so no pairs (H200: trilinear 0.41 with, 0.49 without) */
     p = plan_f32(4, is, NULL, os, NULL, 1, sc, half8, mhalf8);
     ck_assert_uint_eq(p.win, 0);
     p = plan_f32(3, is + 1, NULL, os + 1, NULL, 0, sc, half8, mhalf8);
@@ -182,7 +191,7 @@ START_TEST(linear_row_window)
     in = tensor(3, many_in, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     out = tensor(3, many_out, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
-    ck_assert_uint_eq(p.win, 4);
+    ck_assert_uint_eq(p.win, 6);
     dmlcl__resample1_plan_launch(&p, &in, &out, &gpu, &t, 0);
     ck_assert_uint_eq(p.win, 0);
     ck_assert_uint_eq(p.global2[1] / p.local2[1], 132 * 16); /* one group per row of 1024 */
@@ -224,7 +233,7 @@ START_TEST(linear_row_window)
     const float down_sc[3] = {1, 0.5f, 2};
     out = tensor(3, down_out, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     dmlcl__resample1_plan_make(&in, &out, 1, down_sc, half8, mhalf8, &gpu, 0, &p);
-    ck_assert_uint_eq(p.win, 4);
+    ck_assert_uint_eq(p.win, 6);
     ck_assert_int_eq(p.pair, 0);
     ck_assert_int_eq(dmlcl__r1_tune_parse("win=2", &t), -1);
     ck_assert_int_eq(dmlcl__r1_tune_parse("pair=2", &t), -1);
@@ -418,7 +427,7 @@ START_TEST(types_and_index_width)
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
     ck_assert_int_eq(p.idx64, 1); /* 2^32 outputs */
     ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=5 -DELEM_BYTES=1 -DK=2 -DV=4 -DINNER_RES=1 "
-                                "-DINNER_K=1 -DIDX64=1 -DNPS=0 -DPASS_INNER=0");
+                                "-DINNER_K=1 -DIDX64=1 -DNPS=0 -DPASS_INNER=0 -DRV=8");
     const uint64_t os2[2] = {16, 16};
     out = tensor(2, os2, NULL, DMLCL_TENSOR_DATA_TYPE_UINT8, 1);
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);

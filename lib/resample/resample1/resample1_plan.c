@@ -244,9 +244,14 @@ static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
         return;
     p->rows_2d = 1;
     /* LINEAR: 4, 8 or 16 outputs per item (rv=N): more outputs share more of the window's
-     * columns (2x: 4 loads per outer corner for 4 outputs, 6 for 8, 10 for 16). */
+     * columns (2x: 4 loads per outer corner for 4 outputs, 6 for 8, 10 for 16). H200
+     * (tools/bench/gpu_sweep.sh, 1 and 4 GiB): an inner dimension upsampled 2x or more
+     * takes 8 (linear 2x 0.72 -> 0.75 of copy, 16: 0.52); less than 2x keeps 4 (1.5x 0.49,
+     * 0.37 with 8; 0.5x 0.95, 0.50 with 8). */
     if (p->linear && t && t->rv >= 0)
         p->rv = 4u << t->rv;
+    else if (p->linear && p->inner_size >= 2 * p->inner_nin)
+        p->rv = 8;
     const unsigned rv = p->rv;
     p->chunks = (p->inner_size + rv - 1) / rv;
     p->units = p->count / p->inner_size * p->chunks;
@@ -384,7 +389,10 @@ static void pick_pairs(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
     p->pair = 0;
     p->pair_groups = 0;
     p->gtab = p->table_rows;
-    int want = t && t->pair >= 0 ? t->pair : 1;
+    /* Pairs with 8 outputs per item only below 3 resampled dimensions: H200 trilinear 2x
+     * 0.41 of copy with pairs, 0.49 without (4 per item: 0.46 with, 0.41 without); linear
+     * 2x 0.75 with, 0.72 without. */
+    int want = t && t->pair >= 0 ? t->pair : !(p->rv > 4 && p->nr >= 3);
     uint32_t k = pair_slot(p);
     if (!want || !p->win || k == DMLCL_MAXDIM)
         return;
