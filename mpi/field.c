@@ -180,11 +180,10 @@ cl_mem dmlcl_mpi_field_buffer(const dmlcl_mpi_field *f, dmlcl_mpi_box *ghost,
 /* Splits region into at most three dimensions a rect copy takes: the contiguous block of
  * its innermost dimensions (those spanning the ghost box whole merge with the one above),
  * then rows and slices; any further outer dimensions are a loop of rect copies. */
-cl_int field_rect(const dmlcl_mpi_field *f, const box *region, void *host, int read,
-                  cl_event *event)
+cl_int field_rect(const dmlcl_mpi_field *f, cl_command_queue q, const box *region, void *host,
+                  int read, cl_event *event)
 {
     const uint32_t n = region->dimension_count, e = f->layout->elem;
-    cl_command_queue q = dmlcl_context_queue(f->ctx);
     if (!box_count(region))
         return CL_SUCCESS;
     uint32_t k = n - 1;
@@ -245,7 +244,7 @@ cl_int field_rect(const dmlcl_mpi_field *f, const box *region, void *host, int r
 /* A blocking copy of the owned box. */
 static dmlcl_status owned_copy(dmlcl_mpi_field *f, void *data, int read)
 {
-    cl_int err = field_rect(f, &f->owned, data, read, NULL);
+    cl_int err = field_rect(f, dmlcl_context_queue(f->ctx), &f->owned, data, read, NULL);
     if (err == CL_SUCCESS)
         err = clFinish(dmlcl_context_queue(f->ctx));
     return err == CL_SUCCESS ? DMLCL_SUCCESS

@@ -15,6 +15,8 @@ void exchange_free(exchange *ex, cl_command_queue q)
 {
     if (ex->last_write)
         clWaitForEvents(1, &ex->last_write), clReleaseEvent(ex->last_write);
+    if (ex->xq)
+        clFinish(ex->xq), clReleaseCommandQueue(ex->xq);
     if (ex->staging) {
         if (ex->host && clEnqueueUnmapMemObject(q, ex->staging, ex->host, 0, NULL, NULL) ==
                             CL_SUCCESS)
@@ -93,6 +95,13 @@ dmlcl_status exchange_plan(dmlcl_mpi_field *f, const box *needed_all)
                                   CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
     if (err != CL_SUCCESS)
         return mpil_cl_fail("clEnqueueMapBuffer (pinned staging for the halo faces)", err);
+    cl_device_id dev = NULL;
+    err = clGetCommandQueueInfo(dmlcl_context_queue(f->ctx), CL_QUEUE_DEVICE, sizeof dev, &dev,
+                                NULL);
+    if (err == CL_SUCCESS)
+        ex->xq = clCreateCommandQueue(dmlcl_context_cl_context(f->ctx), dev, 0, &err);
+    if (err != CL_SUCCESS)
+        return mpil_cl_fail("clCreateCommandQueue (the ghosts' writes)", err);
     return DMLCL_SUCCESS;
 }
 
@@ -138,7 +147,8 @@ dmlcl_status dmlcl_mpi_halo_begin(dmlcl_mpi_field *f)
     cl_event last = NULL;
     cl_int cerr = CL_SUCCESS;
     for (int i = 0; i < ex->nsend && cerr == CL_SUCCESS; i++)
-        cerr = field_rect(f, &ex->send[i].region, ex->host + ex->send[i].at, 1, &last);
+        cerr = field_rect(f, dmlcl_context_queue(f->ctx), &ex->send[i].region,
+                          ex->host + ex->send[i].at, 1, &last);
     if (cerr == CL_SUCCESS)
         cerr = clFinish(dmlcl_context_queue(f->ctx));
     if (last)
@@ -167,11 +177,19 @@ dmlcl_status dmlcl_mpi_halo_end(dmlcl_mpi_field *f)
     int err = ex->nreq ? MPI_Waitall(ex->nreq, ex->req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     if (err != MPI_SUCCESS && st == DMLCL_SUCCESS)
         st = mpil_mpi_fail("dmlcl_mpi_halo_end: MPI_Waitall", err);
-    /* Enqueued, not waited for: the kernel enqueued next on the (in-order) queue reads
-     * the ghosts after them; the next begin waits before reusing the staging memory. */
+    /* Enqueued on the field's own queue, not waited for: they run beside whatever the
+     * context's queue runs now (dmlcl_mpi_operator_run's interior, which reads no ghost),
+     * and a barrier makes everything enqueued on the context's queue after this return
+     * wait for them (in-order semantics for the caller). The previous step's readers of
+     * the ghosts finished in begin (its clFinish); the next begin waits for these writes
+     * before reusing the staging memory. */
     cl_int cerr = CL_SUCCESS;
     for (int i = 0; i < ex->nrecv && cerr == CL_SUCCESS && st == DMLCL_SUCCESS; i++)
-        cerr = field_rect(f, &ex->recv[i].region, ex->host + ex->recv[i].at, 0, &ex->last_write);
+        cerr = field_rect(f, ex->xq, &ex->recv[i].region, ex->host + ex->recv[i].at, 0,
+                          &ex->last_write);
+    if (cerr == CL_SUCCESS && ex->last_write && (cerr = clFlush(ex->xq)) == CL_SUCCESS)
+        cerr = clEnqueueBarrierWithWaitList(dmlcl_context_queue(f->ctx), 1, &ex->last_write,
+                                            NULL);
     if (cerr == CL_SUCCESS && ex->last_write)
         cerr = clFlush(dmlcl_context_queue(f->ctx));
     if (cerr != CL_SUCCESS && st == DMLCL_SUCCESS)

@@ -92,6 +92,8 @@ typedef struct exchange {
     MPI_Request *req;
     int nreq;
     cl_event last_write; /* the ghosts' writes read staging until this completes */
+    cl_command_queue xq; /* the ghosts' writes: a queue of their own, so they run while the
+                          * interior's kernel (which reads no ghost) runs on the context's */
     int in_flight;
     dmlcl_status pending; /* a failure of begin, reported (agreed) by end */
 } exchange;
@@ -110,7 +112,8 @@ struct dmlcl_mpi_field {
 
 /* Copies region (inside the ghost box) between the device buffer and a packed host array
  * of it, enqueued (not blocking); *event: the last command's. */
-cl_int field_rect(const dmlcl_mpi_field *f, const box *region, void *host, int read,
+cl_int field_rect(const dmlcl_mpi_field *f, cl_command_queue q, const box *region, void *host,
+                  int read,
                   cl_event *event);
 /* Plans the exchange from every rank's needed box (halo.c); local. */
 dmlcl_status exchange_plan(dmlcl_mpi_field *f, const box *needed_all);
