@@ -10,6 +10,16 @@ set -u
 srcdir=${srcdir:-.}
 DATA=$srcdir/tests/data
 DMLCL=${DMLCL:-./tools/dmlcl}
+# In the build folder ./tools/dmlcl is libtool's wrapper script, which costs a shell start
+# (about 0.15 CPU-s) before each of the ~180 commands below: run the script again once
+# under `libtool --mode=execute`, which hands it the real program and its library path.
+if [ -z "${DMLCL_CLI_RESOLVED:-}" ] && [ -f ./libtool ] && [ -f "$DMLCL" ] &&
+    sed 5q "$DMLCL" | grep -q 'libtool'; then
+    DMLCL_CLI_RESOLVED=1
+    export DMLCL_CLI_RESOLVED
+    exec ${SHELL:-/bin/sh} ./libtool --mode=execute ${SHELL:-/bin/sh} "$0" "$DMLCL"
+fi
+[ -n "${DMLCL_CLI_RESOLVED:-}" ] && [ $# -gt 0 ] && DMLCL=$1
 work=$(mktemp -d "${TMPDIR:-/tmp}/dmlcl_cli.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT
 trap 'exit 1' INT TERM
