@@ -164,6 +164,11 @@ START_TEST(ndrange_from_device_limits)
         ck_assert_uint_eq(p.local, 64);
         ck_assert_uint_eq(p.global % 64, 0);
     }
+    /* No items: one whole group, never a global size below the group's. */
+    size_t g = 0, l = 0;
+    dmlcl__plan_ndrange(0, &cpu, &g, &l);
+    ck_assert_uint_eq(l, 64);
+    ck_assert_uint_eq(g, 64);
 }
 END_TEST
 

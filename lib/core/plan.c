@@ -14,8 +14,7 @@ void dmlcl__plan_ndrange(uint64_t items, const dmlcl__limits *lim, size_t *globa
     uint64_t cap = lim->is_cpu ? (uint64_t)lim->compute_units * 1024
                                : (uint64_t)lim->compute_units * wg * 32;
     uint64_t g = items < cap ? items : cap;
-    if (wg)
-        g = (g + wg - 1) / wg * wg;
-    *global = (size_t)(g ? g : 1);
+    g = g ? g : 1; /* at least one group, and a whole number of them */
+    *global = (size_t)((g + wg - 1) / wg * wg);
     *local = wg;
 }
