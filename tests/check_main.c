@@ -1,6 +1,7 @@
 /* Runs the OpenCL-backed suites in one process, so they share one context and its
  * compiled programs (CK_FORK=no is set by the test environment): every suite, or those
  * $DMLCL_TEST_SUITES names (make check runs groups of them side by side: the .suites files in tests/suites). */
+#include "progress.h"
 #include "testutil.h"
 #include "core/context.h" /* white-box: the device's vector registers */
 #include <stdio.h>
@@ -99,7 +100,9 @@ int main(void)
         return EXIT_FAILURE;
     }
     print_device();
+    tu_progress_start(sr, want ? want : "check_dmlcl");
     srunner_run_all(sr, CK_NORMAL);
+    tu_progress_end();
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     dmlcl_cache_stats cs;

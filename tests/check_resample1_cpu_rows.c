@@ -107,13 +107,61 @@ START_TEST(cpu_row_blocks)
 }
 END_TEST
 
+/* Random scales and offsets along the row (make check's other suites run the generic
+ * programs): the specialised row blocks, whatever lane pattern a scale gives, against
+ * the C reference bit for bit. Four programs: each scale is one. */
+START_TEST(random_scales)
+{
+    static const dmlcl_tensor_data_type types[] = {F32, U8, F16};
+    uint64_t rng = 0x5ca1e;
+    setenv("DMLCL_RESAMPLE_PLAN", "rows=0,seg=256,cpu=2", 1);
+    for (int n = 0; n < 4; n++) {
+        rcase c;
+        memset(&c, 0, sizeof c);
+        c.rank = 3;
+        c.type = types[n % 3];
+        c.mode = n % 2 ? NEAREST : LINEAR;
+        c.elem = dmlcl_data_type_size(c.type);
+        c.in_sizes[0] = 2, c.out_sizes[0] = 2, c.scales[0] = 1;
+        c.in_sizes[1] = (uint32_t)tu_range(&rng, 2, 6);
+        c.in_sizes[2] = (uint32_t)tu_range(&rng, 20, 90);
+        for (uint32_t d = 1; d < 3; d++) {
+            c.scales[d] = 0.3f + (float)tu_range(&rng, 0, 1000) / 250.0f;
+            c.out_sizes[d] = (uint32_t)((float)c.in_sizes[d] * c.scales[d]) + 1;
+            rc_random_offsets(&rng, 3, &c.ipo[d], &c.opo[d]);
+        }
+        c.ipo[0] = 0.5f, c.opo[0] = -0.5f;
+        tu_make_strides(&rng, TU_PACKED, 3, c.in_sizes, -1, c.in_str);
+        tu_make_strides(&rng, TU_PACKED, 3, c.out_sizes, -1, c.out_str);
+        dmlcl_operator *op = rc_make_op(&c, 0);
+        ck_assert_msg(strstr(dmlcl_operator_plan(op), "-cpu-rows") != NULL, "case %d: %s", n,
+                      dmlcl_operator_plan(op));
+        dmlcl_operator_release(op);
+        if (tu_compile_only())
+            continue;
+        const size_t inexact = rc_case_inexact;
+        rc_check_random(&rng, &c, n);
+        ck_assert_msg(rc_case_inexact == inexact, "case %d: %zu outputs not bit-identical", n,
+                      rc_case_inexact - inexact);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 Suite *resample1_cpu_rows_suite(void)
 {
     Suite *s = suite_create("resample1_cpu_rows");
     TCase *tc = tcase_create("layouts");
     tcase_add_checked_fixture(tc, NULL, rc_forget_plan_override);
+    tcase_add_checked_fixture(tc, tu_specialize_sync, tu_specialize_restore);
     tcase_set_timeout(tc, 300);
+    tcase_set_tags(tc, "targets"); /* tests/targets_test.sh builds these for other CPUs */
     tcase_add_test(tc, cpu_row_blocks);
     suite_add_tcase(s, tc);
+    TCase *rs = tcase_create("random_scales");
+    tcase_add_checked_fixture(rs, NULL, rc_forget_plan_override);
+    tcase_add_checked_fixture(rs, tu_specialize_sync, tu_specialize_restore);
+    tcase_add_test(rs, random_scales);
+    suite_add_tcase(s, rs);
     return s;
 }

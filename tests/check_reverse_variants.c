@@ -198,8 +198,7 @@ static const struct {
     {"variant=generic", 50, 1},
     {"variant=lines", 40, 1}, /* the default on CPUs: check_reverse_subsequences.c has all ranks */
     {"variant=chunks", 100, 1},
-    {"variant=chunks,wg=32,waves=1", 20, 1}, /* few work-items: each loops over many chunks */
-    {"variant=chunks,wg=16,waves=2", 20, 1},
+    {"variant=chunks,wg=16,waves=1", 24, 1}, /* few work-items: each loops over many chunks */
     {"variant=generic,wg=16,waves=1", 12, 1},
     {"variant=generic", 12, 2}, /* ranks 4..5 (rank class 8), UINT64 lengths */
     {"variant=chunks", 12, 2},

@@ -2,8 +2,8 @@
  * caller's path once its family, layout, type and mode have their generic program
  * (lib/core/specialize.h). The specialised program, built in the background, takes over
  * at an execution after it is ready and computes the same bits; random scales compile a
- * bounded number of programs. make check runs with DMLCL_SPECIALIZE=sync; these tests
- * set background themselves. */
+ * bounded number of programs. make check runs with DMLCL_SPECIALIZE=off; these tests
+ * set the mode themselves. */
 #include "testutil.h"
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +95,6 @@ START_TEST(generic_first_then_specialised)
     run(op, x, got);
     ck_assert_msg(!memcmp(got, want, count(m.out) * 4), "the second operator's bits differ");
     dmlcl_operator_release(op);
-    unsetenv("DMLCL_SPECIALIZE");
     free(x), free(want), free(got);
 }
 END_TEST
@@ -128,7 +127,6 @@ START_TEST(random_scales_compile_a_bounded_number)
      * and at most DMLCL__SPEC_PER_GENERIC (8) specialised ones. */
     ck_assert_msg(s1.compiles - s0.compiles <= 9, "100 random scales compiled %llu programs",
                   (unsigned long long)(s1.compiles - s0.compiles));
-    unsetenv("DMLCL_SPECIALIZE");
     free(x), free(y);
 }
 END_TEST
@@ -141,7 +139,6 @@ START_TEST(bad_mode_is_an_error)
     setenv("DMLCL_SPECIALIZE", "later", 1);
     dmlcl_operator *op = NULL;
     dmlcl_status st = dmlcl_operator_create(tu_context(), &m.od, &op);
-    unsetenv("DMLCL_SPECIALIZE");
     if (st == DMLCL_SUCCESS) { /* this device plans no specialised program for 2x */
         dmlcl_operator_release(op);
         return;
@@ -158,6 +155,8 @@ Suite *specialize_suite(void)
     Suite *s = suite_create("specialize");
     TCase *tc = tcase_create("specialize");
     tcase_set_timeout(tc, 300);
+    /* Each test sets its mode; the fixture saves make check's and puts it back. */
+    tcase_add_checked_fixture(tc, tu_specialize_sync, tu_specialize_restore);
     tcase_add_test(tc, generic_first_then_specialised);
     tcase_add_test(tc, random_scales_compile_a_bounded_number);
     tcase_add_test(tc, bad_mode_is_an_error);

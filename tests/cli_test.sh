@@ -28,11 +28,19 @@ DMLCL_CACHE_DIR=$work/cache
 export DMLCL_CACHE_DIR
 pass=0 fail=0 skip=0
 
-ok() { pass=$((pass + 1)); echo "PASS: $1"; }
+progress_name=cli_test
+progress() { :; } # replaced where tests/progress.sh is found
+[ -f "${srcdir:-.}/tests/progress.sh" ] && . "${srcdir:-.}/tests/progress.sh"
+ok() {
+    pass=$((pass + 1))
+    echo "PASS: $1"
+    progress
+}
 bad() {
     fail=$((fail + 1))
     echo "FAIL: $1"
     sed 's/^/    | /' "$work/out" "$work/err" 2>/dev/null
+    progress
 }
 skipped() { skip=$((skip + 1)); echo "SKIP: $1"; }
 

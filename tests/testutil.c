@@ -240,6 +240,26 @@ int tu_compile_only(void)
     return v && *v && strcmp(v, "0") != 0;
 }
 
+/* The value to restore (the fixtures run on the test's thread, in this process). */
+static char tu_spec_saved[32];
+static int tu_spec_was_set;
+
+void tu_specialize_sync(void)
+{
+    const char *v = getenv("DMLCL_SPECIALIZE");
+    tu_spec_was_set = v != NULL;
+    snprintf(tu_spec_saved, sizeof tu_spec_saved, "%s", v ? v : "");
+    setenv("DMLCL_SPECIALIZE", "sync", 1);
+}
+
+void tu_specialize_restore(void)
+{
+    if (tu_spec_was_set)
+        setenv("DMLCL_SPECIALIZE", tu_spec_saved, 1);
+    else
+        unsetenv("DMLCL_SPECIALIZE");
+}
+
 dmlcl_status tu_create_release(const dmlcl_operator_desc *od)
 {
     dmlcl_operator *op = (dmlcl_operator *)1; /* must come back NULL on failure */

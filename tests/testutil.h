@@ -83,6 +83,13 @@ dmlcl_status tu_create_release(const dmlcl_operator_desc *od);
  * nothing (tests/targets_test.sh, for a target the host cannot run). */
 int tu_compile_only(void);
 
+/* make check runs with DMLCL_SPECIALIZE=off (Makefile.am): the suites test the generic
+ * programs, which every operator starts on, and random scales compile no program each.
+ * The tests of the specialised programs (lane patterns, tap patterns, the GPUs' windows)
+ * build them on the caller's path through this fixture pair: setup and teardown. */
+void tu_specialize_sync(void);
+void tu_specialize_restore(void);
+
 /* RESAMPLE1 on packed FLOAT32 host arrays through execute_host in tu_context(); asserts
  * that create and run succeed. */
 void tu_resample1_f32(uint32_t rank, const uint32_t *in_sizes, const uint32_t *out_sizes,
