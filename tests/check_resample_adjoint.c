@@ -348,7 +348,7 @@ START_TEST(adjoint_float64)
     plan_index = _i;
     set_plan(_i);
     uint64_t rng = 0xad701 + (uint64_t)_i;
-    for (int n = 0; n < 24; n++) {
+    for (int n = 0; n < 15; n++) {
         gcase c = random_acase(&rng, F64, 4, n % 3 ? 48 : 600, plans[_i] == NULL);
         int r1 = c.mode == LINEAR && tu_range(&rng, 0, 1);
         check_adjoint(&rng, &c, r1, n);
@@ -367,7 +367,7 @@ START_TEST(transpose_every_type)
     plan_index = _i;
     set_plan(_i);
     uint64_t rng = 0x7a5e + (uint64_t)_i;
-    for (int n = 0; n < 12; n++) {
+    for (int n = 0; n < 9; n++) {
         gcase c = random_acase(&rng, types[n % 3], 2, 40, plans[_i] == NULL);
         check_transpose(&c, c.mode == LINEAR && tu_range(&rng, 0, 1), n);
     }

@@ -402,7 +402,7 @@ START_TEST(tiles_match_the_whole_run)
 {
     static const dmlcl_tensor_data_type types[5] = {F32, F16, F64, I8, U8};
     uint64_t rng = 0x711E5 + (uint64_t)_i;
-    for (int n = 0; n < 6; n++) {
+    for (int n = 0; n < 4; n++) { /* 5 x 4 cases: every type under 4 seeds */
         tcase c = random_case(&rng, 3, 9);
         c.dtype = types[(n + _i) % 5];
         check_split(&c, &rng);
