@@ -26,22 +26,9 @@ trap 'exit 1' INT TERM
 # A fresh on-disk program cache, so the --verbose test sees a compile, then a disk hit.
 DMLCL_CACHE_DIR=$work/cache
 export DMLCL_CACHE_DIR
-pass=0 fail=0 skip=0
-
+skip=0
 progress_name=cli_test
-progress() { :; } # replaced where tests/progress.sh is found
-[ -f "${srcdir:-.}/tests/progress.sh" ] && . "${srcdir:-.}/tests/progress.sh"
-ok() {
-    pass=$((pass + 1))
-    echo "PASS: $1"
-    progress
-}
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $1"
-    sed 's/^/    | /' "$work/out" "$work/err" 2>/dev/null
-    progress
-}
+. "${srcdir:-.}/tests/steps.sh" || exit 99
 skipped() { skip=$((skip + 1)); echo "SKIP: $1"; }
 
 # RESAMPLE1 not there yet: the library's placeholder message.

@@ -78,7 +78,7 @@ void tu_progress_start(SRunner *sr, const char *what)
         pr.pipe[0] = pr.pipe[1] = pr.out = -1;
         return;
     }
-    static char path[32];
+    static char path[32]; /* Check keeps the pointer, not a copy */
     snprintf(path, sizeof path, "/dev/fd/%d", pr.pipe[1]);
     srunner_set_log(sr, path);
 }

@@ -28,10 +28,10 @@ EOT
         echo "targets_test: $lib is the host's target ($bytes-byte vectors): checked by the suites"
         continue
     fi
-    only=1 what="built"
+    what="built"
     has "$flag" || what="built (the host lacks $flag)"
     # The tests tagged "targets": the row blocks' cases and the tap patterns, one process.
-    log=$(POCL_KERNELLIB_NAME=$lib POCL_LLVM_CPU_NAME=$cpu DMLCL_TEST_COMPILE_ONLY=$only \
+    log=$(POCL_KERNELLIB_NAME=$lib POCL_LLVM_CPU_NAME=$cpu DMLCL_TEST_COMPILE_ONLY=1 \
         DMLCL_TEST_SUITES="resample1_cpu_rows resample_grad1_layouts" CK_INCLUDE_TAGS=targets \
         "$prog" 2>&1)
     rc=$?

@@ -9,8 +9,11 @@ _state = {"start": time.monotonic(), "last": time.monotonic(), "passed": 0, "fai
 
 def pytest_runtest_logreport(report):
     if not _fd.isdigit() or report.when != "call" and not report.failed:
-        return
-    _state["passed" if report.passed else "failed"] += report.passed or report.failed
+        return  # a setup or teardown counts only when it fails
+    if report.passed:
+        _state["passed"] += 1
+    elif report.failed:
+        _state["failed"] += 1
     now = time.monotonic()
     if now - _state["last"] < 10 and not report.failed:
         return

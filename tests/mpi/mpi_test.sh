@@ -48,21 +48,8 @@ case $("$MPIEXEC" --version 2>&1) in
 *) launch_flags="" ;;
 esac
 
-pass=0 fail=0
 progress_name=mpi_test
-progress() { :; } # replaced where tests/progress.sh is found
-[ -f "${srcdir:-.}/tests/progress.sh" ] && . "${srcdir:-.}/tests/progress.sh"
-ok() {
-    pass=$((pass + 1))
-    echo "PASS: $1"
-    progress
-}
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $1"
-    sed 's/^/    | /' "$work/out"
-    progress
-}
+. "${srcdir:-.}/tests/steps.sh" || exit 99
 
 # mpi NAME STATUS NEEDLES NP PROGRAM ARGS...: the run exits with STATUS and its output
 # holds every |-separated NEEDLE.
