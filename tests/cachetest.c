@@ -71,6 +71,8 @@ ct_scan ct_scan_dir(const char *dir)
             snprintf(s.entry, sizeof s.entry, "%s/%s", dir, n);
         } else if (strstr(n, ".tmp")) {
             s.temps++;
+        } else if (!strcmp(n, "compile.lock")) {
+            s.locks++;
         } else {
             s.others++;
         }

@@ -20,6 +20,7 @@ void ct_remove_tree(const char *path);
 /* What a cache folder holds: entries ("<16 hex>.bin"), writers' temp files, anything else. */
 typedef struct {
     int entries, temps, others;
+    int locks; /* "compile.lock": the folder's compile lock, kept between compiles */
     char entry[CT_PATH]; /* path of the last entry seen */
 } ct_scan;
 ct_scan ct_scan_dir(const char *dir);

@@ -1,10 +1,11 @@
 /* Processes sharing one on-disk cache folder. Its own test program: children are forked
  * before this process makes any OpenCL call (OpenCL state must not cross a fork), and
  * only after they are all gone does the parent touch OpenCL to check their entries.
- * Round 1: four processes start at once on an empty folder and race to compile and
- * store. Round 2: one entry truncated, four more processes race to load, delete and
- * rewrite it. Every child must get right results; the folder must end with exactly one
- * valid entry per variant and no temp files. */
+ * Round 1: four processes start at once on an empty folder; each program is compiled
+ * once, by one of them, while the others wait on the folder's compile lock and then load
+ * it. Round 2: one entry truncated, four more processes race to load and delete it, and
+ * one compiles and rewrites it. Every child must get right results; the folder must end
+ * with exactly one valid entry per variant, its lock file and no temp files. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* setenv */
 #endif
@@ -85,7 +86,16 @@ static ct_scan expect_valid_folder(const char *dir)
     ck_assert_int_eq(s.entries, VARIANTS);
     ck_assert_int_eq(s.temps, 0);
     ck_assert_int_eq(s.others, 0);
+    ck_assert_int_eq(s.locks, 1);
     return s;
+}
+
+static unsigned long long total_compiles(const report r[PROCS])
+{
+    unsigned long long n = 0;
+    for (int i = 0; i < PROCS; i++)
+        n += r[i].compiles;
+    return n;
 }
 
 START_TEST(four_processes_share_one_folder)
@@ -95,8 +105,11 @@ START_TEST(four_processes_share_one_folder)
     snprintf(dir, sizeof dir, "%s", dmlcl_cache_directory());
     report r[PROCS];
 
+    /* Each program was compiled once, by one of them; the others waited for it (the
+     * compile lock) and loaded it. */
     run_round(r);
-    for (int i = 0; i < PROCS; i++) /* each program was compiled or loaded */
+    ck_assert_uint_eq(total_compiles(r), VARIANTS);
+    for (int i = 0; i < PROCS; i++)
         ck_assert_uint_eq(r[i].compiles + r[i].disk_hits, VARIANTS);
     ct_scan s = expect_valid_folder(dir);
 
@@ -105,11 +118,10 @@ START_TEST(four_processes_share_one_folder)
     ck_assert_ptr_nonnull(data);
     ck_assert_int_eq(ct_write(s.entry, data, len / 2), 0);
     free(data);
-    run_round(r);
-    for (int i = 0; i < PROCS; i++) { /* only the truncated one may be compiled */
+    run_round(r); /* only the truncated one is compiled again, and once */
+    ck_assert_uint_eq(total_compiles(r), 1);
+    for (int i = 0; i < PROCS; i++)
         ck_assert_uint_eq(r[i].compiles + r[i].disk_hits, VARIANTS);
-        ck_assert_uint_le(r[i].compiles, 1);
-    }
     expect_valid_folder(dir);
 
     /* The children are gone: now this process may use OpenCL. Every entry loads. */

@@ -88,6 +88,23 @@ static dmlcl_status compile(dmlcl_context *c, const dmlcl__kernel_source *src[2]
     return DMLCL_SUCCESS;
 }
 
+/* A disk miss: compiles and stores the program under the folder's compile lock, unless
+ * the process that held the lock before us stored it meanwhile (then loads it). */
+static dmlcl_status compile_once(dmlcl_context *c, const dmlcl__kernel_source *src[2],
+                                 const char *kernel_file, uint64_t hash, const char *options,
+                                 cl_program *out)
+{
+    int lock = dmlcl__disk_lock(c, hash, options);
+    dmlcl_status st = DMLCL_SUCCESS;
+    if (lock >= 0 && dmlcl__disk_load(c, hash, options, out) == 0) {
+        __atomic_add_fetch(&stats.disk_hits, 1, __ATOMIC_SEQ_CST);
+    } else if ((st = compile(c, src, kernel_file, options, out)) == DMLCL_SUCCESS) {
+        dmlcl__disk_store(c, hash, options, *out);
+    }
+    dmlcl__disk_unlock(lock);
+    return st;
+}
+
 /* Adds (or, if another thread won the race, swaps in) the entry; returns the program to
  * use, retained for the caller. Caller holds cache_lock. */
 static cl_program insert(dmlcl_context *c, uint64_t hash, const char *options, cl_program prog)
@@ -161,9 +178,8 @@ dmlcl_status dmlcl__program_full(dmlcl_context *c, const char *kernel_file, cons
     } else {
         if (reach == DMLCL__REACH_DISK)
             return DMLCL_SUCCESS;
-        if ((st = compile(c, src, kernel_file, options, &prog)))
+        if ((st = compile_once(c, src, kernel_file, hash, options, &prog)))
             return st;
-        dmlcl__disk_store(c, hash, options, prog);
     }
     pthread_mutex_lock(&cache_lock);
     *out = insert(c, hash, options, prog);

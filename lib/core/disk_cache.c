@@ -345,6 +345,59 @@ void dmlcl__disk_store(dmlcl_context *c, uint64_t source_hash, const char *optio
     dmlcl__free(bin);
 }
 
+/* ---- the compile lock -------------------------------------------------------------------
+ * Processes that miss the same entry at once (the ranks of an MPI job on one node, test
+ * runs side by side) would each compile it: the JIT's seconds and memory N times over for
+ * one program. A miss takes a lock on one byte of "<folder>/compile.lock", the byte the
+ * entry's key picks, before it compiles: the first process compiles and stores, the others
+ * wait for the byte (asleep, polling every few milliseconds, not spinning), then find the
+ * entry and load it. Open-file-description locks exclude the threads of one process from
+ * each other too, and the kernel drops them when their holder exits or crashes. The lock
+ * only saves work: where it cannot be taken (no folder we may write, a file system without
+ * locks) or after LOCK_WAIT_S, the caller compiles as it would without it. */
+#define LOCK_NAME "compile.lock"
+#define LOCK_WAIT_S 120
+#define LOCK_POLL_NS 5000000L
+#ifdef F_OFD_SETLK
+#define LOCK_CMD F_OFD_SETLK
+#else
+#define LOCK_CMD F_SETLK /* locks per process: threads of one process may both compile */
+#endif
+
+int dmlcl__disk_lock(dmlcl_context *c, uint64_t source_hash, const char *options)
+{
+    char dir[PATH_CAP], path[PATH_CAP], key[KEY_CAP];
+    size_t key_len = key_text(c, source_hash, options, key, sizeof key);
+    if (!key_len || dmlcl__disk_dir(dir, sizeof dir) || join(path, sizeof path, dir, LOCK_NAME) ||
+        make_dirs(dir))
+        return -1;
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    struct flock l;
+    memset(&l, 0, sizeof l); /* OFD locks want l_pid 0 */
+    l.l_type = F_WRLCK;
+    l.l_whence = SEEK_SET;
+    l.l_start = (off_t)(dmlcl__hash64(key, key_len, 0) & 0x3fffffffu);
+    l.l_len = 1;
+    const struct timespec poll = {0, LOCK_POLL_NS};
+    for (long waited = 0; waited <= LOCK_WAIT_S * (1000000000L / LOCK_POLL_NS); waited++) {
+        if (fcntl(fd, LOCK_CMD, &l) == 0)
+            return fd;
+        if (errno != EAGAIN && errno != EACCES && errno != EINTR)
+            break; /* no locks here: compile without */
+        nanosleep(&poll, NULL);
+    }
+    close(fd);
+    return -1;
+}
+
+void dmlcl__disk_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd); /* drops the lock */
+}
+
 /* ---- maintenance (public) ----------------------------------------------------------------- */
 
 /* "<16 lowercase hex>.bin", or a writer's temp file "<that>.tmp-...". */

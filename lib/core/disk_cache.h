@@ -9,7 +9,9 @@
  * swapped file can never load a wrong program. Integers are in host byte order: a cache
  * folder belongs to one machine, and a foreign file fails the format check anyway.
  * Writers fill "<name>.tmp-<pid>-<thread>-<counter>" in the same folder and rename it;
- * stores sweep crashed writers' stale temp files (disk_cache.c). */
+ * stores sweep crashed writers' stale temp files (disk_cache.c). A process compiles an
+ * entry under a byte-range lock of "compile.lock" in the same folder, so that others
+ * that miss it at the same time wait and load it instead of compiling it too. */
 #ifndef DMLCL_DISK_CACHE_H
 #define DMLCL_DISK_CACHE_H
 #include "core/context.h"
@@ -32,6 +34,11 @@ typedef struct dmlcl__disk_header {
 int dmlcl__disk_load(dmlcl_context *c, uint64_t source_hash, const char *options, cl_program *out);
 /* Best effort: stores the program's binary; silently gives up on any problem. */
 void dmlcl__disk_store(dmlcl_context *c, uint64_t source_hash, const char *options, cl_program prog);
+/* The compile lock of the entry for (source_hash, options): a handle >= 0 once this
+ * process may compile it while others on the machine wait (disk_cache.c), -1 where there is
+ * no lock to take; compile, store, then dmlcl__disk_unlock (which accepts -1). */
+int dmlcl__disk_lock(dmlcl_context *c, uint64_t source_hash, const char *options);
+void dmlcl__disk_unlock(int handle);
 /* The cache folder for the current environment into buf; -1 when disabled or too long. */
 int dmlcl__disk_dir(char *buf, size_t cap);
 /* Test hook: each entry file takes at most `bytes` (then writes fail with ENOSPC, as on

@@ -17,9 +17,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/dmlcl_mpi.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT
 trap 'exit 1' INT TERM
 
-# Small fields and one POCL thread per rank: up to 4 ranks share the 2 cores of CI.
+# Small fields and one POCL thread per rank: up to 4 ranks share the 2 cores of CI. A
+# fresh program cache folder: the ranks of a launch compile each program once, one rank
+# compiling while the others wait on the folder's compile lock, as on a user's node.
 DMLCL_DEVICE=${DMLCL_DEVICE:-cpu}
-DMLCL_CACHE_DIR=off
+DMLCL_CACHE_DIR=$work/cache
 POCL_MAX_PTHREAD_COUNT=${POCL_MAX_PTHREAD_COUNT:-1}
 export DMLCL_DEVICE DMLCL_CACHE_DIR POCL_MAX_PTHREAD_COUNT
 unset DMLCL_MPI_EXAMPLE_CORRUPT
@@ -42,6 +44,10 @@ OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader}
 OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
 OMPI_MCA_osc=${OMPI_MCA_osc:-^ucx}
 export OMPI_MCA_btl OMPI_MCA_pml OMPI_MCA_osc
+# A launch whose ranks exit with a failure status (the runs below that must fail) ends at
+# once, not after Open MPI's 2 s of waiting to kill the ranks that already ended.
+OMPI_MCA_odls_base_sigkill_timeout=${OMPI_MCA_odls_base_sigkill_timeout:-0}
+export OMPI_MCA_odls_base_sigkill_timeout
 # Open MPI refuses more ranks than cores unless told; MPICH's Hydra does not ask.
 case $("$MPIEXEC" --version 2>&1) in
 *"Open MPI"* | *OpenRTE*) launch_flags="--oversubscribe" ;;
