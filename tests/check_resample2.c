@@ -26,8 +26,8 @@ static void run2(uint32_t rank, const uint32_t *is, const uint32_t *os, int mode
 static void expect(const float *got, const float *want, int n, const char *what)
 {
     for (int i = 0; i < n; i++)
-        ck_assert_msg(got[i] == want[i], "%s: out[%d] = %g, expected %g", what, i, got[i],
-                      want[i]);
+        tu_assert_each(got[i] == want[i], "%s: out[%d] = %g, expected %g", what, i, got[i],
+                       want[i]);
 }
 
 /* 4 -> 16 with scale 4 and asymmetric coordinates: x = o / 4 = 0, 0.25, 0.5, ... 3.75, so
@@ -140,9 +140,9 @@ static void check_case(uint64_t *rng, const case2 *c, int mode, int n)
                c->elem);
     } while (tu_next_index(c->rank, c->os, o));
     for (size_t k = 0; k < bo.bytes; k++)
-        ck_assert_msg(got[k] == want[k], "case %d (rank %u, %s, plan %s): byte %zu is 0x%02x, "
-                      "expected 0x%02x", n, c->rank, c->dir == INC ? "INCREASING" : "DECREASING",
-                      dmlcl_operator_plan(op), k, got[k], want[k]);
+        tu_assert_each(got[k] == want[k], "case %d (rank %u, %s, plan %s): byte %zu is 0x%02x, "
+                       "expected 0x%02x", n, c->rank, c->dir == INC ? "INCREASING" : "DECREASING",
+                       dmlcl_operator_plan(op), k, got[k], want[k]);
     dmlcl_operator_release(op);
     tu_devbuf_free(&bi);
     tu_devbuf_free(&bo);

@@ -38,8 +38,8 @@ static void run3(uint32_t rank, const uint32_t *is, const uint32_t *os, int mode
 static void expect(const float *got, const float *want, int n, const char *what)
 {
     for (int i = 0; i < n; i++)
-        ck_assert_msg(fabsf(got[i] - want[i]) <= 1e-5f * (1 + fabsf(want[i])),
-                      "%s: out[%d] = %.9g, expected %.9g", what, i, got[i], want[i]);
+        tu_assert_each(fabsf(got[i] - want[i]) <= 1e-5f * (1 + fabsf(want[i])),
+                       "%s: out[%d] = %.9g, expected %.9g", what, i, got[i], want[i]);
 }
 
 /* 4 -> 2, scale 0.5: centres 1 and 3, support 2. Row 0: taps 0..2 with 0.75, 0.75, 0.25
@@ -205,7 +205,7 @@ static double reference3(const case3 *c, const unsigned char *in, const uint32_t
 {
     static double w[8][64];
     for (uint32_t d = 0; d < c->rank; d++) {
-        ck_assert_uint_le(c->is[d], 64); /* the weights of one input line */
+        tu_assert_each(c->is[d] <= 64, "%u weights in a line", c->is[d]); /* w's room */
         ref_weights(c, d, o[d], w[d]);
     }
     double acc = 0;
@@ -244,15 +244,15 @@ static void check3(uint64_t *rng, const case3 *c, int n)
          * linear weights): with inputs up to 100, about 1e-5 absolute. */
         double tol = c->type == F64 ? 1e-4 : c->type == F16 ? fabs(r) / 1024 + 1e-3
                      : c->type == F32 ? 1e-4 : 1.0; /* 8-bit: rounding of a near-tie */
-        ck_assert_msg(fabs(g - r) <= tol, "case %d (rank %u, type %d, plan %s): output at byte "
-                      "%zu is %.9g, the reference %.9g", n, c->rank, c->type,
-                      dmlcl_operator_plan(op), at - bo.offset, g, r);
+        tu_assert_each(fabs(g - r) <= tol, "case %d (rank %u, type %d, plan %s): output at byte "
+                       "%zu is %.9g, the reference %.9g", n, c->rank, c->type,
+                       dmlcl_operator_plan(op), at - bo.offset, g, r);
         memset(mark + at, 1, c->elem);
         r3_outputs++;
     } while (tu_next_index(c->rank, c->os, o));
     for (size_t k = 0; k < bo.bytes; k++)
-        ck_assert_msg(mark[k] || got[k] == TU_FILL, "case %d: byte %zu outside the tensor "
-                      "changed", n, k);
+        tu_assert_each(mark[k] || got[k] == TU_FILL, "case %d: byte %zu outside the tensor "
+                       "changed", n, k);
     dmlcl_operator_release(op);
     tu_devbuf_free(&bi);
     tu_devbuf_free(&bo);

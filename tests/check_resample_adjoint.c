@@ -254,14 +254,14 @@ static uint64_t transpose_mismatches(const gcase *c, const unsigned char *fm, in
         for (uint64_t j = 0; j < nx; j++) {
             const unsigned char *want = fm + (o * nx + j) * e, *got = dx + ox[j] * e;
             differ += memcmp(want, got, e) != 0;
-            ck_assert_msg(!fail || !differ,
-                          "case %d (plan %s, type %d, rank %u, %s, %s; G: %s): F[%llu][%llu] = "
-                          "%.17g but G[%llu][%llu] = %.17g", n,
-                          plans[plan_index] ? plans[plan_index] : "default", c->type, c->rank,
-                          c->mode == LINEAR ? "linear" : "nearest", c->dir == INC ? "INC" : "DEC",
-                          dmlcl_operator_plan(g), (unsigned long long)o, (unsigned long long)j,
-                          gload(c, want), (unsigned long long)j, (unsigned long long)o,
-                          gload(c, got));
+            tu_assert_each(!fail || !differ,
+                           "case %d (plan %s, type %d, rank %u, %s, %s; G: %s): F[%llu][%llu] = "
+                           "%.17g but G[%llu][%llu] = %.17g", n,
+                           plans[plan_index] ? plans[plan_index] : "default", c->type, c->rank,
+                           c->mode == LINEAR ? "linear" : "nearest", c->dir == INC ? "INC" : "DEC",
+                           dmlcl_operator_plan(g), (unsigned long long)o, (unsigned long long)j,
+                           gload(c, want), (unsigned long long)j, (unsigned long long)o,
+                           gload(c, got));
             transpose_entries++;
         }
     }

@@ -22,7 +22,7 @@ static void run_example(uint32_t axis, const uint32_t *len_sizes, const uint32_t
     tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
     dmlcl_operator_release(op);
     for (int i = 0; i < 12; i++)
-        ck_assert_msg(out[i] == expect[i], "out[%d] = %g, expected %g", i, out[i], expect[i]);
+        tu_assert_each(out[i] == expect[i], "out[%d] = %g, expected %g", i, out[i], expect[i]);
 }
 
 START_TEST(reference_example_1)
@@ -170,10 +170,10 @@ static void run_case(uint64_t *rng, const reverse_case *c, int n)
     memset(want, TU_FILL, bo.bytes);
     reverse_reference(c, in, lens, want + bo.offset);
     for (size_t k = 0; k < bo.bytes; k++)
-        ck_assert_msg(got[k] == want[k],
-                      "case %d (rank %u axis %u elem %u len %u, plan %s): byte %zu of the output "
-                      "buffer is 0x%02x, expected 0x%02x", n, c->rank, c->axis, c->elem,
-                      c->len_bytes, dmlcl_operator_plan(op), k, got[k], want[k]);
+        tu_assert_each(got[k] == want[k],
+                       "case %d (rank %u axis %u elem %u len %u, plan %s): byte %zu of the output "
+                       "buffer is 0x%02x, expected 0x%02x", n, c->rank, c->axis, c->elem,
+                       c->len_bytes, dmlcl_operator_plan(op), k, got[k], want[k]);
     dmlcl_operator_release(op);
     tu_devbuf_free(&bi);
     tu_devbuf_free(&bl);
@@ -220,8 +220,8 @@ START_TEST(length_edge_values)
         tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
         dmlcl_operator_release(op);
         for (int i = 0; i < 30; i++)
-            ck_assert_msg(out[i] == expect[i], "%s lengths: out[%d] = %d, expected %d",
-                          wide ? "UINT64" : "UINT32", i, out[i], expect[i]);
+            tu_assert_each(out[i] == expect[i], "%s lengths: out[%d] = %d, expected %d",
+                           wide ? "UINT64" : "UINT32", i, out[i], expect[i]);
     }
 }
 END_TEST

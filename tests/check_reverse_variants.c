@@ -172,7 +172,7 @@ static int run_case(uint64_t *rng, const reverse_case *c, const char *variant, i
         snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%u", d ? "x" : "",
                  c->sizes[d]);
     for (size_t k = 0; k < bo.bytes; k++)
-        ck_assert_msg(
+        tu_assert_each(
             got[k] == want[k],
             "forced %s, case %d (sizes %s axis %u elem %u len %u, offsets in %zu out %zu, "
             "plan %s): byte %zu of the output buffer is 0x%02x, expected 0x%02x",

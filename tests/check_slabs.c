@@ -122,8 +122,8 @@ static void split_equals_whole(uint64_t *rng, const scase *c)
                       c->what, splan);
     ck_assert_uint_eq(wb, sb);
     for (size_t k = 0; k < wb; k++)
-        ck_assert_msg(whole[k] == split[k], "%s (plan %s): byte %zu is 0x%02x, the whole run's "
-                      "0x%02x", c->what, splan, k, split[k], whole[k]);
+        tu_assert_each(whole[k] == split[k], "%s (plan %s): byte %zu is 0x%02x, the whole run's "
+                       "0x%02x", c->what, splan, k, split[k], whole[k]);
     for (uint32_t i = 0; i < c->n_in; i++)
         free(in[i]);
     free(whole), free(split);

@@ -203,11 +203,11 @@ START_TEST(halo_is_the_smallest_box)
             tu_assert_ok(input_box(&c, os, osz, is, isz));
             ref_box(&c, os, osz, ws, wsz);
             for (uint32_t d = 0; d < c.rank; d++)
-                ck_assert_msg(is[d] == ws[d] && isz[d] == wsz[d],
-                              "case %d (op %d, rank %u, mode %d, dir %d, aa %d) dim %u: box "
-                              "[%u, +%u) of %u outputs reads [%u, +%u) of %u, dmlcl says "
-                              "[%u, +%u)", n, (int)c.type, c.rank, c.mode, c.dir, c.aa, d,
-                              os[d], osz[d], c.out[d], ws[d], wsz[d], c.in[d], is[d], isz[d]);
+                tu_assert_each(is[d] == ws[d] && isz[d] == wsz[d],
+                               "case %d (op %d, rank %u, mode %d, dir %d, aa %d) dim %u: box "
+                               "[%u, +%u) of %u outputs reads [%u, +%u) of %u, dmlcl says "
+                               "[%u, +%u)", n, (int)c.type, c.rank, c.mode, c.dir, c.aa, d,
+                               os[d], osz[d], c.out[d], ws[d], wsz[d], c.in[d], is[d], isz[d]);
         }
     }
 }
@@ -387,10 +387,10 @@ static void check_split(const tcase *c, uint64_t *rng)
         count++;
     } while (tu_next_index(c->rank, parts, t));
     for (uint64_t i = 0; i < nout; i++)
-        ck_assert_msg(!memcmp(got + i * es, want + i * es, es),
-                      "op %d rank %u mode %d dir %d aa %d type %d: output element %llu of "
-                      "the tiles differs from the whole run", (int)c->type, c->rank, c->mode,
-                      c->dir, c->aa, (int)c->dtype, (unsigned long long)i);
+        tu_assert_each(!memcmp(got + i * es, want + i * es, es),
+                       "op %d rank %u mode %d dir %d aa %d type %d: output element %llu of "
+                       "the tiles differs from the whole run", (int)c->type, c->rank, c->mode,
+                       c->dir, c->aa, (int)c->dtype, (unsigned long long)i);
     tiles_run += count;
     free(in);
     free(want);

@@ -123,18 +123,18 @@ void check_gcase(uint64_t *rng, const gcase *c, int n)
         double tol = c->type == F64 ? fabs(wv) * 1e-12 + 1e-12
                      : c->type == F16 ? fabs(wv) / 1024 + 1e-6
                      : eight ? 0 : fabs(wv) * 1e-6 + 1e-6;
-        ck_assert_msg(diff <= tol, "case %d (rank %u, %s, %s, type %d, plan %s): element %zu is "
-                      "%.9g, the scatter gives %.9g", n, c->rank, c->mode ? "linear" : "nearest",
-                      c->dir == INC ? "INCREASING" : "DECREASING", c->type,
-                      dmlcl_operator_plan(op), lin, gv, wv);
+        tu_assert_each(diff <= tol, "case %d (rank %u, %s, %s, type %d, plan %s): element %zu is "
+                       "%.9g, the scatter gives %.9g", n, c->rank, c->mode ? "linear" : "nearest",
+                       c->dir == INC ? "INCREASING" : "DECREASING", c->type,
+                       dmlcl_operator_plan(op), lin, gv, wv);
         g_outputs++;
         g_inexact += memcmp(got + at, want, c->elem) != 0;
         memset(mark + at, 1, c->elem);
         lin++;
     } while (tu_next_index(c->rank, c->os, i));
     for (size_t k = 0; k < bo.bytes; k++)
-        ck_assert_msg(mark[k] || got[k] == TU_FILL, "case %d: byte %zu outside the tensor "
-                      "changed to 0x%02x", n, k, got[k]);
+        tu_assert_each(mark[k] || got[k] == TU_FILL, "case %d: byte %zu outside the tensor "
+                       "changed to 0x%02x", n, k, got[k]);
     dmlcl_operator_release(op);
     tu_devbuf_free(&bi);
     tu_devbuf_free(&bo);

@@ -149,18 +149,18 @@ unsigned char *rc_run_case(const rcase *c, const unsigned char *in, int v0, cons
         rc_reference_element(c, in, o, want + at);
         memset(elem + at, 1, c->elem);
         int exact;
-        ck_assert_msg(rc_close_enough(c, got + at, want + at, &exact),
-                      "%s (rank %u, %s, type %d, plan %s): output at byte %zu is %g, the "
-                      "reference %g", what, c->rank, c->mode ? "linear" : "nearest", c->type,
-                      dmlcl_operator_plan(op), at - bo.offset, rc_load(c, got + at, 0),
-                      rc_load(c, want + at, 0));
+        tu_assert_each(rc_close_enough(c, got + at, want + at, &exact),
+                       "%s (rank %u, %s, type %d, plan %s): output at byte %zu is %g, the "
+                       "reference %g", what, c->rank, c->mode ? "linear" : "nearest", c->type,
+                       dmlcl_operator_plan(op), at - bo.offset, rc_load(c, got + at, 0),
+                       rc_load(c, want + at, 0));
         rc_case_outputs++;
         rc_case_inexact += !exact;
     } while (tu_next_index(c->rank, c->out_sizes, o));
     for (size_t k = 0; k < bo.bytes; k++)
-        ck_assert_msg(elem[k] || got[k] == TU_FILL,
-                      "%s (plan %s): byte %zu outside the tensor changed to 0x%02x", what,
-                      dmlcl_operator_plan(op), k, got[k]);
+        tu_assert_each(elem[k] || got[k] == TU_FILL,
+                       "%s (plan %s): byte %zu outside the tensor changed to 0x%02x", what,
+                       dmlcl_operator_plan(op), k, got[k]);
     dmlcl_operator_release(op);
     tu_devbuf_free(&bi);
     tu_devbuf_free(&bo);
