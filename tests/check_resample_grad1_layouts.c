@@ -234,7 +234,8 @@ static void fill_random(uint64_t *rng, dmlcl_tensor_data_type t, unsigned char *
  * the same terms in the same order as its column-by-column loop (tp=0): the same bits, in
  * every data type, for images (odd widths: the rows' last vectors and the edges go column
  * by column), channels-last runs of 8 and 4 channels, segments of 512 and of 32 columns,
- * linear and nearest. The plan names the pattern. (Few cases: two compiles each.) */
+ * linear and nearest. The plan names the pattern. (Few cases: two compiles each, and
+ * tests/targets_test.sh builds them for two more targets; each type comes once.) */
 START_TEST(tap_pattern_bit_for_bit)
 {
     static const struct { uint32_t gs[4], os[4]; float sc[4]; int mode; } shapes[] = {
@@ -243,8 +244,6 @@ START_TEST(tap_pattern_bit_for_bit)
         {{2, 18, 82, 4}, {2, 9, 41, 4}, {1, 2, 2, 1}, LINEAR},
         {{1, 2, 30, 200}, {1, 2, 15, 100}, {1, 1, 2, 2}, NEAREST},
     };
-    /* Every type once at least, each shape with another (a case is two programs, and
-     * tests/targets_test.sh builds them for two more targets). */
     static const struct { int shape; dmlcl_tensor_data_type t; const char *on, *off; } cases[] = {
         {0, F32, "seg=512,tp=1", "seg=512,tp=0"}, {0, F16, "seg=32,tp=1", "seg=32,tp=0"},
         {0, U8, "seg=32,tp=1", "seg=32,tp=0"},    {1, F64, "seg=512,tp=1", "seg=512,tp=0"},

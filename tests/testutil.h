@@ -98,8 +98,8 @@ void tu_resample1_f32(uint32_t rank, const uint32_t *in_sizes, const uint32_t *o
 
 /* ck_assert_msg for the checks of every element or byte of an output: Check records the
  * place of each assertion that passes with a write(2), for its report of a crash, and make
- * check's loops over outputs made about 6 million of them (some 40 CPU-seconds, most of the
- * suites' system time). Here only a failing check reaches Check, with the same message.
+ * check's loops over outputs made about 6 million of them (its system time fell from 82 to
+ * 70 s without them). Here only a failing check reaches Check, with the same message.
  * `expr` is evaluated again on failure: no side effects. */
 #define tu_assert_each(expr, ...)                                                           \
     do {                                                                                    \
