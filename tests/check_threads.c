@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define THREADS 8
 #define ITERATIONS 1000
@@ -98,6 +99,174 @@ START_TEST(eight_threads_thousand_iterations)
 }
 END_TEST
 
+
+/* ---- POCL before 7.0: launches of one kernel in order (lib/core/kernel_order.c) ----- */
+
+/* Whether the test device is a POCL CPU device before 7.0, whose launches of one kernel
+ * the library orders. */
+static int pocl_before_7(dmlcl_context *c)
+{
+    cl_platform_id plat = NULL;
+    char version[256] = "";
+    cl_device_type type = 0;
+    clGetDeviceInfo(dmlcl_context_device(c), CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL);
+    clGetDeviceInfo(dmlcl_context_device(c), CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetPlatformInfo(plat, CL_PLATFORM_VERSION, sizeof version - 1, version, NULL);
+    const char *p = strstr(version, "PoCL ");
+    return (type & CL_DEVICE_TYPE_CPU) && p && atoi(p + 5) < 7;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* An 8x8 uint8 reverse along axis 1 in c, on its device buffers. */
+typedef struct {
+    dmlcl_operator *op;
+    tu_devbuf in, len, out;
+} small_reverse;
+
+static const uint32_t small_sizes[2] = {8, 8}, small_len_sizes[2] = {8, 1};
+static const dmlcl_tensor_desc small_t = {U8, 2, small_sizes, NULL, 0};
+static const dmlcl_tensor_desc small_l = {DMLCL_TENSOR_DATA_TYPE_UINT32, 2, small_len_sizes,
+                                          NULL, 0};
+static const dmlcl_reverse_subsequences_desc small_rd = {&small_t, &small_l, &small_t, 1};
+static const dmlcl_operator_desc small_reverse_desc = {DMLCL_OPERATOR_REVERSE_SUBSEQUENCES,
+                                                       &small_rd};
+
+static small_reverse small_reverse_new(dmlcl_context *c)
+{
+    unsigned char in[64];
+    uint32_t lens[8] = {8, 8, 8, 8, 8, 8, 8, 8};
+    for (int i = 0; i < 64; i++)
+        in[i] = (unsigned char)i;
+    small_reverse r = {NULL, tu_devbuf_new(64, 0, in), tu_devbuf_new(32, 0, lens),
+                       tu_devbuf_new(64, 0, NULL)};
+    tu_assert_ok(dmlcl_operator_create(c, &small_reverse_desc, &r.op));
+    return r;
+}
+
+static void small_reverse_enqueue(small_reverse *r, cl_uint nwait, const cl_event *wait,
+                                  cl_event *ev)
+{
+    dmlcl_buffer_binding ins[2] = {{r->in.mem, r->in.offset, 64}, {r->len.mem, r->len.offset, 32}};
+    dmlcl_buffer_binding outs[1] = {{r->out.mem, r->out.offset, 64}};
+    tu_assert_ok(dmlcl_operator_enqueue(r->op, ins, 2, outs, 1, nwait, wait, ev));
+}
+
+static void small_reverse_free(small_reverse *r)
+{
+    dmlcl_operator_release(r->op);
+    tu_devbuf_free(&r->in), tu_devbuf_free(&r->len), tu_devbuf_free(&r->out);
+}
+
+static cl_int status_of(cl_event e)
+{
+    cl_int s = CL_QUEUED;
+    clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, NULL);
+    return s;
+}
+
+/* A launch on one queue that waits (for a user event) holds back a launch of the same
+ * kernel on another queue of the context until it has run: the second must not complete
+ * while the first cannot start. Without the order, POCL runs it at once. */
+START_TEST(one_kernel_two_queues_in_order)
+{
+    dmlcl_context *a = tu_context(), *b = NULL;
+    if (!pocl_before_7(a)) {
+        printf("threads: not a POCL CPU device before 7.0: launches are not ordered\n");
+        return;
+    }
+    tu_assert_ok(dmlcl_context_create(dmlcl_context_cl_context(a), dmlcl_context_device(a),
+                                      NULL, &b));
+    small_reverse ra = small_reverse_new(a), rb = small_reverse_new(b);
+    cl_event warm;
+    small_reverse_enqueue(&rb, 0, NULL, &warm); /* POCL builds its machine code now */
+    clWaitForEvents(1, &warm);
+    clReleaseEvent(warm);
+
+    cl_int err;
+    cl_event gate = clCreateUserEvent(dmlcl_context_cl_context(a), &err), ea, eb;
+    ck_assert_int_eq(err, CL_SUCCESS);
+    small_reverse_enqueue(&ra, 1, &gate, &ea);
+    small_reverse_enqueue(&rb, 0, NULL, &eb);
+    clFlush(dmlcl_context_queue(a)), clFlush(dmlcl_context_queue(b));
+    double t0 = now_ms();
+    while (now_ms() - t0 < 200 && status_of(eb) != CL_COMPLETE)
+        ;
+    cl_int early = status_of(eb);
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    ck_assert_int_eq(clWaitForEvents(1, &eb), CL_SUCCESS);
+    ck_assert_int_eq(status_of(ea), CL_COMPLETE);
+    ck_assert_msg(early != CL_COMPLETE, "the second queue's launch completed while the first "
+                                        "queue's launch of the same kernel waited");
+    clReleaseEvent(gate), clReleaseEvent(ea), clReleaseEvent(eb);
+    small_reverse_free(&ra), small_reverse_free(&rb);
+    dmlcl_context_release(b);
+}
+END_TEST
+
+typedef struct {
+    cl_event gate;
+    double set_at;
+} gate_opener;
+
+static void *open_gate_later(void *p)
+{
+    gate_opener *g = p;
+    struct timespec d = {0, 300 * 1000 * 1000};
+    nanosleep(&d, NULL);
+    g->set_at = now_ms();
+    clSetUserEventStatus(g->gate, CL_COMPLETE);
+    return NULL;
+}
+
+/* Across contexts no event can be waited for on the device: the second launch's enqueue
+ * waits on the host until the first has run. */
+START_TEST(one_kernel_two_contexts_in_order)
+{
+    dmlcl_context *a = tu_context(), *b = NULL;
+    if (!pocl_before_7(a)) {
+        printf("threads: not a POCL CPU device before 7.0: launches are not ordered\n");
+        return;
+    }
+    cl_device_id dev = dmlcl_context_device(a);
+    cl_int err;
+    cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    tu_assert_ok(dmlcl_context_create(other, dev, NULL, &b));
+    clReleaseContext(other); /* b holds it */
+    small_reverse ra = small_reverse_new(a);
+    dmlcl_operator *opb = NULL;
+    gate_opener g = {clCreateUserEvent(dmlcl_context_cl_context(a), &err), 0};
+    cl_event ea;
+    small_reverse_enqueue(&ra, 1, &g.gate, &ea);
+    clFlush(dmlcl_context_queue(a));
+    pthread_t opener;
+    ck_assert_int_eq(pthread_create(&opener, NULL, open_gate_later, &g), 0);
+    /* b's operator runs the same kernel; execute_host enqueues it, then waits for it. */
+    unsigned char in[64] = {0}, out[64];
+    uint32_t lens[8] = {0};
+    const void *ins[2] = {in, lens};
+    void *outs[1] = {out};
+    tu_assert_ok(dmlcl_operator_create(b, &small_reverse_desc, &opb));
+    tu_assert_ok(dmlcl_operator_execute_host(opb, ins, outs));
+    double done = now_ms();
+    pthread_join(opener, NULL);
+    ck_assert_int_eq(clWaitForEvents(1, &ea), CL_SUCCESS);
+    ck_assert_msg(done >= g.set_at, "the other context's launch ran %.0f ms before the first "
+                                    "context's launch of the same kernel could start",
+                  g.set_at - done);
+    clReleaseEvent(g.gate), clReleaseEvent(ea);
+    dmlcl_operator_release(opb);
+    small_reverse_free(&ra);
+    dmlcl_context_release(b);
+}
+END_TEST
+
 Suite *threads_suite(void)
 {
     Suite *s = suite_create("threads");
@@ -105,5 +274,9 @@ Suite *threads_suite(void)
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, eight_threads_thousand_iterations);
     suite_add_tcase(s, tc);
+    TCase *order = tcase_create("POCL before 7.0: one kernel's launches in order");
+    tcase_add_test(order, one_kernel_two_queues_in_order);
+    tcase_add_test(order, one_kernel_two_contexts_in_order);
+    suite_add_tcase(s, order);
     return s;
 }

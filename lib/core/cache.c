@@ -2,6 +2,7 @@
  * the on-disk cache (disk_cache.c). The only global mutable state of the library. */
 #include "core/context.h"
 #include "core/disk_cache.h"
+#include "core/kernel_order.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +301,7 @@ void dmlcl__cache_detach(cl_context ctx)
             continue;
         contexts[i] = contexts[--n_contexts];
         forget_programs(ctx);
+        dmlcl__kernel_order_forget(ctx);
         break;
     }
     /* Empty arrays go back, so a finished process (or test) holds nothing of ours. */

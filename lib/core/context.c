@@ -1,5 +1,6 @@
 /* Contexts: wrapping the caller's OpenCL objects, and picking a default device. */
 #include "core/context.h"
+#include "core/kernel_order.h"
 #include <CL/cl_ext.h>
 #include <ctype.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@ static void query_info(cl_device_id dev, dmlcl__device_info *in)
                           in->platform_version, NULL);
     in->is_cpu = (in->type & CL_DEVICE_TYPE_CPU) != 0;
     in->has_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    in->kernel_order = dmlcl__needs_kernel_order(in->platform_version, in->is_cpu);
     if (in->max_work_group_size == 0)
         in->max_work_group_size = 1;
     if (in->compute_units == 0)

@@ -21,6 +21,7 @@ typedef struct dmlcl__device_info {
     cl_uint mem_base_addr_align; /* bits */
     int is_cpu;
     int has_fp64;
+    int kernel_order; /* launches of one kernel in order (kernel_order.h) */
     uint32_t simd_bytes; /* the compiler's vector registers (lib/core/simd.cl); 64 on GPUs */
 } dmlcl__device_info;
 

@@ -1,5 +1,6 @@
 /* Kernel launch helpers for the operator families (launch.h). */
 #include "core/launch.h"
+#include "core/kernel_order.h"
 
 dmlcl__limits dmlcl__op_limits(const dmlcl_operator *op)
 {
@@ -22,11 +23,8 @@ dmlcl_status dmlcl__enqueue_1d(dmlcl_operator *op, cl_kernel k, size_t global, s
 {
     if (local)
         global = (global + local - 1) / local * local;
-    cl_int err = clEnqueueNDRangeKernel(op->ctx->queue, k, 1, NULL, &global, local ? &local : NULL,
-                                        nwait, wait, event);
-    if (err)
-        return dmlcl__cl_fail("clEnqueueNDRangeKernel", err);
-    return DMLCL_SUCCESS;
+    return dmlcl__enqueue_kernel(op->ctx, k, 1, &global, local ? &local : NULL, nwait, wait,
+                                 event);
 }
 
 int dmlcl__mem_aligned(cl_mem m)
@@ -41,11 +39,7 @@ dmlcl_status dmlcl__enqueue_2d(dmlcl_operator *op, cl_kernel k, const size_t glo
                                const size_t local[2], cl_uint nwait, const cl_event *wait,
                                cl_event *event)
 {
-    cl_int err = clEnqueueNDRangeKernel(op->ctx->queue, k, 2, NULL, global, local, nwait, wait,
-                                        event);
-    if (err)
-        return dmlcl__cl_fail("clEnqueueNDRangeKernel", err);
-    return DMLCL_SUCCESS;
+    return dmlcl__enqueue_kernel(op->ctx, k, 2, global, local, nwait, wait, event);
 }
 
 dmlcl_status dmlcl__enqueue_table_kernel(dmlcl_operator *op, cl_kernel k, cl_mem in, cl_mem out,
