@@ -37,10 +37,10 @@ echo "$checked includes checked"
 # what core needs by passing it in (its override keys, its memo kinds).
 families=$(cd "$srcdir/lib" && for d in */ */*/; do d=${d%/}; d=${d##*/}; [ "$d" = core ] || echo "$d"; done | sort -u | tr '\n' '|')
 pattern="(${families}subsequence)|(^|[^a-z0-9])(rs|r1)_"
-named=$(for f in "$srcdir"/lib/core/*.[ch] "$srcdir"/lib/core/*.cl; do
+named=$(for f in "$srcdir"/lib/core/*.[ch] "$srcdir"/kernels/core/*.cl; do
     [ -f "$f" ] || continue
     # the file without its comments, each line prefixed with its place
-    awk -v name="lib/core/${f##*/}" '{
+    awk -v name="${f#"$srcdir"/}" '{
         line = $0; out = ""
         while (line != "") {
             if (inblock) {
@@ -63,5 +63,21 @@ if [ -n "$named" ]; then
     status=1
 else
     echo "core names no family: $(echo "$families" | tr '|' ' ')"
+fi
+
+# kernels/ mirrors lib/: each folder of programs is an engine's, named as its host code's
+# folder, and no .cl file lives in lib/.
+for d in $(cd "$srcdir/kernels" && find . -type d | sed 's|^\./||' | grep -v '^\.$'); do
+    if [ ! -d "$srcdir/lib/$d" ]; then
+        echo "FAIL: kernels/$d has no twin lib/$d (kernels/ mirrors lib/: one folder per engine)"
+        status=1
+    fi
+done
+stray=$(cd "$srcdir" && find lib -name '*.cl')
+if [ -n "$stray" ]; then
+    echo "FAIL: kernels live under kernels/, not lib/: $stray"
+    status=1
+else
+    echo "kernels/ mirrors lib/: $(cd "$srcdir/kernels" && find . -mindepth 1 -type d | wc -l) folders"
 fi
 exit $status

@@ -38,7 +38,7 @@ static void query_info(cl_device_id dev, dmlcl__device_info *in)
         in->compute_units = 1;
 }
 
-/* The width of the compiler's vector registers on CPUs (lib/core/simd.cl: a probe of a few
+/* The width of the compiler's vector registers on CPUs (kernels/core/simd.cl: a probe of a few
  * lines, built once per device and process, outside the program cache and its counts;
  * POCL's own cache makes it a load after the first process), 64 bytes elsewhere. Where the
  * probe cannot be built, 16: narrow vectors are slower, never wrong or noisy. */

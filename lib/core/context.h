@@ -22,7 +22,7 @@ typedef struct dmlcl__device_info {
     int is_cpu;
     int has_fp64;
     int kernel_order; /* launches of one kernel in order (kernel_order.h) */
-    uint32_t simd_bytes; /* the compiler's vector registers (lib/core/simd.cl); 64 on GPUs */
+    uint32_t simd_bytes; /* the compiler's vector registers (kernels/core/simd.cl); 64 on GPUs */
 } dmlcl__device_info;
 
 struct dmlcl_context {

@@ -12,7 +12,7 @@ typedef struct dmlcl__limits {
     uint32_t compute_units;
     int is_cpu;
     /* Bytes in one of the compiler's vector registers: CPU kernels keep their vectors
-     * within it (lib/core/simd.cl says why). 0: 64, as on GPUs, whose compilers split any
+     * within it (kernels/core/simd.cl says why). 0: 64, as on GPUs, whose compilers split any
      * vector without a change of ABI. */
     uint32_t simd_bytes;
 } dmlcl__limits;

@@ -465,7 +465,7 @@ static void launch_seg(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     p->global = (size_t)((p->units + wg - 1) / wg * wg);
 }
 
-/* The CPU row blocks' patterns (INNER_RES=1, lib/resample/resample1/resample1_cpu_rows.cl): where the
+/* The CPU row blocks' patterns (INNER_RES=1, kernels/resample/resample1/resample1_cpu_rows.cl): where the
  * mapping puts the outputs of vector v (outputs Wv..Wv+W-1 for W = cpu_w lanes, away from
  * the edges, sizes and tiles aside) relative to their first lower input, one nibble per
  * lane in *pl (the 5th bits in *high, the upper inputs' from bit 16); returns 0 where they

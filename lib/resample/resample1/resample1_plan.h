@@ -19,13 +19,13 @@
 #include "resample/coord.h"
 
 /* Table words per row: NEAREST {index}; LINEAR {i0, bits of the float weight}. */
-/* Outputs per item of the 2-D row kernels (RV in lib/resample/resample1/resample1_rows.cl):
+/* Outputs per item of the 2-D row kernels (RV in kernels/resample/resample1/resample1_rows.cl):
  * the default; LINEAR takes 4, 8 or 16 (the plan's rv: $DMLCL_RESAMPLE_PLAN's rv=N). */
 #define DMLCL_R1_ROWS_VEC(linear) ((linear) ? 4u : 8u)
 #define DMLCL_R1_ROWS_VEC_MAX 16u
 #define DMLCL_RESAMPLE1_WORDS(linear) ((linear) ? 2u : 1u)
 /* Outputs per item of the CPU row blocks (CR_XB in
- * lib/resample/resample1/resample1_cpu_rows.cl). */
+ * kernels/resample/resample1/resample1_cpu_rows.cl). */
 #define DMLCL_R1_CPU_BLOCK 1024u
 #define DMLCL_R1_CPU_PATTERNS 4 /* patterns a program of them takes at most */
 

@@ -1,5 +1,5 @@
 /* The tap operator behind RESAMPLE_GRAD1 and RESAMPLE3 (antialiased): host-built tap
- * tables (taps_tables.c), one kernel (lib/resample/taps/taps.cl) per data type. */
+ * tables (taps_tables.c), one kernel (kernels/resample/taps/taps.cl) per data type. */
 #include "core/launch.h"
 #include "resample/family.h"
 #include "resample/taps/taps_plan.h"

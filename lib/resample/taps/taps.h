@@ -1,4 +1,4 @@
-/* Tap tables and the generic tap operator (lib/resample/taps/taps.cl), shared by
+/* Tap tables and the generic tap operator (kernels/resample/taps/taps.cl), shared by
  * RESAMPLE_GRAD1 and RESAMPLE3.
  *
  * Table layout (32-bit words, one buffer): per tabled dimension, one row of 3 words per

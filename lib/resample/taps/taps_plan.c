@@ -230,7 +230,7 @@ static unsigned plan_rows(dmlcl__taps_plan *p, const dmlcl__taps_table *t,
     return kb;
 }
 
-/* The kernels' multiply-high division by n (lib/core/common.cl's fdiv). */
+/* The kernels' multiply-high division by n (kernels/core/common.cl's fdiv). */
 static void set_div(uint64_t n, int idx64, dmlcl__arg *mul, dmlcl__arg *shr)
 {
     dmlcl__fastdiv f = dmlcl__fastdiv_make(n, idx64 ? 64 : 32);

@@ -1,4 +1,4 @@
-/* Tap tables for lib/resample/taps/taps.cl, built on the host in IEEE float32 with
+/* Tap tables for kernels/resample/taps/taps.cl, built on the host in IEEE float32 with
  * RESAMPLE1's coordinate functions: the inverse tables of RESAMPLE_GRAD1 and the
  * antialiased filters of RESAMPLE3. Pure C, no OpenCL calls. */
 #include "resample/resample1/resample1_plan.h"

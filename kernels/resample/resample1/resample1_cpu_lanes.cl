@@ -8,7 +8,7 @@
  * lanes' type (the accumulators for LINEAR, the elements' bits for nearest), at most 16:
  * 16 floats on AVX-512 and AVX2, 8 on SSE. No builtin is called with or returns a vector
  * wider than a register: that changes the call's ABI, and clang warns at every build
- * (lib/core/simd.cl). So the lanes are picked with __builtin_shufflevector (an operator, no
+ * (kernels/core/simd.cl). So the lanes are picked with __builtin_shufflevector (an operator, no
  * call), private arrays move through pointers, and the types that convert as they load
  * call their builtins on halves, CR_C lanes, one register. Vectors of two registers keep
  * the speed of the 16-lane vectors AVX2 had before (2-core AVX2, --mb 128: nearest 2x

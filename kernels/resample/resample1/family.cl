@@ -1,7 +1,7 @@
 /* RESAMPLE1's kernels: what their layouts share. A folder's family.cl is no program of its
  * own: the embed step (tools/embed_kernels.c) prepends it to every .cl program in its
  * folder and below, outermost first: here resample1_units.cl, resample1_rows.cl,
- * resample1_segments.cl and resample1_cpu_rows.cl each start with lib/core/common.cl (at
+ * resample1_segments.cl and resample1_cpu_rows.cl each start with kernels/core/common.cl (at
  * run time), ../family.cl, then this file.
  * The host computed every coordinate in IEEE float32 (lib/resample/resample1/resample1_plan.c):
  * each resampled dimension has one table row per output coordinate, NEAREST {input

@@ -1,6 +1,6 @@
 /* A folder's family.cl is no program of its own: the embed step (tools/embed_kernels.c)
  * prepends it to every .cl program in its folder and in the folders below, outermost
- * first, and lib/core/common.cl comes before them all at run time (lib/core/cache.c).
+ * first, and kernels/core/common.cl comes before them all at run time (lib/core/cache.c).
  * So every program under lib/resample/ (taps/taps.cl; the resample1_ files, after
  * resample1/family.cl) starts with this file: what the RESAMPLE family's kernels share.
  * With the option DTYPE (dmlcl data type value; absent where a kernel only moves bits),
