@@ -1,11 +1,11 @@
-/* RESAMPLE1's CPU row blocks (lib/resample/resample1/resample1_cpu_rows.cl), POCL's
+/* RESAMPLE1's CPU row blocks (kernels/resample/resample1/resample1_cpu_rows.cl), POCL's
  * choice for a contiguous output row, forced on any device and compared with the C
  * reference bit for bit. */
 #include "resample1_case.h"
 #include "core/context.h" /* white-box: the device's FLOAT64 support */
 #include <stdlib.h>
 
-/* The CPU row blocks (lib/resample/resample1/resample1_cpu_rows.cl), forced with cpu=3 (3 rows per item,
+/* The CPU row blocks (kernels/resample/resample1/resample1_cpu_rows.cl), forced with cpu=3 (3 rows per item,
  * so items split the rows and pair some; rows=0,seg=256 so that GPUs plan them too; every
  * other case with non-temporal stores, nt=1, on its 64-byte aligned rows): the vector path
  * where a row's vectors follow one pattern (2x, 4x, align-corners and asymmetric 2x,
