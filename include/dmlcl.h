@@ -287,10 +287,14 @@ dmlcl_status dmlcl_operator_enqueue(dmlcl_operator *op,
 
 /* Blocking convenience on host arrays laid out as the descriptors say (each holds at least
  * the tensor's span). Output elements outside the tensor (padding between strided
- * elements) are preserved. Works on an out-of-order queue too (the reads wait for the
- * kernel's event). Errors as dmlcl_operator_enqueue, and UNSUPPORTED when a tensor's span
- * needs a buffer over the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (the message names the
- * limit), found before any buffer is created. */
+ * elements) are preserved. On a CPU device the arrays are used in place
+ * (CL_MEM_USE_HOST_PTR, no copy: peak memory is the arrays'); an array whose address is not
+ * a multiple of its element size, an output overlapping another array, and every array on
+ * other devices are copied (doc/api.md, "Host arrays"). Works on an out-of-order queue too
+ * (the outputs are fetched after the kernel's event). Errors as dmlcl_operator_enqueue,
+ * and UNSUPPORTED, found before any buffer is created, when a buffer is over the device's
+ * CL_DEVICE_MAX_MEM_ALLOC_SIZE or the copies together over its CL_DEVICE_GLOBAL_MEM_SIZE
+ * (the message names the tensor and the limit). */
 dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *inputs,
                                          void *const *outputs);
 

@@ -1,5 +1,5 @@
 /* The generic operator object: the table of operator classes, create/release, binding
- * checks, enqueue, host execution. The top floor: it includes the families' entries. */
+ * checks, enqueue (host arrays: host.c). The top floor: it includes the families' entries. */
 #include "operator.h"
 #include "resample/resample.h"
 #include "reverse/reverse.h"
@@ -228,67 +228,5 @@ dmlcl_status dmlcl_operator_enqueue(dmlcl_operator *op, const dmlcl_buffer_bindi
     pthread_mutex_lock(&op->lock);
     st = op->vt->enqueue(op, in, in_off, out, out_off, nwait, wait, event);
     pthread_mutex_unlock(&op->lock);
-    return st;
-}
-
-/* ---- host execution -------------------------------------------------------------------- */
-
-static dmlcl_status make_buffer(dmlcl_operator *op, const char *role, uint32_t i,
-                                const dmlcl__tensor *t, const void *host, cl_mem *out)
-{
-    char what[96];
-    snprintf(what, sizeof what, "%s: %s[%u]", op->vt->name, role, (unsigned)i);
-    dmlcl_status st = dmlcl__buffer_fits(op->ctx, what, t->span_bytes);
-    if (st)
-        return st;
-    cl_int err = CL_SUCCESS;
-    *out = clCreateBuffer(op->ctx->cl_ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                          (size_t)t->span_bytes, (void *)host, &err);
-    if (err)
-        return dmlcl__cl_fail("clCreateBuffer", err);
-    return DMLCL_SUCCESS;
-}
-
-dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *inputs,
-                                         void *const *outputs)
-{
-    if (!op)
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_execute_host: op is NULL");
-    if (!inputs || !outputs)
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s array is NULL", op->vt->name,
-                           inputs ? "outputs" : "inputs");
-    for (uint32_t i = 0; i < op->n_in; i++)
-        if (!inputs[i])
-            return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: inputs[%u] is NULL", op->vt->name, i);
-    for (uint32_t i = 0; i < op->n_out; i++)
-        if (!outputs[i])
-            return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: outputs[%u] is NULL", op->vt->name, i);
-    cl_mem bufs[2 * DMLCL_MAX_BINDINGS] = {0};
-    dmlcl_buffer_binding bi[DMLCL_MAX_BINDINGS] = {{0}}, bo[DMLCL_MAX_BINDINGS] = {{0}};
-    dmlcl_status st = DMLCL_SUCCESS;
-    uint32_t nb = 0;
-    for (uint32_t i = 0; i < op->n_in && !st; i++, nb++)
-        if (!(st = make_buffer(op, "inputs", i, &op->in[i], inputs[i], &bufs[nb])))
-            bi[i].buffer = bufs[nb];
-    /* Outputs start as the caller's array so padding between elements comes back intact. */
-    for (uint32_t i = 0; i < op->n_out && !st; i++, nb++)
-        if (!(st = make_buffer(op, "outputs", i, &op->out[i], outputs[i], &bufs[nb])))
-            bo[i].buffer = bufs[nb];
-    /* The caller's queue may be out of order: the reads wait for the kernel's event. */
-    cl_event done = NULL;
-    if (!st)
-        st = dmlcl_operator_enqueue(op, bi, op->n_in, bo, op->n_out, 0, NULL, &done);
-    for (uint32_t i = 0; i < op->n_out && !st; i++) {
-        cl_int err = clEnqueueReadBuffer(op->ctx->queue, bo[i].buffer, CL_TRUE, 0,
-                                         (size_t)op->out[i].span_bytes, outputs[i], done ? 1 : 0,
-                                         done ? &done : NULL, NULL);
-        if (err)
-            st = dmlcl__cl_fail("clEnqueueReadBuffer", err);
-    }
-    if (done)
-        clReleaseEvent(done);
-    for (uint32_t i = 0; i < nb; i++)
-        if (bufs[i])
-            clReleaseMemObject(bufs[i]);
     return st;
 }

@@ -36,6 +36,7 @@ static const struct {
     {"tiles", tiles_suite},
     {"specialize", specialize_suite},
     {"slabs", slabs_suite},
+    {"host", host_suite},
 };
 
 /* Whether the space-separated list names `name` (no list: every suite). */

@@ -117,8 +117,12 @@ golden "reverse: negative axis (-1 = 3)" "$DATA/rs1_expected.npy" "" reverse-sub
 golden "[RESAMPLE1] resample: 4->2 nearest, pixel centres pick 1 and 3" \
     "$DATA/rz1_expected.npy" --bits resample --input "$DATA/rz1_input.npy" --mode nearest \
     --scales 0.5,0.5
+golden "[RESAMPLE1] resample: one --scales value is every dimension's (as in Python)" \
+    "$DATA/rz1_expected.npy" --bits resample --input "$DATA/rz1_input.npy" --mode nearest \
+    --scales 0.5
 golden "[RESAMPLE1] resample: --output-size alone sets the scales" \
-    "$DATA/rz1_expected.npy" --bits resample --input "$DATA/rz1_input.npy" --output-size 2,2
+    "$DATA/rz1_expected.npy" --bits resample --input "$DATA/rz1_input.npy" --mode nearest \
+    --output-size 2,2
 golden "[RESAMPLE1] resample1: linear 2x, default offsets and output size" \
     "$DATA/rz2_expected.npy" "--max-ulp 2 --atol 1e-6" resample1 --input "$DATA/rz2_input.npy" \
     --mode linear --scales 1,1,2,2
@@ -133,7 +137,7 @@ golden "[RESAMPLE1] resample1: big-endian f2 nearest x3" "$DATA/rz4_expected.npy
     resample1 --input "$DATA/rz4_input.npy" --mode nearest --scales 1,3,3 \
     --input-offsets 0,0,0 --output-offsets 0,0,0
 golden "[RESAMPLE1] resample1: Fortran order, fractional scale and offsets" \
-    "$DATA/rz5_expected.npy" --bits resample1 --input "$DATA/rz5_input.npy" --scales 1.5,1.5 \
+    "$DATA/rz5_expected.npy" --bits resample1 --input "$DATA/rz5_input.npy" --mode nearest --scales 1.5,1.5 \
     --input-offsets 0.25,-0.25 --output-offsets 0.1,0.75
 
 # ---- RESAMPLE_GRAD1 and RESAMPLE3 on files written here (f4 as its IEEE bits) -----------------
@@ -143,15 +147,16 @@ golden "[RESAMPLE1] resample1: Fortran order, fractional scale and offsets" \
 npy "$work/g1.npy" 1 '<f4' False '(1, 3)' 1082130432 1084227584 1086324736
 npy "$work/g1_expected.npy" 1 '<f4' False '(2, 2)' 1091567616 1086324736 0 0
 golden "resample-grad1: DirectML's example (f4, nearest, decreasing)" "$work/g1_expected.npy" \
-    --bits resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 --rounding decreasing
+    --bits resample-grad1 --input "$work/g1.npy" --mode nearest --scales 0.5,1.5 \
+    --rounding decreasing
 golden "resample-grad1: --output-size and explicit pixel-centre offsets" \
     "$work/g1_expected.npy" --bits resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 \
-    --output-size 2,2 --input-offsets 0.5,0.5 --output-offsets -0.5,-0.5 --rounding decreasing
+    --mode nearest --output-size 2,2 --input-offsets 0.5,0.5 --output-offsets -0.5,-0.5 --rounding decreasing
 npy "$work/g1i.npy" 1 '|i1' False '(1, 3)' 4 5 6
 npy "$work/g1i_expected.npy" 1 '|i1' False '(2, 2)' 9 6 0 0
 golden "resample-grad1: the example in i1, scales from --output-size" \
     "$work/g1i_expected.npy" "" resample-grad1 --input "$work/g1i.npy" --output-size 2,2 \
-    --rounding decreasing
+    --mode nearest --rounding decreasing
 # Forward 2 -> 4 linear: out = [a, .75a + .25b, .25a + .75b, b]; gradient [1, 2, 3, 4]
 # gives [1 + 1.5 + .75, .5 + 2.25 + 4] = [3.25, 6.75].
 npy "$work/g2.npy" 1 '<f4' False '(4,)' 1065353216 1073741824 1077936128 1082130432
@@ -162,7 +167,7 @@ golden "resample-grad1: linear 2 -> 4 backwards" "$work/g2_expected.npy" --bits 
 npy "$work/g3.npy" 1 '|u1' False '(4,)' 200 100 0 0
 npy "$work/g3_expected.npy" 1 '|u1' False '(1,)' 255
 golden "resample-grad1: u1 sums saturate" "$work/g3_expected.npy" "" resample-grad1 \
-    --input "$work/g3.npy" --scales 4
+    --input "$work/g3.npy" --mode nearest --scales 4
 # RESAMPLE3 4 -> 2 linear, pixel centres: [0, 7, 14, 21] gives [5, 16] antialiased
 # ((3a + 3b + c) / 7, (b + 3c + 3d) / 7) and [3.5, 17.5] without.
 npy "$work/a3.npy" 1 '<f4' False '(4,)' 0 1088421888 1096810496 1101529088
@@ -196,10 +201,10 @@ golden "reverse: hand-written >u8 above 2^63, length above the axis size" "$work
 expect "npy compare: different values exit 4 and name the index" 4 \
     "differs at (0, 0): 3 vs 1" "$DMLCL" npy compare "$work/e16.npy" "$work/x16.npy"
 
-# ---- --verbose: device, plan, cache outcome, kernel time ------------------------------------
+# ---- --verbose: device, plan, cache outcome, run time ------------------------------------
 npy "$work/xv.npy" 1 '<u2' False '(3, 7)' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21
 npy "$work/lv.npy" 1 '<u4' False '(3, 1)' 7 2 0
-for what in "device: " "plan: variant=" "program cache: compiled from source" "kernel time: " \
+for what in "device: " "plan: variant=" "program cache: compiled from source" "run time: " \
     "output $work/yv.npy: UINT16"; do
     expect "--verbose prints '$what'" 0 "$what" run_rs --input "$work/xv.npy" \
         --lengths "$work/lv.npy" --axis 1 --output "$work/yv.npy" --verbose --device cpu
@@ -350,8 +355,8 @@ expect "resample-grad1: negative scale (the operator's validation)" 2 \
     "--scales: -1.5 for dimension 1; scales must be finite and > 0" "$DMLCL" run resample-grad1 \
     --input "$work/g1.npy" --scales 0.5,-1.5 --output-size 2,2 --output "$work/y.npy"
 expect "resample-grad1: --input-offsets count differs from the rank" 2 \
-    "--input-offsets has 1 value but $work/g1.npy has 2 dimensions (1, 3): give one per dimension" "$DMLCL" run \
-    resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 --input-offsets 0 \
+    "--input-offsets has 3 values but $work/g1.npy has 2 dimensions (1, 3): give one per dimension or one for all" \
+    "$DMLCL" run resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 --input-offsets 0,0,0 \
     --output "$work/y.npy"
 expect "resample3: i2 input (the operator's validation)" 2 \
     "rejected by the operator: resample3: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or UINT8, got INT16" \

@@ -146,4 +146,5 @@ Suite *kernel_args_suite(void);
 Suite *tiles_suite(void);
 Suite *specialize_suite(void);
 Suite *slabs_suite(void);
+Suite *host_suite(void);
 #endif

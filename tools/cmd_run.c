@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define EXIT_STATUS_HELP                                                                     \
     "exit status:\n"                                                                         \
@@ -36,7 +37,7 @@
     "                         (default: $DMLCL_DEVICE, else the first GPU, else CPU)\n"    \
     "  -v, --verbose          print the device, the input files, the plan, where the\n"    \
     "                         compiled program came from (memory, disk cache or a\n"       \
-    "                         compile) and the kernel time, to stderr\n"                   \
+    "                         compile) and the run time, to stderr\n"                      \
     "  -h, --help             print this help\n"
 
 static const char RUN_HELP[] =
@@ -78,8 +79,8 @@ static const char RESAMPLE1_HELP[] =
     "(i1 and u1 linear: computed in float, rounded half to even, saturated.)\n"
     "  --input X.npy          the input tensor, 1 to 8 dimensions\n"
     "  --output Y.npy         written with the input's dtype\n"
-    "  --mode M               nearest (default) or linear\n"
-    "  --scales S,...         one scale per dimension (> 0)\n"
+    "  --mode M               linear (the default) or nearest\n"
+    "  --scales S,...         one scale per dimension (> 0), or one for all\n"
     "  --output-size N,...    the output shape; default floor(input size x scale), computed\n"
     "                         in float32; without --scales, scale = output / input size\n"
     "  --input-offsets O,...  one per dimension, default 0.5 (pixel centres)\n"
@@ -101,8 +102,8 @@ static const char RESAMPLE_HELP[] =
     RESAMPLE_TYPES ".\n"
     "  --input X.npy          the input tensor, 1 to 8 dimensions\n"
     "  --output Y.npy         written with the input's dtype\n"
-    "  --mode M               nearest (default) or linear\n"
-    "  --scales S,...         one scale per dimension (> 0)\n"
+    "  --mode M               linear (the default) or nearest\n"
+    "  --scales S,...         one scale per dimension (> 0), or one for all\n"
     "  --output-size N,...    the output shape; default floor(input size x scale), computed\n"
     "                         in float32; without --scales, scale = output / input size\n"
     "At least one of --scales and --output-size is needed.\n" COMMON_HELP EXIT_STATUS_HELP;
@@ -119,10 +120,10 @@ static const char RESAMPLE_GRAD1_HELP[] =
     "(i1 and u1: summed in float, rounded half to even, saturated once).\n"
     "  --input G.npy          the incoming gradient, shaped like the forward output\n"
     "  --output DX.npy        the forward input's gradient, written with G's dtype\n"
-    "  --mode M               nearest (default) or linear\n"
+    "  --mode M               linear (the default) or nearest\n"
     "  --rounding R           the forward nearest index: increasing = ceil(x) (default),\n"
     "                         decreasing = floor(x)\n"
-    "  --scales S,...         the forward scales, one per dimension (> 0)\n"
+    "  --scales S,...         the forward scales, one per dimension (> 0) or one for all\n"
     "  --output-size N,...    the forward input's shape; default floor(gradient size /\n"
     "                         scale), computed in float32, which is not always the forward\n"
     "                         input's (5 x 0.5 -> 2, but 2 / 0.5 = 4): give it unless the\n"
@@ -225,15 +226,6 @@ static int save_output(const char *cmd, const char *path, npy_array *out, int ve
 
 /* ---- the device run ------------------------------------------------------------------------ */
 
-static int cl_fail(const char *cmd, cl_device_id dev, const char *call, cl_int err,
-                   uint64_t bytes)
-{
-    char what[512];
-    cli_cl_describe(what, sizeof what, dev, err, bytes);
-    cli_error(cmd, "%s failed: %s", call, what);
-    return DMLCL_EXIT_DEVICE;
-}
-
 /* Every buffer within CL_DEVICE_MAX_MEM_ALLOC_SIZE, checked before anything is compiled
  * or allocated: clCreateBuffer would answer CL_INVALID_BUFFER_SIZE. */
 static int fits_device(const char *cmd, cl_device_id dev, const char *what, const npy_array *a,
@@ -276,14 +268,11 @@ static void print_cache(const dmlcl_cache_stats *a, const dmlcl_cache_stats *b)
             (unsigned long long)b->compiles);
 }
 
-static void print_kernel_time(cl_event ev)
+static double now_ms(void)
 {
-    cl_ulong start = 0, end = 0;
-    if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) ||
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL))
-        fprintf(stderr, "dmlcl: kernel time: not available (the queue has no profiling)\n");
-    else
-        fprintf(stderr, "dmlcl: kernel time: %.3f ms\n", (double)(end - start) * 1e-6);
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
 typedef struct run_opts {
@@ -292,51 +281,30 @@ typedef struct run_opts {
     const char *output_advice; /* what to change when the output is too large */
 } run_opts;
 
-/* Device buffers for the inputs and the output, the enqueue, and the read-back. */
-static int dispatch(const char *cmd, dmlcl_context *c, dmlcl_operator *op, tensor_file **ins,
-                    uint32_t n_in, npy_array *out, int verbose)
+/* The run on the host arrays, through dmlcl_operator_execute_host: on a CPU device the
+ * loaded inputs and the output array are the buffers, nothing copied (doc/api.md, "Host
+ * arrays"); on other devices they are copied there and back. */
+static int dispatch(const char *cmd, dmlcl_operator *op, tensor_file **ins, uint32_t n_in,
+                    npy_array *out, int verbose)
 {
-    cl_context ctx = dmlcl_context_cl_context(c);
-    cl_device_id dev = dmlcl_context_device(c);
-    cl_mem bufs[DMLCL_TENSOR_DIMENSION_COUNT_MAX] = {NULL};
-    dmlcl_buffer_binding in_b[4], out_b;
-    cl_event ev = NULL;
-    cl_int err = CL_SUCCESS;
-    int rc = DMLCL_EXIT_OK;
-    for (uint32_t i = 0; i < n_in && !rc; i++) {
-        bufs[i] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                 (size_t)ins[i]->arr.data_bytes, ins[i]->arr.data, &err);
-        rc = err ? cl_fail(cmd, dev, "clCreateBuffer (input)", err, ins[i]->arr.data_bytes) : 0;
-        in_b[i] = (dmlcl_buffer_binding){bufs[i], 0, 0};
-    }
-    if (!rc) {
-        bufs[n_in] = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, (size_t)out->data_bytes, NULL, &err);
-        rc = err ? cl_fail(cmd, dev, "clCreateBuffer (output)", err, out->data_bytes) : 0;
-        out_b = (dmlcl_buffer_binding){bufs[n_in], 0, 0};
-    }
-    if (!rc) {
-        dmlcl_status st = dmlcl_operator_enqueue(op, in_b, n_in, &out_b, 1, 0, NULL, &ev);
-        rc = st ? cli_lib_fail(cmd, st) : 0;
-    }
-    if (!rc && !(out->data = out->data_bytes <= SIZE_MAX ? malloc((size_t)out->data_bytes) : NULL)) {
+    if (!(out->data = out->data_bytes <= SIZE_MAX ? malloc((size_t)out->data_bytes) : NULL)) {
         char need[32];
         cli_error(cmd, "out of host memory for the %s output",
                   cli_bytes_text(out->data_bytes, need));
-        rc = DMLCL_EXIT_INPUT;
+        return DMLCL_EXIT_INPUT;
     }
-    if (!rc) {
-        err = clEnqueueReadBuffer(dmlcl_context_queue(c), bufs[n_in], CL_TRUE, 0,
-                                  (size_t)out->data_bytes, out->data, 1, &ev, NULL);
-        rc = err ? cl_fail(cmd, dev, "clEnqueueReadBuffer", err, 0) : 0;
-    }
-    if (!rc && verbose)
-        print_kernel_time(ev);
-    if (ev)
-        clReleaseEvent(ev);
-    for (uint32_t i = 0; i <= n_in; i++)
-        if (bufs[i])
-            clReleaseMemObject(bufs[i]);
-    return rc;
+    const void *in_data[4];
+    for (uint32_t i = 0; i < n_in; i++)
+        in_data[i] = ins[i]->arr.data;
+    void *out_data[1] = {out->data};
+    double t0 = now_ms();
+    dmlcl_status st = dmlcl_operator_execute_host(op, in_data, out_data);
+    if (st)
+        return cli_lib_fail(cmd, st);
+    if (verbose)
+        fprintf(stderr, "dmlcl: run time: %.3f ms (the kernel, and the copies on a device "
+                "that is not a CPU)\n", now_ms() - t0);
+    return DMLCL_EXIT_OK;
 }
 
 static int run_operator(const char *cmd, const run_opts *o, const dmlcl_operator_desc *od,
@@ -368,7 +336,7 @@ static int run_operator(const char *cmd, const run_opts *o, const dmlcl_operator
         print_cache(&before, &after);
     }
     if (!rc)
-        rc = dispatch(cmd, c, op, ins, n_in, out, o->verbose);
+        rc = dispatch(cmd, op, ins, n_in, out, o->verbose);
     dmlcl_operator_release(op);
     dmlcl_context_release(c);
     return rc;
@@ -408,10 +376,11 @@ static int parse_list(const char *cmd, const char *opt, const char *text, int si
 
 static int parse_mode(const char *cmd, const char *text, dmlcl_interpolation_mode *mode)
 {
-    if (!text || !strcmp(text, "nearest") || !strcmp(text, "nearest-neighbor"))
-        *mode = DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
-    else if (!strcmp(text, "linear"))
+    /* Linear by default, as in the Python binding (doc/python.md). */
+    if (!text || !strcmp(text, "linear"))
         *mode = DMLCL_INTERPOLATION_MODE_LINEAR;
+    else if (!strcmp(text, "nearest") || !strcmp(text, "nearest-neighbor"))
+        *mode = DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
     else {
         cli_error(cmd, "--mode '%s': expected nearest or linear", text);
         return DMLCL_EXIT_USAGE;
@@ -550,9 +519,14 @@ static int dim_list(const char *cmd, const char *opt, const char *text, const ch
     int n = parse_list(cmd, opt, text, !strcmp(what, "size"), v);
     if (n < 0)
         return DMLCL_EXIT_USAGE;
+    /* One value is every dimension's, as in the Python binding. */
+    if (n == 1)
+        for (; (uint32_t)n < in->rank; n++)
+            v[n] = v[0];
     if ((uint32_t)n != in->rank) {
         char shape[160];
-        cli_error(cmd, "%s has %d value%s but %s has %u dimension%s %s: give one per dimension",
+        cli_error(cmd, "%s has %d value%s but %s has %u dimension%s %s: give one per dimension or "
+                  "one for all",
                   opt, n, n == 1 ? "" : "s", input, (unsigned)in->rank, in->rank == 1 ? "" : "s",
                   npy_shape_text(in, shape, sizeof shape));
         return DMLCL_EXIT_INPUT;

@@ -97,6 +97,19 @@ dmlcl_status dmlcl__buffer_fits(const dmlcl_context *c, const char *what, uint64
                        what, bytes_text(bytes, need), bytes_text(max, have));
 }
 
+dmlcl_status dmlcl__device_mem_fits(const dmlcl_context *c, const char *what, uint64_t bytes)
+{
+    uint64_t max = c->info.global_mem; /* 0: the query failed, let OpenCL decide */
+    if (!max || bytes <= max)
+        return DMLCL_SUCCESS;
+    char need[32], have[32];
+    return dmlcl__fail(DMLCL_UNSUPPORTED,
+                       "%s need %s, over this device's memory of %s "
+                       "(CL_DEVICE_GLOBAL_MEM_SIZE); use smaller tensors, or split the work "
+                       "in tiles (dmlcl_operator_create_tile)",
+                       what, bytes_text(bytes, need), bytes_text(max, have));
+}
+
 /* The device must belong to the context, and a given queue to both. */
 static dmlcl_status check_membership(cl_context ctx, cl_device_id dev, cl_command_queue q)
 {

@@ -41,6 +41,11 @@ void dmlcl__context_retain(dmlcl_context *c);
  * SUCCESS, else UNSUPPORTED (valid, but not on this device) with "<what> needs a buffer
  * of 2.48 GiB, over this device's limit of 2.00 GiB per buffer (...)". */
 dmlcl_status dmlcl__buffer_fits(const dmlcl_context *c, const char *what, uint64_t bytes);
+/* Whether buffers of `bytes` in all fit the device's CL_DEVICE_GLOBAL_MEM_SIZE, asked
+ * before the first is created. what (plural): "resample1: the copies of its host arrays".
+ * Returns SUCCESS, else UNSUPPORTED with "<what> need 6.00 GiB, over this device's memory
+ * of 4.94 GiB (CL_DEVICE_GLOBAL_MEM_SIZE); ...". */
+dmlcl_status dmlcl__device_mem_fits(const dmlcl_context *c, const char *what, uint64_t bytes);
 /* A read-only buffer holding the table's bytes, shared with the context's other
  * operators whose tables hold the same bytes (key NULL: compared byte for byte) or were
  * built from the same key (the caller's: every input of the table, nothing else), from

@@ -162,6 +162,15 @@ class Context:
         _cl_get_device_info()(C.lib.dmlcl_context_device(self.handle), 0x102B, 511, buf, None)
         return buf.value.decode("utf-8", "replace")
 
+    def _max_alloc(self):
+        """CL_DEVICE_MAX_MEM_ALLOC_SIZE in bytes (0: unknown)."""
+        if getattr(self, "_max_alloc_bytes", None) is None:
+            v = ctypes.c_uint64(0)
+            _cl_get_device_info()(C.lib.dmlcl_context_device(self.handle), 0x1010, 8,
+                                  byref(v), None)
+            self._max_alloc_bytes = v.value
+        return self._max_alloc_bytes
+
     @staticmethod
     def _need_pyopencl():
         cl = _pyopencl()
@@ -225,7 +234,7 @@ def _context_for_queue(queue):
 # ---- layouts ------------------------------------------------------------------------------------
 
 def _fail(op, text, cls=InvalidArgumentError):
-    return cls("%s: %s" % (op, text), C.INVALID_ARGUMENT)
+    return cls("%s: %s" % (op, text), cls.status)
 
 
 def _dtype_code(op, role, dt):
@@ -270,6 +279,28 @@ def _layout(op, role, dt, shape, byte_strides):
                             "pass numpy.ascontiguousarray(%s)" % (role, d, e, role))
         strides.append(e)
     return code, tuple(shape), tuple(strides)
+
+
+def _bytes_text(n):
+    """"176 bytes", "512.0 MiB", "2.48 GiB": the C library's words for sizes."""
+    if n < 1024:
+        return "%d bytes" % n
+    if n < 1 << 30:
+        return "%.1f MiB" % (n / 1048576.0)
+    return "%.2f GiB" % (n / 1073741824.0)
+
+
+def _fits(op, ctx, role, shape, dt, advice):
+    """Raises the C library's limit message, in the caller's names, when an array of this
+    shape and dtype is over the device's largest buffer: asked before NumPy allocates it
+    (NumPy's own refusal, "array is too big", names neither the limit nor the cause)."""
+    n = dt.itemsize * math.prod(shape)
+    limit = ctx._max_alloc()
+    if limit and n > limit:
+        raise _fail(op, "%s (shape %s, %s) needs a buffer of %s, over this device's limit of "
+                        "%s per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE); %s, or split the work "
+                        "in tiles" % (role, tuple(shape), dt, _bytes_text(n),
+                                      _bytes_text(limit), advice), C.UnsupportedError)
 
 
 def _negative(a):
@@ -912,15 +943,20 @@ class _ResampleBase(_Operator):
                             % type(out).__name__)
             self._check_out(out)
         oshape = None if out is None else out.shape
+        # The input's own rules first: an empty input is the size rule's, not a zero
+        # output size's.
+        _layout(self._name, self._in_role, x.dtype, x.shape, x.strides)
         scales, size, io, oo, tiles = self._placed_values(x.shape, oshape, input_tile,
                                                           output_tile)
+        ctx = self._ctx()
         if out is None:
+            _fits(self._name, ctx, "the output", size, x.dtype,
+                  "use smaller scales or size")
             y = target = np.empty(size, x.dtype)
         else:
             y = target = out
             if _negative(out):
                 target = np.empty(size, out.dtype)  # written, then copied into out
-        ctx = self._ctx()
         key = (id(ctx), x.dtype, x.shape, x.strides, target.dtype, target.shape,
                target.strides, tiles)
         e = self._entries.get(key)

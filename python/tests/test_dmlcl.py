@@ -382,6 +382,20 @@ class ResampleTest(Assertions):
                                      "inputs[0] needs a buffer of 32.00 GiB, over this "
                                      "device's limit of", dmlcl.resample, x, 1)
         self.assertIn("per buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE", str(e))
+        # A huge scale: refused with the limit before NumPy is asked for the output (its
+        # own refusal, "array is too big", names neither the limit nor the cause).
+        x = np.zeros((100, 512, 512), np.float32)
+        e = self.assertRaisesMessage(dmlcl.UnsupportedError,
+                                     "resample: the output (shape (100000, 512000, 512000), "
+                                     "float32) needs a buffer of", dmlcl.resample, x, 1000)
+        self.assertIn("over this device's limit of", str(e))
+        self.assertIn("use smaller scales or size, or split the work in tiles", str(e))
+
+    def test_empty_input(self):
+        """An empty input breaks the size rule, said as such (not as a zero output size)."""
+        self.assertRaisesMessage(dmlcl.InvalidArgumentError,
+                                 "resample: x shape[0] is 0; dmlcl sizes are 1 to 4294967295",
+                                 dmlcl.resample, np.zeros((0, 5), np.float32), 2)
 
 
 def max_alloc(context):
