@@ -65,6 +65,37 @@ else
     echo "core names no family: $(echo "$families" | tr '|' ' ')"
 fi
 
+# No circle of calls between the files of one library or program (lib/, tools/):
+# file A calls file B when A's object leaves undefined a symbol B's object defines; such a
+# graph must sort (tsort names the files of a circle). Objects as the build left them:
+# libtool's .libs/NAME.o, the tool's tools/**/NAME.o.
+circles() { # GROUP OBJECT...: prints "circle in GROUP: FILE FILE ..." for each circle
+    local group=$1
+    shift
+    for o in "$@"; do
+        case $o in *tests_* | *embed_kernels*) continue ;; esac # a test's or a build tool's copy
+        [ -f "$o" ] || continue
+        src=$(echo "$o" | sed 's|/\.libs/|/|; s|/libdmlcl_mpi_la-|/|; s|\.o$|.c|')
+        nm "$o" | awk -v s="$src" '$1 ~ /^[0-9a-f]+$/ && $2 ~ /[TDBR]/ { print "D", $3, s }
+                                  $1 == "U" { print "U", $2, s }'
+    done | awk '$1 == "D" { def[$2] = $3; next } { use[NR] = $2; user[NR] = $3 }
+                END { for (i in use) { d = def[use[i]]; if (d != "" && d != user[i]) print user[i], d } }' |
+        sort -u | tsort 2>&1 >/dev/null | sed -n 's/^tsort: //p' | grep -v 'input contains a loop' |
+        sed "s|^|circle in $group: |"
+}
+found=$(circles lib lib/.libs/*.o lib/*/.libs/*.o lib/*/*/.libs/*.o
+    circles tools tools/*.o tools/bench/*.o)
+if ! ls lib/.libs/*.o >/dev/null 2>&1; then
+    echo "FAIL: no objects under lib/.libs: build the library before this test"
+    status=1
+elif [ -n "$found" ]; then
+    echo "FAIL: files that call each other round a circle (a file calls only files below it):"
+    echo "$found"
+    status=1
+else
+    echo "no circle of calls in lib/, tools/"
+fi
+
 # kernels/ mirrors lib/: each folder of programs is an engine's, named as its host code's
 # folder, and no .cl file lives in lib/.
 for d in $(cd "$srcdir/kernels" && find . -type d | sed 's|^\./||' | grep -v '^\.$'); do

@@ -86,7 +86,7 @@ dmlcl_status dmlcl__tensor_check(const char *op, const char *field, const dmlcl_
     }
     if ((st = compute_extent(op, field, t)))
         return st;
-    dmlcl__tile_whole(t);
+    dmlcl__tensor_whole(t);
     uint64_t need = (t->span_bytes + 3) & ~(uint64_t)3;
     if (d->total_tensor_size_in_bytes != 0 && d->total_tensor_size_in_bytes < need)
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
@@ -94,6 +94,15 @@ dmlcl_status dmlcl__tensor_check(const char *op, const char *field, const dmlcl_
                            field, (unsigned long long)need,
                            (unsigned long long)d->total_tensor_size_in_bytes);
     return DMLCL_SUCCESS;
+}
+
+void dmlcl__tensor_whole(dmlcl__tensor *t)
+{
+    for (uint32_t d = 0; d < DMLCL_MAXDIM; d++) {
+        t->origin[d] = 0;
+        t->whole[d] = d < t->rank ? t->sizes[d] : 1;
+    }
+    t->tiled = 0;
 }
 
 uint64_t dmlcl__tensor_view(const dmlcl__tensor *t, const uint64_t *start, const uint64_t *sizes,

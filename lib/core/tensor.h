@@ -29,6 +29,9 @@ dmlcl_status dmlcl__tensor_check(const char *op, const char *field, const dmlcl_
 /* Rejects an output layout in which two indices share one element. */
 dmlcl_status dmlcl__tensor_check_no_alias(const char *op, const char *field, const dmlcl__tensor *t);
 const char *dmlcl__type_name(dmlcl_tensor_data_type type); /* "FLOAT32", ... */
+/* Marks t as its own whole tensor (origin 0, whole = sizes): not a tile (tile.c places
+ * tiles). */
+void dmlcl__tensor_whole(dmlcl__tensor *t);
 /* The part of t from index start with the given sizes (each within t): fills *v and
  * returns the element offset of its first element from t's. */
 uint64_t dmlcl__tensor_view(const dmlcl__tensor *t, const uint64_t *start, const uint64_t *sizes,
@@ -40,8 +43,6 @@ typedef struct dmlcl__box {
     uint64_t start[DMLCL_MAXDIM];
     uint64_t size[DMLCL_MAXDIM];
 } dmlcl__box;
-/* Marks t as its own whole tensor (origin 0, whole = sizes). */
-void dmlcl__tile_whole(dmlcl__tensor *t);
 /* Places the validated tensor t (field tensor_field) in its logical tensor by tile (field
  * tile_field; NULL: t is the whole tensor): checks the tile's rules, fills origin/whole. */
 dmlcl_status dmlcl__tile_place(const char *op, const char *tile_field, const char *tensor_field,

@@ -2,19 +2,10 @@
  * the checks that run before any OpenCL call. */
 #include "core/tensor.h"
 
-void dmlcl__tile_whole(dmlcl__tensor *t)
-{
-    for (uint32_t d = 0; d < DMLCL_MAXDIM; d++) {
-        t->origin[d] = 0;
-        t->whole[d] = d < t->rank ? t->sizes[d] : 1;
-    }
-    t->tiled = 0;
-}
-
 dmlcl_status dmlcl__tile_place(const char *op, const char *tile_field, const char *tensor_field,
                                const dmlcl_tile_desc *tile, dmlcl__tensor *t)
 {
-    dmlcl__tile_whole(t);
+    dmlcl__tensor_whole(t);
     if (!tile)
         return DMLCL_SUCCESS;
     if (tile->dimension_count != t->rank)

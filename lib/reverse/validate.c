@@ -30,7 +30,7 @@ static dmlcl_status place_tiles(dmlcl_operator *op, uint32_t axis)
     if ((st = dmlcl__tile_place(OP, "input_tile", "input_tensor", op->tile_in, in)) ||
         (st = dmlcl__tile_place(OP, "output_tile", "output_tensor", op->tile_out, out)))
         return st;
-    dmlcl__tile_whole(len);
+    dmlcl__tensor_whole(len);
     if (!in->tiled && !out->tiled)
         return DMLCL_SUCCESS;
     for (uint32_t d = 0; d < in->rank; d++) {
