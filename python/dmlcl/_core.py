@@ -237,6 +237,21 @@ def _fail(op, text, cls=InvalidArgumentError):
     return cls("%s: %s" % (op, text), cls.status)
 
 
+def _plain(v):
+    """v as a message shows it: NumPy scalars as Python numbers and strings, arrays as
+    lists, inside tuples and lists too. NumPy 2's repr of a scalar is np.int64(-5) where
+    NumPy 1's is -5; messages read the same under both."""
+    if isinstance(v, np.floating):
+        return float(str(v))  # the shortest digits of its own precision: 0.1, not 0.100000001
+    if isinstance(v, np.generic):
+        return v.item()
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, (tuple, list)):
+        return type(v)(_plain(e) for e in v)
+    return v
+
+
 def _dtype_code(op, role, dt):
     code = DTYPES.get(dt)
     if code is not None:
@@ -472,7 +487,7 @@ def _binding(op, role, a):
 def _device_layout(op, role, a):
     if _negative(a):
         raise _fail(op, "%s (a PyOpenCL array) has negative strides %s; dmlcl strides are "
-                        "unsigned: pass a copy" % (role, a.strides))
+                        "unsigned: pass a copy" % (role, _plain(a.strides)))
     return _layout(op, role, a.dtype, a.shape, a.strides)
 
 
@@ -495,9 +510,9 @@ def _size(op, name, v):
     try:
         n = int(v)
     except (TypeError, ValueError):
-        raise _fail(op, "%s: %r is not an integer" % (name, v))
+        raise _fail(op, "%s: %r is not an integer" % (name, _plain(v)))
     if n != v or not 1 <= n <= U32_MAX:
-        raise _fail(op, "%s: %r is not a size from 1 to 4294967295" % (name, v))
+        raise _fail(op, "%s: %r is not a size from 1 to 4294967295" % (name, _plain(v)))
     return n
 
 
@@ -506,7 +521,7 @@ def _indices(op, name, value, rank, role, low):
     each from low to 4294967295."""
     if np.ndim(value) != 1:
         raise _fail(op, "%s must be a sequence of integers, one per dimension, got %r"
-                    % (name, value))
+                    % (name, _plain(value)))
     values = []
     for d, v in enumerate(value):
         try:
@@ -514,7 +529,7 @@ def _indices(op, name, value, rank, role, low):
         except (TypeError, ValueError):
             n = None
         if n is None or n != v:
-            raise _fail(op, "%s[%d] is %r, not an integer" % (name, d, v))
+            raise _fail(op, "%s[%d] is %r, not an integer" % (name, d, _plain(v)))
         if not low <= n <= U32_MAX:
             raise _fail(op, "%s[%d] is %d, outside %d to 4294967295" % (name, d, n, low))
         values.append(n)
@@ -535,7 +550,7 @@ def _tile(op, name, tile, rank, role, sized=False):
     n = len(tile) if isinstance(tile, (tuple, list)) else 0
     if n != 2 and not (sized and n == 3):
         raise _fail(op, "%s must be (logical_shape, start)%s, got %r"
-                    % (name, " or (logical_shape, start, size)" if sized else "", tile))
+                    % (name, " or (logical_shape, start, size)" if sized else "", _plain(tile)))
     logical = _indices(op, name + " logical_shape", tile[0], rank, role, 1)
     start = _indices(op, name + " start", tile[1], rank, role, 0)
     size = _indices(op, name + " size", tile[2], rank, role, 1) if n == 3 else None
@@ -572,7 +587,7 @@ class ReverseSubsequences(_Operator):
     def __init__(self, axis, context=None):
         super().__init__(context)
         if int(axis) != axis:
-            raise _fail(self._name, "axis must be an integer, got %r" % (axis,))
+            raise _fail(self._name, "axis must be an integer, got %r" % (_plain(axis),))
         self.axis = int(axis)
 
     def _axis(self, rank):
@@ -590,7 +605,7 @@ class ReverseSubsequences(_Operator):
             if lengths.shape != target:
                 raise _fail(self._name, "lengths (a PyOpenCL array) has shape %s, expected %s "
                                         "(x's shape with 1 on the axis)"
-                            % (lengths.shape, target))
+                            % (_plain(lengths.shape), target))
             return lengths
         lengths = self._host_lengths(lengths)
         if lengths.ndim == x.ndim - 1 and lengths.ndim:
@@ -645,7 +660,7 @@ class ReverseSubsequences(_Operator):
                                     "(logical_shape, start, size)")
         if out is not None and tuple(out.shape) != want:
             raise _fail(self._name, "out has shape %s, %s %s"
-                        % (tuple(out.shape), what, want))
+                        % (_plain(tuple(out.shape)), what, want))
         return want, (li, si, lo, so)
 
     def __call__(self, x, lengths, out=None, input_tile=None, output_tile=None):
@@ -837,10 +852,11 @@ class _ResampleBase(_Operator):
     def __init__(self, scales, size, mode, input_offsets, output_offsets, rounding, context):
         super().__init__(context)
         if mode not in _MODES:
-            raise _fail(self._name, "mode must be 'nearest' or 'linear', got %r" % (mode,))
+            raise _fail(self._name, "mode must be 'nearest' or 'linear', got %r"
+                        % (_plain(mode),))
         if rounding is not None and rounding not in _ROUNDINGS:
             raise _fail(self._name, "rounding must be None, 'increasing' (ceil) or "
-                                    "'decreasing' (floor), got %r" % (rounding,))
+                                    "'decreasing' (floor), got %r" % (_plain(rounding),))
         self.mode = mode
         self.rounding = rounding
         self.scales = scales
@@ -873,7 +889,8 @@ class _ResampleBase(_Operator):
                             % (out_name, len(out_shape), self._in_role, rank))
             if size is not None and tuple(size) != tuple(out_shape):
                 raise _fail(op, "%s has shape %s but %s is %s"
-                            % (out_name, tuple(out_shape), self._size_name, tuple(size)))
+                            % (out_name, _plain(tuple(out_shape)), self._size_name,
+                               tuple(size)))
             size = tuple(out_shape)
         if scales is None and size is None:
             raise _fail(op, "give scales, %s or out" % self._size_name)
@@ -924,7 +941,7 @@ class _ResampleBase(_Operator):
                                 "(logical_shape, start, size)")
             if out_shape is not None and size is not None and tuple(out_shape) != size:
                 raise _fail(op, "out has shape %s, output_tile's size is %s"
-                            % (tuple(out_shape), size))
+                            % (_plain(tuple(out_shape)), size))
             shape = size if out_shape is None else tuple(out_shape)
         return scales, shape, io, oo, (li, si, lo, so)
 

@@ -724,6 +724,45 @@ class TileTest(Assertions):
                                  op.input_box, (1,) * 9, (0,) * 9, (1,) * 9)
 
 
+class NumPyScalarTest(Assertions):
+    """Messages name plain numbers whatever the NumPy version. Shapes, scales and axes
+    often arrive as NumPy scalars (a shape read from an array, a loop over np.arange),
+    and NumPy 2's repr of one is ``np.int64(-5)`` where NumPy 1's is ``-5``."""
+
+    def test_messages(self):
+        i, f = np.int64, np.float64
+        x = random((4, 6), np.float32)
+        op = dmlcl.Resample(scales=2)
+        for text, fn, args, kw in [
+                ("resample_grad: input_shape: -5 is not a size from 1 to 4294967295",
+                 dmlcl.resample_grad, (x, (i(-5), i(6))), {}),
+                ("resample: size: 2.5 is not a size from 1 to 4294967295",
+                 dmlcl.resample, (x,), {"size": (f(2.5), i(6))}),
+                ("resample: scales[1] must be finite and > 0, got -2",
+                 dmlcl.resample, (x, (np.float32(2), f(-2))), {}),
+                ("resample: out has shape (8, 11) but size is (8, 12)", dmlcl.resample, (x,),
+                 {"size": (i(8), i(12)), "out": np.zeros((8, 11), np.float32)}),
+                ("reverse_subsequences: axis must be an integer, got 1.5",
+                 dmlcl.ReverseSubsequences, (f(1.5),), {}),
+                ("reverse_subsequences: axis -3 is out of range for an input of 2 dimensions",
+                 dmlcl.reverse_subsequences, (x, 1, i(-3)), {}),
+                ("resample: mode must be 'nearest' or 'linear', got 'cubic'",
+                 dmlcl.Resample, (2,), {"mode": np.str_("cubic")}),
+                ("resample: start[0] is 0.5, not an integer",
+                 op.input_box, ((i(4), i(6)), (f(0.5), i(0)), (i(2), i(2))), {}),
+                ("resample: start must be a sequence of integers, one per dimension, got 3",
+                 op.input_box, ((4, 6), i(3), (2, 2)), {}),
+                ("resample: input_tile must be (logical_shape, start), got ((4, 6),)",
+                 op, (x,), {"input_tile": ((i(4), i(6)),)}),
+                ("resample: input_tile must be (logical_shape, start), got ([4, 6], [0, 0], "
+                 "1.5)", op, (x,),
+                 {"input_tile": (np.array([4, 6]), np.zeros(2, int), f(1.5))})]:
+            with self.subTest(text):
+                with self.assertRaises(dmlcl.InvalidArgumentError) as cm:
+                    fn(*args, **kw)
+                self.assertEqual(cm.exception.message, text)
+
+
 class ContextTest(Assertions):
     def test_contexts(self):
         with dmlcl.Context(device="cpu") as ctx:
@@ -779,11 +818,16 @@ class PackagingTest(unittest.TestCase):
         built = self.built_library()
         try:
             import setuptools  # noqa: F401
+            try:
+                import setuptools.command.bdist_wheel  # noqa: F401 (setuptools 70.1 on)
+            except ImportError:
+                import wheel  # noqa: F401 (older setuptools build wheels with it)
             subprocess.run([sys.executable, "-m", "pip", "--version"], check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             subprocess.run(["pkg-config", "--version"], check=True, stdout=subprocess.DEVNULL)
         except (ImportError, OSError, subprocess.CalledProcessError):
-            self.skipTest("needs pip, setuptools and pkg-config")
+            self.skipTest("needs pip, setuptools that builds wheels (70.1 on, or wheel) and "
+                          "pkg-config")
         with tempfile.TemporaryDirectory() as tmp:
             # A fresh clone's python/ (no _config.py), and a dmlcl.pc whose libdir is the
             # built library's folder, as make install would leave them.

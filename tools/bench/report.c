@@ -3,6 +3,7 @@
 #include "config.h"
 #include "run.h"
 #include "../cli.h"
+#include <stdarg.h>
 #include <string.h>
 
 static double gbps(uint64_t bytes, double ms) { return ms > 0 ? (double)bytes / (ms * 1e6) : 0; }
@@ -40,32 +41,73 @@ static int host_baseline(const bench *b) { return b->is_cpu && b->o.threads; }
 /* The table's columns: at most 100 wide, every number's unit in the header. */
 #define ROW_FMT "%-18s %7s | %7s %6s | %9s %5s |"
 #define HOST_FMT " %11s %5s |"
+#define TEXT_COLUMNS 100
+#define WRAP_INDENT "    "
+
+/* One line of n bytes, broken at spaces into lines of at most TEXT_COLUMNS, the
+ * continuations indented; a word wider than a line is cut. */
+static void put_wrapped(FILE *f, const char *s, size_t n)
+{
+    size_t room = TEXT_COLUMNS;
+    while (n > room) {
+        size_t lead = strspn(s, " "), cut = room;
+        while (cut > lead && s[cut] != ' ')
+            cut--;
+        if (cut <= lead)
+            cut = room;
+        fprintf(f, "%.*s\n" WRAP_INDENT, (int)cut, s);
+        while (cut < n && s[cut] == ' ')
+            cut++;
+        s += cut;
+        n -= cut;
+        room = TEXT_COLUMNS - strlen(WRAP_INDENT);
+    }
+    fprintf(f, "%.*s\n", (int)n, s);
+}
+
+/* fprintf of whole lines, each kept within TEXT_COLUMNS: the device's strings and the
+ * messages have no length limit of their own (a GPU's name and driver, an OpenCL error). */
+static void say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(FILE *f, const char *fmt, ...)
+{
+    char text[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    for (const char *s = text; *s;) {
+        size_t n = strcspn(s, "\n");
+        put_wrapped(f, s, n);
+        s += n + (s[n] == '\n');
+    }
+}
 
 void print_header_text(bench *b, const devinfo *d, FILE *f)
 {
-    char mx[32], dv[32];
+    char mx[32], dv[32], host_note[64] = "";
+    if (host_baseline(b))
+        snprintf(host_note, sizeof host_note, " memcpy = host memcpy on %d threads,",
+                 b->o.threads > 0 ? b->o.threads : (int)b->compute_units);
+    say(f, "dmlcl %s bench on %s (%s, %u compute units)\n", dmlcl_version(), d->name,
+        b->is_cpu ? "CPU" : "GPU", d->cu);
+    say(f, "  platform: %s; driver %s\n  device: %s\n", d->platform, d->driver, d->version);
+    say(f, "  input: %llu MiB per case (--mb; big-* %d MiB)\n  buffers: at most %s each (%s%s);\n"
+           "    a case with a larger buffer is made smaller, and says so\n",
+        (unsigned long long)b->o.mb, BIG_MB, cli_bytes_text(b->max_alloc, mx),
+        b->o.max_buffer_mb ? "--max-buffer-mb; the device allows "
+                           : "the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE",
+        b->o.max_buffer_mb ? cli_bytes_text(b->device_max_alloc, dv) : "");
+    say(f, "  GB/s: 10^9 bytes read + written per second, each element once; median of the\n"
+           "    timed runs after %d warm-up run(s) (profiling events), best = the fastest\n",
+        b->o.warmup);
+    say(f, "  ratio: the operator's median GB/s over the baseline's: copy = clEnqueueCopyBuffer,\n"
+           "   %s each moving as many bytes (at most 2 GiB a buffer)\n"
+           "  create: dmlcl_operator_create on a memory-cache hit, median\n"
+           "  new ms: create + first run with offsets no case had, the generic program\n"
+           "    built before: no compiler on the caller's path (JSON: and when the\n"
+           "    specialised program took over)\n",
+        host_note);
     int host = host_baseline(b);
-    fprintf(f, "dmlcl %s bench on %s (%s, %u compute units)\n", dmlcl_version(), d->name,
-            b->is_cpu ? "CPU" : "GPU", d->cu);
-    fprintf(f, "  platform: %s; driver %s\n  device: %s\n", d->platform, d->driver, d->version);
-    fprintf(f, "  input: %llu MiB per case (--mb; big-* %d MiB)\n  buffers: at most %s each (%s%s);\n"
-               "    a case with a larger buffer is made smaller, and says so\n",
-            (unsigned long long)b->o.mb, BIG_MB, cli_bytes_text(b->max_alloc, mx),
-            b->o.max_buffer_mb ? "--max-buffer-mb; the device allows "
-                               : "the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE",
-            b->o.max_buffer_mb ? cli_bytes_text(b->device_max_alloc, dv) : "");
-    fprintf(f, "  GB/s: 10^9 bytes read + written per second, each element once; median of the\n"
-               "    timed runs after %d warm-up run(s) (profiling events), best = the fastest\n",
-            b->o.warmup);
-    fprintf(f, "  ratio: the operator's median GB/s over the baseline's: copy = clEnqueueCopyBuffer");
-    if (host)
-        fprintf(f, ",\n    memcpy = host memcpy on %d threads", b->o.threads > 0 ? b->o.threads
-                                                                    : (int)b->compute_units);
-    fprintf(f, ", each moving as many bytes (at most 2 GiB a buffer)\n"
-               "  create: dmlcl_operator_create on a memory-cache hit, median\n"
-               "  new ms: create + first run with offsets no case had, the generic program\n"
-               "    built before: no compiler on the caller's path (JSON: and when the\n"
-               "    specialised program took over)\n");
     fprintf(f, ROW_FMT, "case", "in MiB", "op GB/s", "best", "copy GB/s", "ratio");
     if (host)
         fprintf(f, HOST_FMT, "memcpy GB/s", "ratio");
@@ -77,10 +119,10 @@ static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
 {
     if (r->status != R_OK) {
-        fprintf(f, "%-18s %s: %s\n    %s\n", c->name,
-                r->status == R_SKIPPED ? "skipped" : "FAIL", b->err, c->shape);
+        say(f, "%-18s %s: %s\n    %s\n", c->name, r->status == R_SKIPPED ? "skipped" : "FAIL",
+            b->err, c->shape);
         if (b->o.verbose && r->plan[0])
-            fprintf(f, "    plan: %s\n", r->plan);
+            say(f, "    plan: %s\n", r->plan);
         return;
     }
     char t[8][16];
@@ -103,7 +145,7 @@ void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
         fprintf(f, " %6.2f", r->new_scale_ms);
     fprintf(f, "\n");
     if (r->note[0])
-        fprintf(f, "    %s\n", r->note);
+        say(f, "    %s\n", r->note);
     /* --mb sizes a backward case's forward input, so its own input, the forward output's
      * gradient, is 4x (2-D) or 8x (3-D) larger: say so where the size shows. */
     if (r->forward) {
@@ -113,8 +155,8 @@ void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
                 fwd_in / 1048576.0);
     }
     if (b->o.verbose)
-        fprintf(f, "    %s; %.1f MB moved; %d runs, %lld outputs checked\n    plan: %s\n",
-                c->shape, r->bytes / 1e6, r->op.runs, (long long)r->checked, r->plan);
+        say(f, "    %s; %.1f MB moved; %d runs, %lld outputs checked\n    plan: %s\n", c->shape,
+            r->bytes / 1e6, r->op.runs, (long long)r->checked, r->plan);
     if (r->forward_best_ms > 0)
         fprintf(f, "    backward/forward %.2fx (best %.3f ms over %s's %.3f ms)\n",
                 r->op.best_ms / r->forward_best_ms, r->op.best_ms, r->forward,
