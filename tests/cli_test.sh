@@ -597,8 +597,11 @@ expect "bench --list" 0 "trilinear2x          8 x 8 x 64^3 -> 128^3 fp32" "$DMLC
 # these check the format, never the speed. -----------------------------------------------
 tiny="--mb 1 --runs 1 --warmup 0 --samples 16"
 expect "bench: one tiny case" 0 "reverse-inner" "$DMLCL" bench --case reverse-inner $tiny
-grep -q '^case                in MiB | op GB/s   best | copy GB/s ratio |' "$work/out" &&
+grep -q '^case                in MiB | op GB/s | copy GB/s ratio probe |' "$work/out" &&
     ok "bench: the table header names the units" || bad "bench: the table header names the units"
+grep -qE '^reverse-inner +[0-9.]+ \| +[0-9.]+ \| +[0-9.]+ +[0-9.]+ +[0-9.]+ \|' "$work/out" &&
+    ok "bench: the row gives the ratio to the probe of the case's own data movement" ||
+    bad "bench: the row gives the ratio to the probe of the case's own data movement"
 fits100() { awk 'length > 100 { print "line " NR " has " length " columns"; exit 1 }' "$work/out"; }
 fits100 >"$work/err" && ok "bench: every line fits 100 columns" ||
     bad "bench: every line fits 100 columns"

@@ -184,6 +184,19 @@ static cl_int enqueue_copy(void *arg, cl_event *ev)
     return clEnqueueCopyBuffer(a->q, a->src, a->dst, 0, 0, a->bytes, 0, NULL, ev);
 }
 
+/* The probe kernel (bench_helper_source) over the case's own buffers. */
+typedef struct probe_call {
+    cl_command_queue q;
+    cl_kernel k;
+    size_t global;
+} probe_call;
+
+static cl_int enqueue_probe(void *arg, cl_event *ev)
+{
+    probe_call *a = arg;
+    return clEnqueueNDRangeKernel(a->q, a->k, 1, NULL, &a->global, NULL, 0, NULL, ev);
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -318,9 +331,10 @@ static void summarize(double *ms, int n, timing *t)
     t->med_ms = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
 }
 
-/* Buffers of the baselines: device copy source/destination, host memcpy ones. */
+/* Buffers of the baselines: device copy source/destination, host memcpy ones; the probe. */
 typedef struct baseline {
     copy_call cc;
+    probe_call pc;
     char *hsrc, *hdst;
     size_t hbytes;
     int threads;
@@ -329,6 +343,26 @@ typedef struct baseline {
 /* Copies of bytes/2 (read + written = bytes), at most COPY_MAX: GB/s no longer depends on
  * the size there, and NVIDIA's driver has not finished copies of 8 GiB in our runs. */
 #define COPY_MAX ((uint64_t)2 << 30)
+
+/* The probe reads the case's input and writes its output, whole float4s of each (none:
+ * a case under 16 bytes has no probe); r->probe_bytes is what it moves. */
+static int probe_open(bench *b, const op_call *call, result *r, probe_call *pc)
+{
+    cl_ulong nin = r->in_bytes / 16, nout = r->out_bytes / 16;
+    size_t n = nin > nout ? nin : nout;
+    cl_int err = CL_SUCCESS;
+    *pc = (probe_call){b->q, NULL, (n + 255) & ~(size_t)255};
+    r->probe_bytes = 16 * (uint64_t)(nin + nout);
+    if (!n)
+        return 0;
+    if (!(pc->k = clCreateKernel(b->fill_prog, "probe", &err)))
+        return failf(b, "clCreateKernel(probe): %s", clerr(err));
+    clSetKernelArg(pc->k, 0, sizeof(cl_mem), &call->in[0].buffer);
+    clSetKernelArg(pc->k, 1, sizeof nin, &nin);
+    clSetKernelArg(pc->k, 2, sizeof(cl_mem), &call->out[0].buffer);
+    clSetKernelArg(pc->k, 3, sizeof nout, &nout);
+    return 0;
+}
 
 static int baseline_open(bench *b, uint64_t bytes, baseline *bl)
 {
@@ -357,6 +391,8 @@ static int baseline_open(bench *b, uint64_t bytes, baseline *bl)
 
 static void baseline_close(baseline *bl)
 {
+    if (bl->pc.k)
+        clReleaseKernel(bl->pc.k);
     if (bl->cc.src)
         clReleaseMemObject(bl->cc.src);
     if (bl->cc.dst)
@@ -365,11 +401,12 @@ static void baseline_close(baseline *bl)
     free(bl->hdst);
 }
 
-/* One round: the operator, the device copy and (CPU devices) the host memcpy back to
- * back, so that other load on the machine hits all of them alike. */
-static int round_once(bench *b, op_call *call, baseline *bl, double *op, double *copy, double *host)
+/* One round: the operator, the device copy, the probe and (CPU devices) the host memcpy
+ * back to back, so that other load on the machine hits all of them alike. t: their ms. */
+static int round_once(bench *b, op_call *call, baseline *bl, double *op, double *copy,
+                      double *probe, double *host)
 {
-    cl_event ev[2] = {NULL, NULL};
+    cl_event ev[3] = {NULL, NULL, NULL};
     cl_int err = CL_SUCCESS;
     if (call->wall) { /* the operator's event is a marker after its launches */
         const double t0 = now_s();
@@ -381,14 +418,19 @@ static int round_once(bench *b, op_call *call, baseline *bl, double *op, double 
         err = enqueue_op(call, &ev[0]);
     if (!err)
         err = enqueue_copy(&bl->cc, &ev[1]);
+    if (!err && bl->pc.k)
+        err = enqueue_probe(&bl->pc, &ev[2]);
     if (!err)
-        err = call->wall ? clWaitForEvents(1, &ev[1]) : clWaitForEvents(2, ev);
+        err = clWaitForEvents(1 + (bl->pc.k != NULL), ev + 1);
+    if (!err && !call->wall)
+        err = clWaitForEvents(1, ev);
     if (!err) {
         if (!call->wall)
             *op = event_ms(ev[0]);
         *copy = event_ms(ev[1]);
+        *probe = bl->pc.k ? event_ms(ev[2]) : 0;
     }
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (ev[i])
             clReleaseEvent(ev[i]);
     if (err)
@@ -402,26 +444,30 @@ static int measure(bench *b, op_call *call, result *r)
 {
     baseline bl;
     int rc = baseline_open(b, r->bytes, &bl), runs = b->o.runs;
+    if (!rc)
+        rc = probe_open(b, call, r, &bl.pc);
     r->copy_bytes = 2 * (uint64_t)bl.cc.bytes;
     r->host_bytes = 2 * (uint64_t)bl.hbytes;
-    double op = 0, copy = 0, host = 0, *ms = NULL;
+    double op = 0, copy = 0, probe = 0, host = 0, *ms = NULL;
     /* Slow cases (a round over half a second) get one warm-up round and three rounds, so
      * that the default run stays near a minute on a small CPU. */
     for (int w = 0; !rc && (w < b->o.warmup || w == 0) && (w == 0 || op + copy + host < 500); w++)
-        rc = round_once(b, call, &bl, &op, &copy, &host);
+        rc = round_once(b, call, &bl, &op, &copy, &probe, &host);
     if (!rc && runs <= 0) {
-        double one = op + copy + host, n = b->o.budget * 1e3 / (one > 1e-3 ? one : 1e-3);
+        double one = op + copy + probe + host, n = b->o.budget * 1e3 / (one > 1e-3 ? one : 1e-3);
         runs = n > 200 ? 200 : one > 500 ? 3 : n < 5 ? 5 : (int)n;
     }
-    if (!rc && !(ms = calloc(3 * (size_t)runs, sizeof *ms)))
+    if (!rc && !(ms = calloc(4 * (size_t)runs, sizeof *ms)))
         rc = failf(b, "out of host memory");
     for (int i = 0; !rc && i < runs; i++)
-        rc = round_once(b, call, &bl, &ms[i], &ms[runs + i], &ms[2 * runs + i]);
+        rc = round_once(b, call, &bl, &ms[i], &ms[runs + i], &ms[3 * runs + i], &ms[2 * runs + i]);
     if (!rc) {
         summarize(ms, runs, &r->op);
         summarize(ms + runs, runs, &r->copy);
         if (bl.hsrc)
             summarize(ms + 2 * runs, runs, &r->host);
+        if (bl.pc.k)
+            summarize(ms + 3 * runs, runs, &r->probe);
     }
     free(ms);
     baseline_close(&bl);
@@ -551,6 +597,7 @@ static int run_case(bench *b, const bcase *c, result *r)
     uint64_t len_b = rev ? bench_span_elems(&c->len) * 4 : 0;
     r->bytes = in_b + out_b + len_b;
     r->in_bytes = in_b;
+    r->out_bytes = out_b;
     op_call call = {op, {{NULL, 0, 0}, {NULL, 0, 0}}, {{NULL, 0, 0}}, rev ? 2 : 1, 0};
     /* An operator past the slab bound runs as several launches (plan "slabs=N ...", N >
      * 1): no one event spans them, so it is timed from its enqueue to clFinish. */

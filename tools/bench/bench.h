@@ -52,7 +52,8 @@ uint64_t bench_offset_of(const btensor *t, const uint32_t *idx);
 dmlcl_status bench_create_op(const bcase *c, dmlcl_context *ctx, dmlcl_operator **op);
 
 /* OpenCL C of the helper kernels: fill1/2/4 (the input data: the same hash as the C
- * references read), poison and gather1/2/4 (sampled outputs). */
+ * references read), poison and gather1/2/4 (sampled outputs), probe (a case's data
+ * movement alone: its input read once, its output written once, float4). */
 extern const char bench_helper_source[];
 
 /* The k-th sampled output's index: the first and last `edge` outputs in index order, then

@@ -343,7 +343,13 @@ const char bench_helper_source[] =
     "__kernel void gather2(__global const ushort *p, __global const ulong *o, __global uint *d)\n"
     "GATHER\n"
     "__kernel void gather4(__global const uint *p, __global const ulong *o, __global uint *d)\n"
-    "GATHER\n";
+    "GATHER\n"
+    /* The probe: item i reads input vector i and writes output vector i, as many of each as
+     * the case moves; an input beyond the output still reaches a store, so that the compiler
+     * keeps its load (taken for all-ones bits alone: the output is scratch by then). */
+    "__kernel void probe(__global const float4 *in, ulong nin, __global float4 *out, ulong nout)\n"
+    "{ size_t i = get_global_id(0); float4 v = i < nin ? in[i] : (float4)(0.0f);\n"
+    "  if (i < nout) out[i] = v; else if (as_uint(v.x) == 0xffffffffu) out[0] = v; }\n";
 
 /* ---- the C reference on sampled outputs --------------------------------------------- */
 

@@ -39,7 +39,7 @@ void query_device(bench *b, devinfo *d)
 static int host_baseline(const bench *b) { return b->is_cpu && b->o.threads; }
 
 /* The table's columns: at most 100 wide, every number's unit in the header. */
-#define ROW_FMT "%-18s %7s | %7s %6s | %9s %5s |"
+#define ROW_FMT "%-18s %7s | %7s | %9s %5s %5s |"
 #define HOST_FMT " %11s %5s |"
 #define TEXT_COLUMNS 100
 #define WRAP_INDENT "    "
@@ -98,17 +98,19 @@ void print_header_text(bench *b, const devinfo *d, FILE *f)
                            : "the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE",
         b->o.max_buffer_mb ? cli_bytes_text(b->device_max_alloc, dv) : "");
     say(f, "  GB/s: 10^9 bytes read + written per second, each element once; median of the\n"
-           "    timed runs after %d warm-up run(s) (profiling events), best = the fastest\n",
+           "    timed runs after %d warm-up run(s) (profiling events; JSON: best, the fastest)\n",
         b->o.warmup);
     say(f, "  ratio: the operator's median GB/s over the baseline's: copy = clEnqueueCopyBuffer,\n"
-           "   %s each moving as many bytes (at most 2 GiB a buffer)\n"
+           "   %s each moving as many bytes (at most 2 GiB a buffer);\n"
+           "    probe = a kernel moving the case's own data alone (its input read once, its\n"
+           "    output written once, float4, coalesced): the limit for this case's pattern\n"
            "  create: dmlcl_operator_create on a memory-cache hit, median\n"
            "  new ms: create + first run with offsets no case had, the generic program\n"
            "    built before: no compiler on the caller's path (JSON: and when the\n"
            "    specialised program took over)\n",
         host_note);
     int host = host_baseline(b);
-    fprintf(f, ROW_FMT, "case", "in MiB", "op GB/s", "best", "copy GB/s", "ratio");
+    fprintf(f, ROW_FMT, "case", "in MiB", "op GB/s", "copy GB/s", "ratio", "probe");
     if (host)
         fprintf(f, HOST_FMT, "memcpy GB/s", "ratio");
     fprintf(f, " %9s %6s\n", "create us", "new ms");
@@ -127,12 +129,16 @@ void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
     }
     char t[8][16];
     double g = gbps(r->bytes, r->op.med_ms), cg = gbps(r->copy_bytes, r->copy.med_ms);
+    double pg = gbps(r->probe_bytes, r->probe.med_ms);
     snprintf(t[0], 16, "%.1f", r->in_bytes / 1048576.0);
     snprintf(t[1], 16, "%.2f", g);
-    snprintf(t[2], 16, "%.2f", gbps(r->bytes, r->op.best_ms));
     snprintf(t[3], 16, "%.2f", cg);
     snprintf(t[4], 16, "%.2f", ratio(g, cg));
-    fprintf(f, ROW_FMT, c->name, t[0], t[1], t[2], t[3], t[4]);
+    if (r->probe.runs)
+        snprintf(t[7], 16, "%.2f", ratio(g, pg));
+    else
+        strcpy(t[7], "-");
+    fprintf(f, ROW_FMT, c->name, t[0], t[1], t[3], t[4], t[7]);
     if (r->host.runs) {
         double hg = gbps(r->host_bytes, r->host.med_ms);
         snprintf(t[5], 16, "%.2f", hg);
@@ -163,6 +169,18 @@ void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
                 r->forward_best_ms);
 }
 
+/* A baseline's GB/s and the operator's ratios to it (g, gb: the operator's median and
+ * best GB/s), where it ran. */
+static void json_baseline(const char *name, uint64_t bytes, const timing *t, double g, double gb)
+{
+    if (!t->runs)
+        return;
+    double med = gbps(bytes, t->med_ms), best = gbps(bytes, t->best_ms);
+    printf(",\n     \"%s_best_gbps\": %.3f, \"%s_median_gbps\": %.3f, \"ratio_%s\": %.4f, "
+           "\"ratio_%s_best\": %.4f", name, best, name, med, name, ratio(g, med), name,
+           ratio(gb, best));
+}
+
 void print_result_json(bench *b, const bcase *c, const result *r, int first)
 {
     printf("%s\n    {\"name\": ", first ? "" : ",");
@@ -190,13 +208,8 @@ void print_result_json(bench *b, const bcase *c, const result *r, int first)
                "\"copy_median_gbps\": %.3f, \"ratio\": %.4f, \"ratio_best\": %.4f",
                (unsigned long long)r->in_bytes, (unsigned long long)r->bytes, r->op.runs, r->op.best_ms, r->op.med_ms,
                gb, g, cb, cg, cg > 0 ? g / cg : 0, cb > 0 ? gb / cb : 0);
-        if (r->host.runs) {
-            double hg = gbps(r->host_bytes, r->host.med_ms),
-                   hb = gbps(r->host_bytes, r->host.best_ms);
-            printf(",\n     \"memcpy_best_gbps\": %.3f, \"memcpy_median_gbps\": %.3f, "
-                   "\"ratio_memcpy\": %.4f, \"ratio_memcpy_best\": %.4f",
-                   hb, hg, hg > 0 ? g / hg : 0, hb > 0 ? gb / hb : 0);
-        }
+        json_baseline("probe", r->probe_bytes, &r->probe, g, gb);
+        json_baseline("memcpy", r->host_bytes, &r->host, g, gb);
         printf(",\n     \"create_us_median\": %.2f, \"create_us_best\": %.2f, \"first_create_ms\": "
                "%.3f, "
                "\"checked\": %lld",

@@ -46,9 +46,10 @@ typedef enum { R_OK, R_SKIPPED, R_FAIL } rstatus;
 typedef struct result {
     rstatus status;
     uint64_t bytes, copy_bytes, host_bytes; /* moved by the operator and by each baseline */
-    uint64_t in_bytes;                      /* the input tensor's buffer */
+    uint64_t probe_bytes;                   /* moved by the probe (whole float4s) */
+    uint64_t in_bytes, out_bytes;           /* the input and output tensors' buffers */
     char note[256];                         /* why the case is smaller than --mb says */
-    timing op, copy, host;
+    timing op, copy, host, probe;
     double first_create_ms, create_us_med, create_us_best;
     /* A scale never seen (its offsets shifted) once the case's generic program is built:
      * create + first run, and the seconds until its specialised program took over (0:
