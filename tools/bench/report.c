@@ -66,6 +66,9 @@ void print_header_text(bench *b, const devinfo *d, FILE *f)
                "  new ms: create + first run with offsets no case had, the generic program\n"
                "    built before: no compiler on the caller's path (JSON: and when the\n"
                "    specialised program took over)\n");
+    if (b->o.host_path)
+        fprintf(f, "  host path (--host-path): execute_host on host arrays against pinned uploads\n"
+                   "    + download of the same bytes, wall clock, medians; pinned/host near 1 is best\n");
     fprintf(f, ROW_FMT, "case", "in MiB", "op GB/s", "best", "copy GB/s", "ratio");
     if (host)
         fprintf(f, HOST_FMT, "memcpy GB/s", "ratio");
@@ -102,6 +105,10 @@ void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
     if (r->new_scale_ms > 0)
         fprintf(f, " %6.2f", r->new_scale_ms);
     fprintf(f, "\n");
+    if (r->hostpath.runs)
+        fprintf(f, "    host path %.2f ms (op %.2f ms on device buffers); pinned copies %.2f ms: "
+                   "%.2f\n", r->hostpath.med_ms, r->op.med_ms, r->pinned.med_ms,
+                ratio(r->pinned.med_ms, r->hostpath.med_ms));
     if (r->note[0])
         fprintf(f, "    %s\n", r->note);
     /* --mb sizes a backward case's forward input, so its own input, the forward output's
@@ -155,6 +162,11 @@ void print_result_json(bench *b, const bcase *c, const result *r, int first)
                    "\"ratio_memcpy\": %.4f, \"ratio_memcpy_best\": %.4f",
                    hb, hg, hg > 0 ? g / hg : 0, hb > 0 ? gb / hb : 0);
         }
+        if (r->hostpath.runs)
+            printf(",\n     \"host_path_median_ms\": %.6f, \"host_path_best_ms\": %.6f, "
+                   "\"pinned_copy_median_ms\": %.6f, \"pinned_over_host_path\": %.4f",
+                   r->hostpath.med_ms, r->hostpath.best_ms, r->pinned.med_ms,
+                   ratio(r->pinned.med_ms, r->hostpath.med_ms));
         printf(",\n     \"create_us_median\": %.2f, \"create_us_best\": %.2f, \"first_create_ms\": "
                "%.3f, "
                "\"checked\": %lld",
