@@ -357,7 +357,13 @@ contains
     ! dmlcl's dimension order here is Fortran's reversed: sizes {3, 4} with packed
     ! (row-major) strides describe x(4, 3) as the C library sees it.
     in_sizes = [3, 4]
-    out_sizes = [6, 8]
+    st = dmlcl_resample_output_sizes(2, in_sizes, [2.0, 2.0], out_sizes)
+    call status_ok("dmlcl_resample_output_sizes")
+    call ok(all(out_sizes == [6, 8]), "dmlcl_resample_output_sizes: 3 x 2, 4 x 2")
+    st = dmlcl_resample_output_sizes(2, in_sizes, [2.0, 0.2], out_sizes)
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(dmlcl_error_message(), &
+         "output size of dimension 1 is floor(4 x 0.2) = 0, outside 1 to 4294967295") > 0, &
+         "dmlcl_resample_output_sizes: a size that rounds to 0")
     tin = dmlcl_tensor_desc(DMLCL_TENSOR_DATA_TYPE_FLOAT32, 2, c_loc(in_sizes), c_null_ptr, 0)
     tout = dmlcl_tensor_desc(DMLCL_TENSOR_DATA_TYPE_FLOAT32, 2, c_loc(out_sizes), c_null_ptr, 0)
     call ok(dmlcl_tensor_size_in_bytes(tin) == 48, "dmlcl_tensor_size_in_bytes")

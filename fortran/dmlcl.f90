@@ -179,7 +179,7 @@ module dmlcl
        dmlcl_context_create_for, dmlcl_context_release, dmlcl_context_cl_context, &
        dmlcl_context_device, dmlcl_context_queue, dmlcl_operator_create, &
        dmlcl_operator_release, dmlcl_operator_plan, dmlcl_operator_enqueue, &
-       dmlcl_operator_create_tile, dmlcl_operator_input_box, &
+       dmlcl_operator_create_tile, dmlcl_operator_input_box, dmlcl_resample_output_sizes, &
        dmlcl_operator_execute_host, dmlcl_cache_get_stats, dmlcl_cache_directory, &
        dmlcl_cache_clear, dmlcl_cache_disk_usage
   ! ---- Fortran conveniences ----------------------------------------------------------------
@@ -283,6 +283,17 @@ module dmlcl
        integer(c_int32_t), intent(in) :: output_start(*), output_sizes(*)
        integer(c_int32_t), intent(out) :: input_start(*), input_sizes(*)
      end function dmlcl_operator_input_box
+
+     !> The output sizes that scales give, floor(float32(n) x scale) per dimension (dmlcl's
+     !> order, as the descriptors'; dmlcl_resample sizes y from its shape instead).
+     integer(c_int) function dmlcl_resample_output_sizes(dimension_count, input_sizes, &
+          scales, output_sizes) bind(C, name="dmlcl_resample_output_sizes")
+       import :: c_int, c_int32_t, c_float
+       integer(c_int32_t), value :: dimension_count
+       integer(c_int32_t), intent(in) :: input_sizes(*)
+       real(c_float), intent(in) :: scales(*)
+       integer(c_int32_t), intent(out) :: output_sizes(*)
+     end function dmlcl_resample_output_sizes
 
      subroutine dmlcl_operator_release(op) bind(C, name="dmlcl_operator_release")
        import :: c_ptr

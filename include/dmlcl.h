@@ -129,6 +129,14 @@ typedef struct dmlcl_resample1_desc {
     const float *output_pixel_offsets;
 } dmlcl_resample1_desc;
 
+/* The output sizes that scales give: output_sizes[d] = floor(float32(input_sizes[d]) x
+ * scales[d]), the product rounded to float32 as ONNX Runtime computes it (10 x 0.7f is 7).
+ * A pure host function. Errors (INVALID_ARGUMENT, nothing written): the tensor size rules
+ * for input_sizes (dimension_count 1 to 8, sizes >= 1), the scale rule (finite and > 0), a
+ * NULL array, an output size outside 1 to 4294967295. */
+dmlcl_status dmlcl_resample_output_sizes(uint32_t dimension_count, const uint32_t *input_sizes,
+                                         const float *scales, uint32_t *output_sizes);
+
 /* RESAMPLE (DirectML's v0): RESAMPLE1 with input offsets 0.5 and output offsets -0.5
  * (pixel-centre sampling). scale_count must equal the tensors' rank. */
 typedef struct dmlcl_resample_desc {

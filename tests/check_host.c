@@ -2,9 +2,12 @@
  * they are the buffers, at any element-aligned address; an array not aligned to its
  * element, an output overlapping an input, and every array on other devices are copied;
  * every buffer is checked against the device's limits before any is made. The "other
- * device" cases run on POCL with the context's is_cpu cleared (white-box). */
+ * device" cases run on POCL with the context's is_cpu cleared (white-box): their arrays go
+ * through pinned staging, in pieces that $DMLCL_HOST_PATH=staged:BYTES makes small. */
 #include "testutil.h"
 #include "core/context.h"
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* REVERSE_SUBSEQUENCES of the spec's first example (rows of 1..12 reversed by 2, 4, 3)
@@ -121,6 +124,79 @@ START_TEST(limits_before_any_buffer)
 }
 END_TEST
 
+/* Staged in pieces of 20 bytes (the last one 8 or 0): the padded output's rows arrive
+ * with their padding as it was, the input's 48 bytes in three pieces. */
+START_TEST(staged_in_pieces)
+{
+    dmlcl_operator *op = make_op(8);
+    float in[12], out[20];
+    for (int k = 0; k < 12; k++)
+        in[k] = (float)(k + 1);
+    for (int k = 0; k < 20; k++)
+        out[k] = -1.0f;
+    const void *ins[2] = {in, lengths};
+    void *outs[1] = {out};
+    setenv("DMLCL_HOST_PATH", "staged:20", 1);
+    dmlcl_status st = dmlcl_operator_execute_host(op, ins, outs);
+    unsetenv("DMLCL_HOST_PATH");
+    tu_assert_ok(st);
+    dmlcl_operator_release(op);
+    for (int k = 0; k < 20; k++) {
+        float want = k % 8 < 4 ? expect[k / 8 * 4 + k % 8] : -1.0f;
+        tu_assert_each(out[k] == want, "out[%d] = %g, expected %g", k, out[k], want);
+    }
+}
+END_TEST
+
+/* RESAMPLE1 linear by 1.7 on 5x7x9 values: staged in pieces of 52 bytes (not a multiple
+ * of the element, so elements straddle pieces), the bits of the run in place. */
+START_TEST(staged_bit_for_bit)
+{
+    const uint32_t in_sizes[3] = {5, 7, 9}, out_sizes[3] = {8, 11, 15};
+    const float scales[3] = {1.7f, 1.7f, 1.7f}, io[3] = {0.5f, 0.5f, 0.5f},
+                oo[3] = {-0.5f, -0.5f, -0.5f};
+    dmlcl_tensor_desc ti = {F32, 3, in_sizes, NULL, 0}, to = {F32, 3, out_sizes, NULL, 0};
+    dmlcl_resample1_desc rd = {&ti, &to, LINEAR, 3, scales, io, oo};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
+    dmlcl_operator *op = NULL;
+    tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
+    float in[5 * 7 * 9], in_place[8 * 11 * 15], staged[8 * 11 * 15];
+    uint64_t seed = 7;
+    for (int k = 0; k < 5 * 7 * 9; k++)
+        in[k] = (float)(tu_rand(&seed) % 2001) / 1000.0f - 1.0f;
+    const void *ins[1] = {in};
+    void *a[1] = {in_place}, *b[1] = {staged};
+    tu_assert_ok(dmlcl_operator_execute_host(op, ins, a));
+    setenv("DMLCL_HOST_PATH", "staged:52", 1);
+    dmlcl_status st = dmlcl_operator_execute_host(op, ins, b);
+    unsetenv("DMLCL_HOST_PATH");
+    tu_assert_ok(st);
+    dmlcl_operator_release(op);
+    ck_assert_int_eq(memcmp(in_place, staged, sizeof staged), 0);
+}
+END_TEST
+
+/* A malformed DMLCL_HOST_PATH is refused by name, before any buffer. */
+START_TEST(host_path_variable)
+{
+    dmlcl_operator *op = make_op(4);
+    float in[12] = {0}, out[12];
+    const void *ins[2] = {in, lengths};
+    void *outs[1] = {out};
+    const char *bad[3] = {"staged:0", "stage", "staged:12k"};
+    for (int i = 0; i < 3; i++) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "DMLCL_HOST_PATH must be auto, staged or staged:BYTES "
+                                  "(BYTES >= 1), got '%s'", bad[i]);
+        setenv("DMLCL_HOST_PATH", bad[i], 1);
+        dmlcl_status st = dmlcl_operator_execute_host(op, ins, outs);
+        unsetenv("DMLCL_HOST_PATH");
+        tu_assert_fails(st, DMLCL_INVALID_ARGUMENT, msg);
+    }
+    dmlcl_operator_release(op);
+}
+END_TEST
+
 Suite *host_suite(void)
 {
     Suite *s = suite_create("host");
@@ -130,6 +206,9 @@ Suite *host_suite(void)
     tcase_add_test(tc, array_off_its_element_alignment);
     tcase_add_test(tc, output_over_its_input);
     tcase_add_test(tc, limits_before_any_buffer);
+    tcase_add_test(tc, staged_in_pieces);
+    tcase_add_test(tc, staged_bit_for_bit);
+    tcase_add_test(tc, host_path_variable);
     suite_add_tcase(s, tc);
     return s;
 }

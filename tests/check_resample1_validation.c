@@ -119,6 +119,51 @@ START_TEST(validation_arrays)
 }
 END_TEST
 
+/* The output shape for scales: floor(float32(n) x float32(s)), under the operators' rules. */
+START_TEST(validation_output_sizes)
+{
+    const uint32_t in[3] = {10, 3, 4000000000u};
+    const float scales[3] = {0.7f, 1.5f, 1.0f};
+    uint32_t out[3] = {0, 0, 0};
+    tu_assert_ok(dmlcl_resample_output_sizes(3, in, scales, out));
+    ck_assert_uint_eq(out[0], 7); /* float32: 10 x 0.7f is 7; in double, 6.99... gives 6 */
+    ck_assert_uint_eq(out[1], 4);
+    ck_assert_uint_eq(out[2], 4000000000u);
+    const char *name = "dmlcl_resample_output_sizes: ";
+    char msg[160];
+#define BAD_SIZES(call, rule)                                                                   \
+    do {                                                                                       \
+        snprintf(msg, sizeof msg, "%s%s", name, rule);                                         \
+        tu_assert_fails(call, DMLCL_INVALID_ARGUMENT, msg);                                    \
+    } while (0)
+    BAD_SIZES(dmlcl_resample_output_sizes(0, in, scales, out),
+              "input dimension_count must be 1..8, got 0");
+    BAD_SIZES(dmlcl_resample_output_sizes(9, in, scales, out),
+              "input dimension_count must be 1..8, got 9");
+    BAD_SIZES(dmlcl_resample_output_sizes(2, NULL, scales, out), "input sizes is NULL");
+    const uint32_t empty[2] = {3, 0};
+    BAD_SIZES(dmlcl_resample_output_sizes(2, empty, scales, out),
+              "input sizes[1] must be >= 1, got 0");
+    BAD_SIZES(dmlcl_resample_output_sizes(2, in, NULL, out), "scales is NULL (it needs 2 values)");
+    const float negative[2] = {1, -2};
+    BAD_SIZES(dmlcl_resample_output_sizes(2, in, negative, out),
+              "scales[1] must be finite and > 0, got -2");
+    BAD_SIZES(dmlcl_resample_output_sizes(2, in, scales, NULL), "output_sizes is NULL");
+    /* Rounds to 0; overflows uint32 (4e9 x 1.5 = 6e9; FLT_MAX gives inf). Nothing written. */
+    const float small[2] = {0.05f, 1}, large[3] = {1, 1, 1.5f}, huge[1] = {FLT_MAX};
+    out[0] = 99;
+    BAD_SIZES(dmlcl_resample_output_sizes(2, in, small, out),
+              "output size of dimension 0 is floor(10 x 0.05) = 0, outside 1 to 4294967295");
+    ck_assert_uint_eq(out[0], 99);
+    BAD_SIZES(dmlcl_resample_output_sizes(3, in, large, out),
+              "output size of dimension 2 is floor(4000000000 x 1.5) = 6000000000, outside 1 "
+              "to 4294967295");
+    BAD_SIZES(dmlcl_resample_output_sizes(1, in + 2, huge, out),
+              "output size of dimension 0 is floor(4000000000 x 3.40282e+38) = inf, outside");
+#undef BAD_SIZES
+}
+END_TEST
+
 START_TEST(validation_v0)
 {
     vfix f;
@@ -208,6 +253,7 @@ Suite *resample1_validation_suite(void)
     TCase *tc = tcase_create("validation");
     tcase_add_test(tc, validation_tensors_and_types);
     tcase_add_test(tc, validation_arrays);
+    tcase_add_test(tc, validation_output_sizes);
     tcase_add_test(tc, validation_v0);
     tcase_add_test(tc, validation_bindings);
     tcase_add_test(tc, validation_device_limits);

@@ -626,6 +626,17 @@ expect "bench: a case larger than the buffer limit is made smaller and says so" 
     "$DMLCL" bench --case trilinear2x --mb 4 --runs 1 --warmup 0 --samples 16 --max-buffer-mb 8
 grep -q "^trilinear2x            1.0 |" "$work/out" && ok "bench: the sized case ran at 1 MiB" ||
     bad "bench: the sized case ran at 1 MiB"
+expect "bench --host-path: the host path and the pinned copies under the row" 0 \
+    "    host path " "$DMLCL" bench --case linear2x-nchw,reverse-inner $tiny --host-path
+grep -qE '^    host path [0-9.]+ ms \(op [0-9.]+ ms on device buffers\); pinned copies [0-9.]+ ms: [0-9.]+$' \
+    "$work/out" && ok "bench --host-path: both medians and their ratio" ||
+    bad "bench --host-path: both medians and their ratio"
+awk 'length > 100 { exit 1 }' "$work/out" && ok "bench --host-path: every line fits 100 columns" ||
+    bad "bench --host-path: every line fits 100 columns"
+export DMLCL_HOST_PATH=staged:65536 # pieces of 64 KiB, as on a GPU
+expect "bench --host-path, staged: the same bytes as the device run" 0 "    host path " \
+    "$DMLCL" bench --case linear2x-nchw $tiny --host-path
+unset DMLCL_HOST_PATH
 expect "bench: a big-* case over the limit is skipped, not failed" 0 \
     "big-reverse        skipped: needs a buffer of 8.00 GiB, over the 8.0 MiB limit per buffer" \
     "$DMLCL" bench --case big-reverse --max-buffer-mb 8

@@ -5,17 +5,21 @@
 # MAKE, srcdir, abs_srcdir, libdir, pkgconfigdir, pythondir, mpiexampledir (DESTDIR as make
 # has it). Each prints the command it builds with and one "installcheck: ...: ok" line.
 
-# The C example (examples/example.c), built and run against the installed library.
+# The C examples (examples/example.c, resample.c), built and run against the installed
+# library.
 check_c() {
     tmp=`mktemp -d` &&
     PKG_CONFIG_PATH="$pkgconfigdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" &&
     export PKG_CONFIG_PATH &&
-    flags=`$PKG_CONFIG --cflags --libs dmlcl` &&
-    echo "$CC $srcdir/examples/example.c $flags" &&
-    $CC $srcdir/examples/example.c $flags -o $tmp/example &&
-    LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" $tmp/example
-    rc=$?; rm -rf "$tmp"
-    if test $rc -eq 0; then echo "installcheck: example built with pkg-config and ran: ok"; fi
+    flags=`$PKG_CONFIG --cflags --libs dmlcl`
+    rc=$?
+    for ex in example resample; do
+        test $rc -eq 0 && echo "$CC $srcdir/examples/$ex.c $flags" &&
+        $CC $srcdir/examples/$ex.c $flags -o $tmp/$ex &&
+        LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" $tmp/$ex || rc=1
+    done
+    rm -rf "$tmp"
+    if test $rc -eq 0; then echo "installcheck: examples built with pkg-config and ran: ok"; fi
     exit $rc
 }
 

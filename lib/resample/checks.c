@@ -39,9 +39,8 @@ static dmlcl_status check_tensors(dmlcl_operator *op, const dmlcl__resample_args
     return DMLCL_SUCCESS;
 }
 
-/* Non-NULL, n values; scales finite and > 0, offsets finite. */
-static dmlcl_status check_array(const char *name, const char *field, const float *v, uint32_t n,
-                                int is_scale)
+dmlcl_status dmlcl__resample_check_values(const char *name, const char *field, const float *v,
+                                          uint32_t n, int is_scale)
 {
     if (!v)
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "%s: %s is NULL (it needs %u values)", name,
@@ -71,9 +70,10 @@ dmlcl_status dmlcl__resample_check_args(dmlcl_operator *op, const dmlcl__resampl
     if (a->direction && (st = dmlcl__resample_rounding_check(name, *a->direction)))
         return st;
     uint32_t n = a->count;
-    if ((st = check_array(name, "scales", a->scales, n, 1)) ||
-        (st = check_array(name, "input_pixel_offsets", a->in_offsets, n, 0)) ||
-        (st = check_array(name, "output_pixel_offsets", a->out_offsets, n, 0)) ||
+    if ((st = dmlcl__resample_check_values(name, "scales", a->scales, n, 1)) ||
+        (st = dmlcl__resample_check_values(name, "input_pixel_offsets", a->in_offsets, n, 0)) ||
+        (st = dmlcl__resample_check_values(name, "output_pixel_offsets", a->out_offsets, n,
+                                           0)) ||
         (st = dmlcl__tensor_check_no_alias(name, a->out_field, &op->out[0])) ||
         (st = dmlcl__resample_place_tiles(op, name, a->in_field, a->out_field)))
         return st;

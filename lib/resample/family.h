@@ -31,6 +31,9 @@ typedef struct dmlcl__resample_args {
  * direction, arrays, no aliased output, tiles placed from op->tile_in / tile_out, FLOAT64
  * support (op->ctx may be NULL: no device rule). Fills op->in[0] and op->out[0]. */
 dmlcl_status dmlcl__resample_check_args(dmlcl_operator *op, const dmlcl__resample_args *a);
+/* `field`, n values: non-NULL; scales (is_scale) finite and > 0, offsets finite. */
+dmlcl_status dmlcl__resample_check_values(const char *name, const char *field, const float *v,
+                                          uint32_t n, int is_scale);
 /* rounding_direction is 0 or 1. */
 dmlcl_status dmlcl__resample_rounding_check(const char *name, dmlcl_axis_direction dir);
 /* RESAMPLE2's direction as a nearest rule (INCREASING: ceil; DECREASING: floor). */

@@ -9,7 +9,8 @@ Functions that return new arrays (or write ``out=``):
 - ``reverse_subsequences(x, lengths, axis)``: REVERSE_SUBSEQUENCES, any of 11 dtypes;
 - ``resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
   output_offsets=-0.5, rounding=None, antialias=False)``: RESAMPLE1/2/3;
-- ``resample_grad(dy, input_shape, scales=None, ...)``: RESAMPLE_GRAD1.
+- ``resample_grad(dy, input_shape, scales=None, ...)``: RESAMPLE_GRAD1;
+- ``resample_output_shape(shape, scales)``: the shape ``resample`` gives for scales.
 
 Reusable operators for loops, which keep the compiled program, plan and tables per
 layout of their arguments: ``ReverseSubsequences(axis)``, ``Resample(...)``,
@@ -46,13 +47,13 @@ from ._capi import (Error, InvalidArgumentError, DataTypeError, UnsupportedError
                     OutOfMemoryError, OpenCLError, BuildError, NoDeviceError, FileError,
                     library_path)
 from ._core import (Context, default_context, ReverseSubsequences, Resample, ResampleGrad,
-                    reverse_subsequences, resample, resample_grad, version, cache_stats,
-                    DTYPES, RESAMPLE_DTYPES)
+                    reverse_subsequences, resample, resample_grad, resample_output_shape,
+                    version, cache_stats, DTYPES, RESAMPLE_DTYPES)
 
 __version__ = version()
 
 __all__ = ["Error", "InvalidArgumentError", "DataTypeError", "UnsupportedError",
            "OutOfMemoryError", "OpenCLError", "BuildError", "NoDeviceError", "FileError",
            "Context", "default_context", "ReverseSubsequences", "Resample", "ResampleGrad",
-           "reverse_subsequences", "resample", "resample_grad", "version", "cache_stats",
-           "DTYPES", "RESAMPLE_DTYPES", "library_path"]
+           "reverse_subsequences", "resample", "resample_grad", "resample_output_shape",
+           "version", "cache_stats", "DTYPES", "RESAMPLE_DTYPES", "library_path"]

@@ -273,6 +273,8 @@ _proto("dmlcl_operator_create_tile", c_int, c_void_p, POINTER(OperatorDesc), POI
        POINTER(TileDesc), POINTER(c_void_p))
 _proto("dmlcl_operator_input_box", c_int, POINTER(OperatorDesc), POINTER(c_uint32),
        POINTER(c_uint32), POINTER(c_uint32), POINTER(c_uint32))
+_proto("dmlcl_resample_output_sizes", c_int, c_uint32, POINTER(c_uint32), POINTER(c_float),
+       POINTER(c_uint32))
 _proto("dmlcl_operator_release", None, c_void_p)
 _proto("dmlcl_operator_plan", c_char_p, c_void_p)
 _proto("dmlcl_operator_enqueue", c_int, c_void_p, POINTER(BufferBinding), c_uint32,

@@ -1102,6 +1102,36 @@ class Resample(_ResampleBase):
         return int(math.floor(float(np.float32(n) * np.float32(s))))
 
 
+def resample_output_shape(shape, scales):
+    """The output shape that ``scales`` give an input of ``shape``: ``floor(float32(n) *
+    float32(s))`` per dimension, the shape ``dmlcl.resample(x, scales)`` returns (the C
+    library's ``dmlcl_resample_output_sizes``). ``scales`` is one value for every
+    dimension or one per dimension. A size that rounds to 0 or passes 4294967295, a bad
+    scale or an empty shape raises ``InvalidArgumentError`` with the library's message.
+
+    >>> dmlcl.resample_output_shape((10, 3), 0.7)
+    (7, 2)
+    """
+    op = "resample_output_shape"
+    sizes = tuple(shape)
+    for d, n in enumerate(sizes):
+        if not isinstance(n, (int, np.integer)) or not 0 <= n <= U32_MAX:
+            raise _fail(op, "shape[%d] must be an integer from 1 to 4294967295, got %r"
+                        % (d, n))
+    r = len(sizes)
+    fs = _per_dim(op, "scales", scales, r, _f32) if r else ()
+    out = (c_uint32 * max(r, 1))()
+    status = C.lib.dmlcl_resample_output_sizes(r, (c_uint32 * max(r, 1))(*sizes),
+                                               (c_float * max(r, 1))(*fs), out)
+    if status:
+        e = C.error(status)
+        # The library's rule in Python's names: the shape is its input sizes.
+        text = e.message.replace("dmlcl_resample_output_sizes: ", op + ": ", 1)
+        text = text.replace("input dimension_count", "len(shape)").replace("input sizes", "shape")
+        raise type(e)(text, status)
+    return tuple(out[:r])
+
+
 def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
              output_offsets=-0.5, rounding=None, antialias=False, out=None, context=None,
              input_tile=None, output_tile=None):

@@ -397,6 +397,30 @@ class ResampleTest(Assertions):
                                  "resample: x shape[0] is 0; dmlcl sizes are 1 to 4294967295",
                                  dmlcl.resample, np.zeros((0, 5), np.float32), 2)
 
+    def test_output_shape(self):
+        """resample_output_shape is the shape resample returns, the library's rule and
+        messages (dmlcl_resample_output_sizes)."""
+        self.assertEqual(dmlcl.resample_output_shape((10, 3), 0.7), (7, 2))  # float32: 7
+        self.assertEqual(dmlcl.resample_output_shape([5, 4, 3], (2, 0.5, 1.5)), (10, 2, 4))
+        x = np.zeros((10, 9, 7), np.float32)
+        for s in (0.7, (1.3, 0.35, 2.1)):
+            self.assertEqual(dmlcl.resample(x, s).shape, dmlcl.resample_output_shape(x.shape, s))
+        bad = dmlcl.InvalidArgumentError
+        f = dmlcl.resample_output_shape
+        p = "resample_output_shape: "
+        self.assertRaisesMessage(bad, p + "output size of dimension 0 is floor(10 x 0.05) = 0, "
+                                 "outside 1 to 4294967295", f, (10,), 0.05)
+        self.assertRaisesMessage(bad, p + "output size of dimension 1 is floor(4000000000 x "
+                                 "1.5) = 6000000000, outside", f, (1, 4000000000), 1.5)
+        self.assertRaisesMessage(bad, p + "shape[1] must be >= 1, got 0", f, (3, 0), 2)
+        self.assertRaisesMessage(bad, p + "len(shape) must be 1..8, got 0", f, (), 2)
+        self.assertRaisesMessage(bad, p + "scales[1] must be finite and > 0, got nan", f,
+                                 (3, 3), (1, float("nan")))
+        self.assertRaisesMessage(bad, p + "scales has 3 values but the input has 2", f,
+                                 (3, 3), (1, 2, 3))
+        self.assertRaisesMessage(bad, p + "shape[0] must be an integer from 1 to 4294967295, "
+                                 "got 2.5", f, (2.5,), 1)
+
 
 def max_alloc(context):
     """The context's device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, through the OpenCL library."""

@@ -575,6 +575,77 @@ static void time_new_scale(bench *b, const bcase *c, op_call *call, result *r)
     set_specialize(saved, NULL, 0, 0);
 }
 
+/* --host-path: dmlcl_operator_execute_host on host copies of the case's arrays (the path
+ * of NumPy, dmlcl run and C programs on host memory), its output compared byte for byte
+ * with the device run's, against pinned transfers of the same bytes in the same rounds:
+ * the inputs up and the output down, blocking, from CL_MEM_ALLOC_HOST_PTR memory. Both by
+ * the wall clock, one warm-up round, then as many rounds as the operator had (3 to 20). */
+static int time_host_path(bench *b, const bcase *c, op_call *call, uint64_t in_b,
+                          uint64_t out_b, result *r)
+{
+    const uint64_t len_b = call->n_in > 1 ? bench_span_elems(&c->len) * 4 : 0;
+    const uint64_t pin_b = in_b + len_b + out_b;
+    cl_mem in = call->in[0].buffer, len = call->in[1].buffer, out = call->out[0].buffer;
+    const int runs = r->op.runs < 3 ? 3 : r->op.runs > 20 ? 20 : r->op.runs;
+    char *hin = malloc(in_b), *hout = malloc(out_b), *p = NULL;
+    double *ms = calloc(2 * (size_t)runs, sizeof *ms);
+    cl_int err = CL_SUCCESS;
+    cl_mem pin = clCreateBuffer(b->cl, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, pin_b, NULL,
+                                &err);
+    if (!err)
+        p = clEnqueueMapBuffer(b->q, pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, pin_b, 0,
+                               NULL, NULL, &err);
+    /* The pinned memory holds the inputs (uploaded again as they are) and the output. */
+    if (!err && hin && hout)
+        err = clEnqueueReadBuffer(b->q, in, CL_TRUE, 0, in_b, hin, 0, NULL, NULL);
+    if (!err && hin && hout)
+        err = clEnqueueReadBuffer(b->q, out, CL_TRUE, 0, out_b, p + in_b + len_b, 0, NULL, NULL);
+    int rc = !hin || !hout || !ms ? failf(b, "out of host memory for --host-path")
+             : err               ? failf(b, "--host-path's pinned buffer: %s", clerr(err))
+                                 : 0;
+    if (!rc) {
+        memcpy(p, hin, in_b);
+        memcpy(p + in_b, c->lengths, len_b);
+        memset(hout, 0xA5, out_b); /* the device output's poison, which padding keeps */
+    }
+    const void *ins[2] = {hin, c->lengths};
+    void *outs[1] = {hout};
+    for (int i = -1; !rc && i < runs; i++) {
+        double t0 = now_s();
+        if (dmlcl_operator_execute_host(call->op, ins, outs))
+            rc = failf(b, "execute_host: %s", dmlcl_last_error());
+        double t1 = now_s();
+        err = clEnqueueWriteBuffer(b->q, in, CL_FALSE, 0, in_b, p, 0, NULL, NULL);
+        if (!err && len_b)
+            err = clEnqueueWriteBuffer(b->q, len, CL_FALSE, 0, len_b, p + in_b, 0, NULL, NULL);
+        if (!err)
+            err = clEnqueueReadBuffer(b->q, out, CL_TRUE, 0, out_b, p + in_b + len_b, 0, NULL,
+                                      NULL);
+        if (!rc && err)
+            rc = failf(b, "--host-path's pinned copies: %s", clerr(err));
+        if (i >= 0) {
+            ms[i] = (t1 - t0) * 1e3;
+            ms[runs + i] = (now_s() - t1) * 1e3;
+        }
+    }
+    if (!rc && memcmp(hout, p + in_b + len_b, out_b))
+        rc = failf(b, "--host-path: execute_host's output differs from the device run's");
+    if (!rc) {
+        summarize(ms, runs, &r->hostpath);
+        summarize(ms + runs, runs, &r->pinned);
+    }
+    if (p)
+        clEnqueueUnmapMemObject(b->q, pin, p, 0, NULL, NULL);
+    if (pin) {
+        clFinish(b->q);
+        clReleaseMemObject(pin);
+    }
+    free(ms);
+    free(hin);
+    free(hout);
+    return rc;
+}
+
 static int run_case(bench *b, const bcase *c, result *r)
 {
     dmlcl_operator *op = NULL;
@@ -628,6 +699,8 @@ static int run_case(bench *b, const bcase *c, result *r)
     if (!rc)
         rc = measure(b, &call, r);
     step(b, c->name, "measured");
+    if (!rc && b->o.host_path)
+        rc = time_host_path(b, c, &call, in_b, out_b, r);
     if (!rc)
         time_new_scale(b, c, &call, r);
     step(b, c->name, "new scale timed");

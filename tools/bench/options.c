@@ -12,7 +12,7 @@
 static const char BENCH_HELP[] =
     "usage: dmlcl bench [--mb N] [--case PATTERN[,PATTERN...]] [--device SEL] [--runs N]\n"
     "                   [--warmup N] [--samples N] [--threads N] [--max-buffer-mb N]\n"
-    "                   [--json] [--list] [--verbose]\n"
+    "                   [--host-path] [--json] [--list] [--verbose]\n"
     "Times each operator case with OpenCL profiling events after a check of sampled outputs\n"
     "against a C reference, and compares its GB/s (bytes read + written, 10^9 per second)\n"
     "with a clEnqueueCopyBuffer of as many bytes (CPU devices: also a host memcpy).\n"
@@ -35,6 +35,8 @@ static const char BENCH_HELP[] =
     "                fewer)\n"
     "  --threads N   threads of the host memcpy baseline on CPU devices, 0 to 256 (0 = no\n"
     "                memcpy baseline; default: one per compute unit)\n"
+    "  --host-path   also time dmlcl_operator_execute_host on host arrays, and pinned\n"
+    "                uploads of the inputs plus the output's download (the same bytes)\n"
     "  --json        machine-readable results on stdout (the table goes to stderr)\n"
     "  -v, --verbose each case's shape, plan, runs and outputs checked under its row, and\n"
     "                each step's time on stderr\n"
@@ -73,10 +75,11 @@ static int parse_count(const char *opt, const char *text, uint64_t lo, uint64_t 
 /* Returns -1 to go on, else the exit status (after --help, or a message). */
 int parse_args(int argc, char **argv, bopts *o, int *list)
 {
-    *o = (bopts){0, 64, NULL, NULL, 0, 2, 0.3, 65536, -1, 0, 0};
+    *o = (bopts){0, 64, NULL, NULL, 0, 2, 0.3, 65536, -1, 0, 0, 0};
     const char *mb = NULL, *runs = NULL, *warmup = NULL, *samples = NULL, *threads = NULL;
     const char *max_buffer = NULL;
     const cli_opt opts[] = {{"--json", NULL, &o->json},       {"--verbose", NULL, &o->verbose},
+                            {"--host-path", NULL, &o->host_path},
                             {"-v", NULL, &o->verbose},        {"--list", NULL, list},
                             {"--case", &o->cases, NULL},      {"--device", &o->device, NULL},
                             {"--mb", &mb, NULL},              {"--runs", &runs, NULL},

@@ -110,6 +110,9 @@ void print_header_text(bench *b, const devinfo *d, FILE *f)
            "    specialised program took over)\n",
         host_note);
     int host = host_baseline(b);
+    if (b->o.host_path)
+        say(f, "  host path (--host-path): execute_host on host arrays against pinned uploads\n"
+               "    + download of the same bytes, wall clock, medians; pinned/host near 1 is best\n");
     fprintf(f, ROW_FMT, "case", "in MiB", "op GB/s", "copy GB/s", "ratio", "probe");
     if (host)
         fprintf(f, HOST_FMT, "memcpy GB/s", "ratio");
@@ -150,6 +153,10 @@ void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
     if (r->new_scale_ms > 0)
         fprintf(f, " %6.2f", r->new_scale_ms);
     fprintf(f, "\n");
+    if (r->hostpath.runs)
+        fprintf(f, "    host path %.2f ms (op %.2f ms on device buffers); pinned copies %.2f ms: "
+                   "%.2f\n", r->hostpath.med_ms, r->op.med_ms, r->pinned.med_ms,
+                ratio(r->pinned.med_ms, r->hostpath.med_ms));
     if (r->note[0])
         say(f, "    %s\n", r->note);
     /* --mb sizes a backward case's forward input, so its own input, the forward output's
@@ -210,6 +217,11 @@ void print_result_json(bench *b, const bcase *c, const result *r, int first)
                gb, g, cb, cg, cg > 0 ? g / cg : 0, cb > 0 ? gb / cb : 0);
         json_baseline("probe", r->probe_bytes, &r->probe, g, gb);
         json_baseline("memcpy", r->host_bytes, &r->host, g, gb);
+        if (r->hostpath.runs)
+            printf(",\n     \"host_path_median_ms\": %.6f, \"host_path_best_ms\": %.6f, "
+                   "\"pinned_copy_median_ms\": %.6f, \"pinned_over_host_path\": %.4f",
+                   r->hostpath.med_ms, r->hostpath.best_ms, r->pinned.med_ms,
+                   ratio(r->pinned.med_ms, r->hostpath.med_ms));
         printf(",\n     \"create_us_median\": %.2f, \"create_us_best\": %.2f, \"first_create_ms\": "
                "%.3f, "
                "\"checked\": %lld",

@@ -18,6 +18,7 @@ typedef struct bopts {
     int threads; /* host memcpy threads; -1 = the device's compute units, CPUs only */
     int verbose; /* each case's shape and plan, each step's time on stderr */
     uint64_t max_buffer_mb; /* --max-buffer-mb: a smaller cap than the device's, 0 = none */
+    int host_path; /* --host-path: execute_host on host arrays and pinned copies, timed */
 } bopts;
 
 typedef struct bench {
@@ -50,6 +51,7 @@ typedef struct result {
     uint64_t in_bytes, out_bytes;           /* the input and output tensors' buffers */
     char note[256];                         /* why the case is smaller than --mb says */
     timing op, copy, host, probe;
+    timing hostpath, pinned; /* --host-path: execute_host; pinned uploads + download */
     double first_create_ms, create_us_med, create_us_best;
     /* A scale never seen (its offsets shifted) once the case's generic program is built:
      * create + first run, and the seconds until its specialised program took over (0:
