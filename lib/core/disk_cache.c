@@ -64,7 +64,7 @@ const char *dmlcl_cache_directory(void)
  * with fstat on the open file, so nothing can be swapped in between the check and the read.
  * The folders above it are not checked: one that others can write lets them move ours away
  * and put theirs in its place, which the check refuses, but not write into ours (and the
- * ones we create are 0700). With DMLCL_CACHE_SHARED=group a team shares a folder whose group
+ * ones we create are 0700, unless shared). With DMLCL_CACHE_SHARED=group a team shares a folder whose group
  * is one of ours: its group may write the folder, and a file owned by another user is
  * trusted when its group is the folder's. Never a world-writable folder or file, never a
  * file through a symbolic link. Anything untrusted is a miss and is not written to; the
@@ -107,8 +107,9 @@ static int distrust(const struct stat *st, gid_t team, int is_folder, char *why,
         return 0;
     const char *team_rule = is_folder ? "one of yours" : "the folder's";
     if (uid != me && shared_cache())
-        snprintf(why, cap, "is owned by uid %u, not by you (uid %u), and its group (gid %u) is not %s",
-                 uid, me, gid, team_rule);
+        snprintf(why, cap,
+                 "is owned by uid %u, not by you (uid %u), and its group (gid %u) is not %s", uid,
+                 me, gid, team_rule);
     else if (uid != me)
         snprintf(why, cap, "is owned by uid %u, not by you (uid %u)", uid, me);
     else if (shared_cache())
