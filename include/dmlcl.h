@@ -366,7 +366,9 @@ void dmlcl_cache_get_stats(dmlcl_cache_stats *stats);
 /* The on-disk cache folder in use ($DMLCL_CACHE_DIR, else $XDG_CACHE_HOME/dmlcl, else
  * ~/.cache/dmlcl, plus a versioned subfolder), or NULL when disabled (DMLCL_CACHE_DIR=off
  * or no home). The string is thread-local and valid until the next call on this thread.
- * The folder is created on the first store; it may not exist yet. */
+ * The folder is created on the first store; it may not exist yet. It is used only while it
+ * is trusted (the user's and writable by no one else, or DMLCL_CACHE_SHARED=group: see
+ * doc/api.md, "Cache"); else it is not used, and stderr says why, once. */
 const char *dmlcl_cache_directory(void);
 
 /* Removes this library's entries (and leftover temporary files) from the on-disk cache

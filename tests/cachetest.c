@@ -111,6 +111,37 @@ int ct_write(const char *path, const void *data, size_t len)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
+static FILE *captured;
+
+int ct_stderr_begin(void)
+{
+    fflush(stderr);
+    int saved = dup(2);
+    captured = tmpfile();
+    if (saved < 0 || !captured || dup2(fileno(captured), 2) < 0) {
+        if (captured)
+            fclose(captured);
+        if (saved >= 0)
+            close(saved);
+        return -1;
+    }
+    return saved;
+}
+
+void ct_stderr_end(int handle, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    if (handle < 0)
+        return;
+    fflush(stderr);
+    dup2(handle, 2);
+    close(handle);
+    rewind(captured);
+    size_t n = fread(buf, 1, cap - 1, captured);
+    buf[n] = 0;
+    fclose(captured);
+}
+
 uint64_t ct_fnv(const void *data, size_t len, uint64_t seed)
 {
     const unsigned char *p = data;

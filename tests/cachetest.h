@@ -29,6 +29,12 @@ ct_scan ct_scan_dir(const char *dir);
 unsigned char *ct_read(const char *path, size_t *len);
 int ct_write(const char *path, const void *data, size_t len);
 
+/* What this process writes on stderr between the two calls: ct_stderr_begin sends it to a
+ * temporary file (returns a handle, -1 on failure); ct_stderr_end puts stderr back and reads
+ * the text into buf (empty if nothing). */
+int ct_stderr_begin(void);
+void ct_stderr_end(int handle, char *buf, size_t cap);
+
 /* FNV-1a 64 as the cache format specifies it (seed 0 = the standard offset basis). */
 uint64_t ct_fnv(const void *data, size_t len, uint64_t seed);
 

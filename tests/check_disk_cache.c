@@ -1,6 +1,7 @@
 /* The on-disk program cache: folder resolution, store then hit in a fresh context, every
- * kind of bad entry is a miss that gets rewritten, unwritable and full folders, clear and
- * usage, allocation failures on the disk paths. Programs are cached in memory per
+ * kind of bad entry is a miss that gets rewritten, unwritable and full folders, folders and
+ * files others could have written are not used, clear and usage, allocation failures on the
+ * disk paths. Programs are cached in memory per
  * cl_context, so a fresh context misses memory and must go to disk: the counters show it. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* setenv, mkdtemp */
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,6 +30,7 @@ static void fresh_folder(void)
 static void restore_off(void)
 {
     dmlcl_test_disk_write_limit(-1);
+    unsetenv("DMLCL_CACHE_SHARED");
     ct_restore(base);
     base[0] = 0;
 }
@@ -40,19 +43,30 @@ static dmlcl_context *fresh_context(void)
 }
 
 /* In a fresh context (cold in memory): runs the operator, checks its result and how the
- * program was obtained. */
-static void run_fresh(dmlcl_tensor_data_type type, uint64_t compiles, uint64_t disk_hits)
+ * program was obtained; what the library said on stderr meanwhile goes to `said`, if any. */
+static void run_fresh_said(dmlcl_tensor_data_type type, uint64_t compiles, uint64_t disk_hits,
+                           char *said, size_t cap)
 {
     dmlcl_context *c = fresh_context();
     dmlcl_cache_stats s0, s1;
+    int err = said ? ct_stderr_begin() : -1;
     dmlcl_cache_get_stats(&s0);
     int r = ct_run_rs(c, type);
     dmlcl_cache_get_stats(&s1);
     dmlcl_context_release(c);
+    if (said) {
+        ct_stderr_end(err, said, cap);
+        ck_assert_msg(err >= 0, "cannot capture stderr");
+    }
     ck_assert_msg(r == 0, "run: %s (%s)", r < 0 ? "wrong result" : dmlcl_status_string(r),
                   dmlcl_last_error());
     ck_assert_uint_eq(s1.compiles - s0.compiles, compiles);
     ck_assert_uint_eq(s1.disk_hits - s0.disk_hits, disk_hits);
+}
+
+static void run_fresh(dmlcl_tensor_data_type type, uint64_t compiles, uint64_t disk_hits)
+{
+    run_fresh_said(type, compiles, disk_hits, NULL, 0);
 }
 
 /* The folder holds exactly `entries` entries, no temp files, nothing else. */
@@ -325,6 +339,195 @@ START_TEST(folder_in_place_of_entry)
 }
 END_TEST
 
+/* ---- whom the cache trusts ---------------------------------------------------------------
+ * An entry is code we run, so the folder and its files must be ours and writable by no one
+ * else (doc/api.md, "Cache"). Each case starts from a valid entry that would be a disk hit,
+ * so only the trust check makes the run a compile. The tests run as root in CI: root owns
+ * what it makes, so "another user" means a chown to nobody, skipped where that is refused. */
+
+/* nobody, unless that is who runs the tests */
+#define OTHER_UID (geteuid() == 65534 ? 65533 : 65534)
+#define OTHER_GID (getegid() == 65534 ? 65533 : 65534)
+#define HINT "see DMLCL_CACHE_DIR and DMLCL_CACHE_SHARED in dmlcl(3)\n"
+
+/* The one line the library says about the folder (file NULL) or a file in it. */
+static void expect_said(const char *said, const char *file, const char *why)
+{
+    char expect[2 * CT_PATH];
+    const char *dir = dmlcl_cache_directory();
+    if (file)
+        snprintf(expect, sizeof expect, "dmlcl: cache file %s/%s %s: not used; " HINT, dir,
+                 file, why);
+    else
+        snprintf(expect, sizeof expect,
+                 "dmlcl: cache folder %s %s: disk cache not used; " HINT, dir, why);
+    ck_assert_str_eq(said, expect);
+}
+
+/* Gives path to another user (group: -1 keeps it); 0 where this process may not. */
+static int give_away(const char *path, gid_t group)
+{
+    if (chown(path, OTHER_UID, group) == 0)
+        return 1;
+    printf("disk_cache: skipped a case owned by uid %d: cannot chown (not root)\n",
+           (int)OTHER_UID);
+    return 0;
+}
+
+enum { FOLDER_WORLD_WRITABLE, FOLDER_GROUP_WRITABLE, FOLDER_OTHER_OWNER, FOLDER_CASES };
+
+START_TEST(untrusted_folder_is_not_used)
+{
+    run_fresh(F32, 1, 0);
+    ct_scan s = expect_folder(1);
+    const char *dir = dmlcl_cache_directory();
+    char why[256], said[2 * CT_PATH];
+    switch (_i) {
+    case FOLDER_WORLD_WRITABLE:
+        ck_assert_int_eq(chmod(dir, 0777), 0);
+        snprintf(why, sizeof why, "is writable by others (mode 0777)");
+        break;
+    case FOLDER_GROUP_WRITABLE:
+        ck_assert_int_eq(chmod(dir, 0770), 0);
+        snprintf(why, sizeof why, "is writable by its group (mode 0770); a cache shared by a "
+                                  "team needs DMLCL_CACHE_SHARED=group");
+        break;
+    case FOLDER_OTHER_OWNER:
+        if (!give_away(dir, (gid_t)-1))
+            return;
+        snprintf(why, sizeof why, "is owned by uid %d, not by you (uid %u)", (int)OTHER_UID,
+                 (unsigned)geteuid());
+        break;
+    }
+    run_fresh_said(F32, 1, 0, said, sizeof said); /* its valid entry is not loaded */
+    expect_said(said, NULL, why);
+    /* Said once per process; and nothing is stored into it. */
+    ck_assert_int_eq(unlink(s.entry), 0);
+    run_fresh_said(F32, 1, 0, said, sizeof said);
+    ck_assert_str_eq(said, "");
+    expect_folder(0);
+}
+END_TEST
+
+enum { ENTRY_SYMLINK, ENTRY_WORLD_WRITABLE, ENTRY_GROUP_WRITABLE, ENTRY_OTHER_OWNER, LOCK_SYMLINK,
+       FILE_CASES };
+
+/* A file of a trusted folder that is not trusted is a miss (the lock file: no lock), the
+ * compile's store puts a trusted entry in its place, and the next run loads that. */
+START_TEST(untrusted_file_is_not_used)
+{
+    run_fresh(F32, 1, 0);
+    ct_scan s = expect_folder(1);
+    const char *dir = dmlcl_cache_directory(), *file = strrchr(s.entry, '/') + 1;
+    char why[256], said[2 * CT_PATH], planted[CT_PATH + 16], lock[CT_PATH + 16];
+    size_t good_len = 0, len = 0;
+    unsigned char *good = ct_read(s.entry, &good_len);
+    ck_assert_ptr_nonnull(good);
+    snprintf(planted, sizeof planted, "%s/planted", base); /* outside the cache folder */
+    snprintf(lock, sizeof lock, "%s/compile.lock", dir);
+    snprintf(why, sizeof why, "is a symbolic link");
+    switch (_i) {
+    case ENTRY_SYMLINK:
+        ck_assert_int_eq(rename(s.entry, planted), 0);
+        ck_assert_int_eq(symlink(planted, s.entry), 0);
+        break;
+    case ENTRY_WORLD_WRITABLE:
+        ck_assert_int_eq(chmod(s.entry, 0606), 0);
+        snprintf(why, sizeof why, "is writable by others (mode 0606)");
+        break;
+    case ENTRY_GROUP_WRITABLE:
+        ck_assert_int_eq(chmod(s.entry, 0660), 0);
+        snprintf(why, sizeof why, "is writable by its group (mode 0660); a cache shared by a "
+                                  "team needs DMLCL_CACHE_SHARED=group");
+        break;
+    case ENTRY_OTHER_OWNER:
+        if (!give_away(s.entry, (gid_t)-1))
+            goto out;
+        snprintf(why, sizeof why, "is owned by uid %d, not by you (uid %u)", (int)OTHER_UID,
+                 (unsigned)geteuid());
+        break;
+    case LOCK_SYMLINK: /* O_CREAT through it would make the file it names */
+        file = "compile.lock";
+        ck_assert_int_eq(unlink(lock), 0);
+        ck_assert_int_eq(symlink(planted, lock), 0);
+        ck_assert_int_eq(unlink(s.entry), 0); /* a miss, so the lock is taken */
+        break;
+    }
+    run_fresh_said(F32, 1, 0, said, sizeof said);
+    expect_said(said, file, why);
+    struct stat st;
+    ck_assert_int_eq(lstat(s.entry, &st), 0);
+    ck_assert_msg(S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 077),
+                  "the entry was not replaced by a private one of ours (mode %o, uid %u)",
+                  (unsigned)st.st_mode, (unsigned)st.st_uid);
+    if (_i == ENTRY_SYMLINK) { /* the link is gone, not what it named */
+        unsigned char *still = ct_read(planted, &len);
+        ck_assert_msg(still && len == good_len && !memcmp(still, good, len), "planted changed");
+        free(still);
+    }
+    if (_i == LOCK_SYMLINK) {
+        ck_assert_int_eq(lstat(lock, &st), 0);
+        ck_assert(S_ISLNK(st.st_mode));
+        ck_assert_msg(access(planted, F_OK) != 0, "a file was made through the link");
+    }
+    run_fresh(F32, 0, 1);
+out:
+    free(good);
+}
+END_TEST
+
+/* DMLCL_CACHE_SHARED=group: a folder whose group is ours may be written by that group, and a
+ * file owned by another user is trusted when its group is the folder's. Never a world-writable
+ * file, never a group that is not ours. */
+START_TEST(shared_cache_trusts_the_folders_group)
+{
+    char dir[CT_PATH], why[256], said[2 * CT_PATH];
+    setenv("DMLCL_CACHE_SHARED", "group", 1);
+    run_fresh(F32, 1, 0);
+    ct_scan s = expect_folder(1);
+    snprintf(dir, sizeof dir, "%s", dmlcl_cache_directory());
+    struct stat fs, es;
+    ck_assert_int_eq(stat(dir, &fs), 0);
+    ck_assert_int_eq(stat(s.entry, &es), 0);
+    ck_assert_uint_eq(fs.st_mode & 07777, 02770); /* made for the team, whatever the umask */
+    ck_assert_uint_eq(es.st_mode & 07777, 0640);  /* the team reads it, its writer writes it */
+    ck_assert_uint_eq(es.st_gid, fs.st_gid);
+    run_fresh(F32, 0, 1);
+    if (give_away(s.entry, fs.st_gid)) /* a teammate's entry */
+        run_fresh(F32, 0, 1);
+
+    /* Without the variable the group-writable folder is not used. */
+    unsetenv("DMLCL_CACHE_SHARED");
+    run_fresh_said(F32, 1, 0, said, sizeof said);
+    expect_said(said, NULL, "is writable by its group (mode 2770); a cache shared by a team "
+                            "needs DMLCL_CACHE_SHARED=group");
+    setenv("DMLCL_CACHE_SHARED", "group", 1);
+
+    /* A world-writable entry, shared or not: not loaded, and replaced by ours. */
+    ck_assert_int_eq(chmod(s.entry, 0646), 0);
+    run_fresh_said(F32, 1, 0, said, sizeof said);
+    expect_said(said, strrchr(s.entry, '/') + 1, "is writable by others (mode 0646)");
+    run_fresh(F32, 0, 1);
+
+    /* A folder whose group is not one of ours (where the test can give it one). */
+    gid_t groups[1024];
+    int n = getgroups(1024, groups), member = 0;
+    for (int i = 0; i < n; i++)
+        member |= groups[i] == OTHER_GID;
+    if (member || chown(dir, (uid_t)-1, OTHER_GID)) {
+        printf("disk_cache: skipped a folder of gid %d: cannot chown (not root)\n",
+               (int)OTHER_GID);
+        return;
+    }
+    ck_assert_int_eq(stat(dir, &fs), 0);
+    snprintf(why, sizeof why,
+             "is writable by its group (gid %d, mode %04o), which is not one of yours",
+             (int)OTHER_GID, (unsigned)fs.st_mode & 07777);
+    run_fresh_said(F32, 1, 0, said, sizeof said);
+    expect_said(said, NULL, why);
+}
+END_TEST
+
 /* ---- folders we cannot write --------------------------------------------------------------- */
 
 START_TEST(unwritable_folder_still_works)
@@ -467,5 +670,13 @@ Suite *disk_cache_suite(void)
     tcase_add_test(tc, allocation_failures_while_loading);
     tcase_add_test(tc, allocation_failures_while_storing);
     suite_add_tcase(s, tc);
+
+    TCase *trust = tcase_create("trust");
+    tcase_set_timeout(trust, 120);
+    tcase_add_checked_fixture(trust, fresh_folder, restore_off);
+    tcase_add_loop_test(trust, untrusted_folder_is_not_used, 0, FOLDER_CASES);
+    tcase_add_loop_test(trust, untrusted_file_is_not_used, 0, FILE_CASES);
+    tcase_add_test(trust, shared_cache_trusts_the_folders_group);
+    suite_add_tcase(s, trust);
     return s;
 }

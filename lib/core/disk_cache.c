@@ -54,11 +54,161 @@ const char *dmlcl_cache_directory(void)
     return dmlcl__disk_dir(dir, sizeof dir) ? NULL : dir;
 }
 
-/* mkdir -p, private to the user: cached binaries are code that we will run. */
+/* ---- whom the cache trusts -------------------------------------------------------------------
+ * Cached binaries are code that we will run (on POCL a program binary is native code run in
+ * this process), and every field of an entry's key is predictable: whoever can write the
+ * folder can plant an entry that we would load. So, as ssh and ccache check their files, the
+ * folder that holds the entries and every file in it must be ours (the effective uid) and
+ * writable by no one else. The folder is opened once and checked with fstat on its
+ * descriptor; its files are opened relative to that descriptor with O_NOFOLLOW and checked
+ * with fstat on the open file, so nothing can be swapped in between the check and the read.
+ * The folders above it are not checked: one that others can write lets them move ours away
+ * and put theirs in its place, which the check refuses, but not write into ours (and the
+ * ones we create are 0700, unless shared). With DMLCL_CACHE_SHARED=group a team shares a folder whose group
+ * is one of ours: its group may write the folder, and a file owned by another user is
+ * trusted when its group is the folder's. Never a world-writable folder or file, never a
+ * file through a symbolic link. Anything untrusted is a miss and is not written to; the
+ * folder or file and the reason go to stderr, once per process, folder and reason, or a user
+ * would pay for every compile with no idea why. */
+#define CACHE_HINT "see DMLCL_CACHE_DIR and DMLCL_CACHE_SHARED in dmlcl(3)"
+
+typedef struct {
+    int fd;       /* the folder, open */
+    gid_t team;   /* the group whose members may write it too (shared cache), else NO_TEAM */
+} cache_folder;
+#define NO_TEAM ((gid_t)-1)
+
+static int shared_cache(void)
+{
+    const char *s = getenv("DMLCL_CACHE_SHARED");
+    return s && !strcmp(s, "group");
+}
+
+static int my_group(gid_t g)
+{
+    gid_t groups[1024]; /* getgroups fails beyond it: then only the effective group counts */
+    int n = getgroups(1024, groups);
+    for (int i = 0; i < n; i++)
+        if (groups[i] == g)
+            return 1;
+    return g == getegid();
+}
+
+/* 0 when st (the folder or a file in it) is trusted; else why not, in words, into why. */
+static int distrust(const struct stat *st, gid_t team, int is_folder, char *why, size_t cap)
+{
+    unsigned mode = (unsigned)st->st_mode & 07777, uid = st->st_uid, me = geteuid();
+    unsigned gid = st->st_gid;
+    if (mode & S_IWOTH) {
+        snprintf(why, cap, "is writable by others (mode %04o)", mode);
+        return 1;
+    }
+    if ((team != NO_TEAM && st->st_gid == team) || (uid == me && !(mode & S_IWGRP)))
+        return 0;
+    const char *team_rule = is_folder ? "one of yours" : "the folder's";
+    if (uid != me && shared_cache())
+        snprintf(why, cap,
+                 "is owned by uid %u, not by you (uid %u), and its group (gid %u) is not %s", uid,
+                 me, gid, team_rule);
+    else if (uid != me)
+        snprintf(why, cap, "is owned by uid %u, not by you (uid %u)", uid, me);
+    else if (shared_cache())
+        snprintf(why, cap, "is writable by its group (gid %u, mode %04o), which is not %s", gid,
+                 mode, team_rule);
+    else
+        snprintf(why, cap, "is writable by its group (mode %04o); a cache shared by a team "
+                           "needs DMLCL_CACHE_SHARED=group", mode);
+    return 1;
+}
+
+#define WARNED_CAP 64 /* lines; past that, say nothing more */
+static pthread_mutex_t warned_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t warned[WARNED_CAP];
+static size_t n_warned;
+
+/* One line on stderr per process for the folder, kind (the folder, or a file in it) and
+ * reason: not one per entry of a folder that has many. */
+static void warn_once(const char *dir, const char *file, const char *why)
+{
+    uint64_t h = dmlcl__hash64(why, strlen(why), dmlcl__hash64(dir, strlen(dir), file ? 2 : 1));
+    int first = 0;
+    pthread_mutex_lock(&warned_lock);
+    size_t i = 0;
+    while (i < n_warned && warned[i] != h)
+        i++;
+    if (i == n_warned && n_warned < WARNED_CAP)
+        warned[n_warned++] = h, first = 1;
+    pthread_mutex_unlock(&warned_lock);
+    if (!first)
+        return;
+    if (file)
+        fprintf(stderr, "dmlcl: cache file %s/%s %s: not used; " CACHE_HINT "\n", dir, file, why);
+    else
+        fprintf(stderr, "dmlcl: cache folder %s %s: disk cache not used; " CACHE_HINT "\n", dir,
+                why);
+}
+
+/* Opens the cache folder (through symbolic links: what counts is the folder reached, checked
+ * on its descriptor). 0 when it is trusted; -1, nothing open, when it is missing, unreadable
+ * or untrusted (said once). */
+static int open_folder(const char *dir, cache_folder *f)
+{
+    struct stat st;
+    char why[192];
+    f->fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (f->fd < 0)
+        return -1;
+    if (fstat(f->fd, &st) == 0) {
+        f->team = shared_cache() && my_group(st.st_gid) ? st.st_gid : NO_TEAM;
+        if (!distrust(&st, f->team, 1, why, sizeof why))
+            return 0;
+        warn_once(dir, NULL, why);
+    }
+    close(f->fd);
+    return -1;
+}
+
+/* Opens a file of a trusted folder (flags: O_RDONLY, or O_RDWR | O_CREAT), never through a
+ * symbolic link, and fills *st: a descriptor only for a trusted regular file, else -1 (an
+ * untrusted one said once; something else in its place, such as a folder, silently). */
+static int open_file(const cache_folder *f, const char *dir, const char *name, int flags,
+                     struct stat *st)
+{
+    char why[192];
+    mode_t create = f->team == NO_TEAM ? 0600 : 0660;
+    int fd = openat(f->fd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, create);
+    if (fd < 0) {
+        if (errno == ELOOP)
+            warn_once(dir, name, "is a symbolic link");
+        return -1;
+    }
+    if (fstat(fd, st) == 0 && S_ISREG(st->st_mode)) {
+        if (!distrust(st, f->team, 0, why, sizeof why))
+            return fd;
+        warn_once(dir, name, why);
+    }
+    close(fd);
+    return -1;
+}
+
+/* A folder we made for a shared cache: its group may write it, whatever the umask, and the
+ * set-group-ID bit gives what is made in it the folder's group. */
+static void share_folder(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)!fchmod(fd, 02770);
+        close(fd);
+    }
+}
+
+/* mkdir -p: private to the user (cached binaries are code that we will run), or shared with
+ * the group when asked. */
 static int make_dirs(const char *dir)
 {
     char p[PATH_CAP];
     size_t n = strlen(dir);
+    int shared = shared_cache();
     if (n >= sizeof p)
         return -1;
     memcpy(p, dir, n + 1);
@@ -67,8 +217,12 @@ static int make_dirs(const char *dir)
             continue;
         char saved = p[i];
         p[i] = 0;
-        if (mkdir(p, 0700) && errno != EEXIST)
+        if (mkdir(p, shared ? 0770 : 0700) == 0) {
+            if (shared)
+                share_folder(p);
+        } else if (errno != EEXIST) {
             return -1;
+        }
         p[i] = saved;
     }
     struct stat st;
@@ -97,11 +251,11 @@ static size_t key_text(const dmlcl_context *c, uint64_t source_hash, const char 
     return n < 0 || (size_t)n >= cap ? 0 : (size_t)n;
 }
 
-/* "<dir>/<hash of key>.bin" */
-static int entry_path(const char *dir, const char *key, size_t key_len, char *buf, size_t cap)
+/* "<hash of key>.bin", the entry's name in the folder */
+#define NAME_CAP 64
+static void entry_name(const char *key, size_t key_len, char buf[NAME_CAP])
 {
-    int n = snprintf(buf, cap, "%s/%016" PRIx64 ".bin", dir, dmlcl__hash64(key, key_len, 0));
-    return n < 0 || (size_t)n >= cap ? -1 : 0;
+    snprintf(buf, NAME_CAP, "%016" PRIx64 ".bin", dmlcl__hash64(key, key_len, 0));
 }
 
 static uint64_t checksum(const char *key, size_t key_len, const void *bin, size_t bin_len)
@@ -111,15 +265,14 @@ static uint64_t checksum(const char *key, size_t key_len, const void *bin, size_
 
 /* ---- load ------------------------------------------------------------------------------- */
 
-/* Reads the whole file; -1 on a read error, 1 if it cannot be ours (too small or large). */
-static int read_file(int fd, unsigned char **data, size_t *len)
+/* Reads the whole file (st: its fstat); -1 on a read error, 1 if it cannot be ours (too
+ * small or large). */
+static int read_file(int fd, const struct stat *st, unsigned char **data, size_t *len)
 {
-    struct stat st;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode))
-        return -1;
-    if (st.st_size < (off_t)sizeof(dmlcl__disk_header) || st.st_size > (off_t)DMLCL__DISK_MAX_FILE)
+    if (st->st_size < (off_t)sizeof(dmlcl__disk_header) ||
+        st->st_size > (off_t)DMLCL__DISK_MAX_FILE)
         return 1;
-    size_t n = (size_t)st.st_size, got = 0;
+    size_t n = (size_t)st->st_size, got = 0;
     unsigned char *p = dmlcl__malloc(n);
     if (!p)
         return -1;
@@ -177,31 +330,35 @@ static cl_program from_binary(dmlcl_context *c, const unsigned char *bin, size_t
     return prog;
 }
 
-/* Deletes a bad entry, unless another process has meanwhile renamed a fresh one into
- * its place (then path no longer names the file we read). */
-static void discard(const char *path, int fd)
+/* Deletes a bad entry (ours: st), unless another process has meanwhile renamed a fresh one
+ * into its place (then the name no longer names the file we read). */
+static void discard(const cache_folder *f, const char *name, const struct stat *ours)
 {
-    struct stat ours, now;
-    if (fstat(fd, &ours) == 0 && stat(path, &now) == 0 &&
-        (ours.st_dev != now.st_dev || ours.st_ino != now.st_ino))
+    struct stat now;
+    if (fstatat(f->fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+        (ours->st_dev != now.st_dev || ours->st_ino != now.st_ino))
         return;
-    unlink(path);
+    unlinkat(f->fd, name, 0);
 }
 
 int dmlcl__disk_load(dmlcl_context *c, uint64_t source_hash, const char *options, cl_program *out)
 {
-    char dir[PATH_CAP], path[PATH_CAP], key[KEY_CAP];
+    char dir[PATH_CAP], name[NAME_CAP], key[KEY_CAP];
     size_t key_len = key_text(c, source_hash, options, key, sizeof key);
-    if (!key_len || dmlcl__disk_dir(dir, sizeof dir) ||
-        entry_path(dir, key, key_len, path, sizeof path))
+    cache_folder f;
+    if (!key_len || dmlcl__disk_dir(dir, sizeof dir) || open_folder(dir, &f))
         return -1;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    entry_name(key, key_len, name);
+    struct stat st;
+    int fd = open_file(&f, dir, name, O_RDONLY, &st);
+    if (fd < 0) {
+        close(f.fd);
         return -1;
+    }
     unsigned char *data = NULL;
     size_t len = 0, bin_len = 0;
     cl_program prog = NULL;
-    int r = read_file(fd, &data, &len);
+    int r = read_file(fd, &st, &data, &len);
     if (r == 0) {
         const unsigned char *bin = check_entry(data, len, key, key_len, &bin_len);
         prog = bin ? from_binary(c, bin, bin_len, options) : NULL;
@@ -209,8 +366,9 @@ int dmlcl__disk_load(dmlcl_context *c, uint64_t source_hash, const char *options
     }
     /* r < 0 (no memory, read error) says nothing about the entry: keep it. */
     if (r > 0 || (r == 0 && !prog))
-        discard(path, fd);
+        discard(&f, name, &st);
     close(fd);
+    close(f.fd);
     if (!prog)
         return -1;
     *out = prog;
@@ -288,7 +446,7 @@ static int write_all(int fd, const void *data, size_t n, int64_t *written)
 }
 
 /* A name no other writer (process, thread, or earlier call) uses at the same time. */
-static int temp_path(const char *final, char *buf, size_t cap)
+static int temp_name(const char *final, char *buf, size_t cap)
 {
     static uint64_t counter;
     uint64_t k = __atomic_add_fetch(&counter, 1, __ATOMIC_SEQ_CST);
@@ -301,37 +459,40 @@ static int temp_path(const char *final, char *buf, size_t cap)
 
 /* Temp file in the same folder, data synced, then renamed: readers see the old entry, no
  * entry, or the whole new one, never a half-written file, even across a crash. */
-static void write_entry(const char *path, const dmlcl__disk_header *h, const char *key,
-                        const unsigned char *bin)
+static void write_entry(const cache_folder *f, const char *name, const dmlcl__disk_header *h,
+                        const char *key, const unsigned char *bin)
 {
-    char tmp[PATH_CAP];
-    if (temp_path(path, tmp, sizeof tmp))
+    char tmp[NAME_CAP + 64];
+    if (temp_name(name, tmp, sizeof tmp))
         return;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int fd = openat(f->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return;
+    if (f->team != NO_TEAM) /* readable by the team, whatever the umask; writable by us only */
+        (void)!(fchown(fd, (uid_t)-1, f->team) | fchmod(fd, 0640));
     int64_t written = 0;
     int ok = !write_all(fd, h, sizeof *h, &written) &&
              !write_all(fd, key, h->key_length, &written) &&
              !write_all(fd, bin, h->payload_size, &written) && !fdatasync(fd);
     ok = !close(fd) && ok;
-    if (!ok || rename(tmp, path))
-        unlink(tmp);
+    if (!ok || renameat(f->fd, tmp, f->fd, name))
+        unlinkat(f->fd, tmp, 0);
 }
 
-static void sweep_stale_temps(const char *dir);
+static void sweep_stale_temps(int dir_fd);
 
 void dmlcl__disk_store(dmlcl_context *c, uint64_t source_hash, const char *options, cl_program prog)
 {
-    char dir[PATH_CAP], path[PATH_CAP], key[KEY_CAP];
+    char dir[PATH_CAP], name[NAME_CAP], key[KEY_CAP];
     size_t key_len = key_text(c, source_hash, options, key, sizeof key), bin_len = 0;
-    if (!key_len || dmlcl__disk_dir(dir, sizeof dir) ||
-        entry_path(dir, key, key_len, path, sizeof path))
+    cache_folder f;
+    if (!key_len || dmlcl__disk_dir(dir, sizeof dir))
         return;
+    entry_name(key, key_len, name);
     unsigned char *bin = program_binary(c, prog, &bin_len);
     if (!bin)
         return;
-    if (make_dirs(dir) == 0) {
+    if (make_dirs(dir) == 0 && open_folder(dir, &f) == 0) {
         dmlcl__disk_header h;
         memset(&h, 0, sizeof h);
         memcpy(h.magic, DMLCL__DISK_MAGIC, sizeof h.magic);
@@ -339,8 +500,9 @@ void dmlcl__disk_store(dmlcl_context *c, uint64_t source_hash, const char *optio
         h.key_length = (uint32_t)key_len;
         h.payload_size = bin_len;
         h.checksum = checksum(key, key_len, bin, bin_len);
-        write_entry(path, &h, key, bin);
-        sweep_stale_temps(dir);
+        write_entry(&f, name, &h, key, bin);
+        sweep_stale_temps(f.fd);
+        close(f.fd);
     }
     dmlcl__free(bin);
 }
@@ -354,7 +516,10 @@ void dmlcl__disk_store(dmlcl_context *c, uint64_t source_hash, const char *optio
  * entry and load it. Open-file-description locks exclude the threads of one process from
  * each other too, and the kernel drops them when their holder exits or crashes. The lock
  * only saves work: where it cannot be taken (no folder we may write, a file system without
- * locks) or after LOCK_WAIT_S, the caller compiles as it would without it. */
+ * locks) or after LOCK_WAIT_S, the caller compiles as it would without it. The lock file
+ * passes the entries' trust rule, opened the same way: through a symbolic link, O_CREAT
+ * would make a file wherever the link points, and a lock file someone else holds could make
+ * us wait LOCK_WAIT_S for every program. */
 #define LOCK_NAME "compile.lock"
 #define LOCK_WAIT_S 120
 #define LOCK_POLL_NS 5000000L
@@ -366,12 +531,16 @@ void dmlcl__disk_store(dmlcl_context *c, uint64_t source_hash, const char *optio
 
 int dmlcl__disk_lock(dmlcl_context *c, uint64_t source_hash, const char *options)
 {
-    char dir[PATH_CAP], path[PATH_CAP], key[KEY_CAP];
+    char dir[PATH_CAP], key[KEY_CAP];
     size_t key_len = key_text(c, source_hash, options, key, sizeof key);
-    if (!key_len || dmlcl__disk_dir(dir, sizeof dir) || join(path, sizeof path, dir, LOCK_NAME) ||
-        make_dirs(dir))
+    cache_folder f;
+    struct stat st;
+    if (!key_len || dmlcl__disk_dir(dir, sizeof dir) || make_dirs(dir) || open_folder(dir, &f))
         return -1;
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    int fd = open_file(&f, dir, LOCK_NAME, O_RDWR | O_CREAT, &st);
+    if (fd >= 0 && f.team != NO_TEAM && st.st_uid == geteuid()) /* every member locks it */
+        (void)!(fchown(fd, (uid_t)-1, f.team) | fchmod(fd, 0660));
+    close(f.fd);
     if (fd < 0)
         return -1;
     struct flock l;
@@ -432,11 +601,15 @@ static int writer_gone(const char *name)
     return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-static void sweep_stale_temps(const char *dir)
+static void sweep_stale_temps(int dir_fd)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    int fd = dup(dir_fd);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
         return;
+    }
     time_t now = time(NULL);
     struct dirent *e;
     int is_temp = 0;

@@ -11,7 +11,10 @@
  * Writers fill "<name>.tmp-<pid>-<thread>-<counter>" in the same folder and rename it;
  * stores sweep crashed writers' stale temp files (disk_cache.c). A process compiles an
  * entry under a byte-range lock of "compile.lock" in the same folder, so that others
- * that miss it at the same time wait and load it instead of compiling it too. */
+ * that miss it at the same time wait and load it instead of compiling it too.
+ * Trust: the folder and every file in it must be the effective user's and writable by no
+ * one else (with DMLCL_CACHE_SHARED=group, the folder's group may write them too); anything
+ * else is not used (disk_cache.c, "whom the cache trusts"). */
 #ifndef DMLCL_DISK_CACHE_H
 #define DMLCL_DISK_CACHE_H
 #include "core/context.h"
