@@ -209,6 +209,8 @@ contains
   subroutine other_types()
     real(c_double) :: xd(6, 5), yd(8, 4)
     integer(int8) :: xb(6, 5), yb(8, 4)
+    integer(int16) :: xh(6, 5), yh(8, 4)
+    integer(int32) :: xi(6, 5), yi(8, 4)
     real(c_double) :: want(32), xr(30)
     integer(c_int64_t) :: isz(2) = [4, 2], osz(2) = [8, 4]
     call random_number(xd)
@@ -225,6 +227,21 @@ contains
     call ref_resample(2, isz, real(xb(2:5, 1:4:2), c_double), osz, want, s, half, mhalf, 1, -1)
     call ok(st == 0 .and. equal(real(yb, c_double), want, 32, 0.5_c_double), &
          "integer(int8) linear: rounded to nearest")
+    ! Microscopy's 16-bit images: linear rounds as the 8-bit types do.
+    xh = int(reshape(xr, [6, 5]) * 60000 - 30000, int16)
+    call dmlcl_resample(xh(2:5, 1:4:2), yh, s(1:2), status=st)
+    call ref_resample(2, isz, real(xh(2:5, 1:4:2), c_double), osz, want, s, half, mhalf, 1, -1)
+    call ok(st == 0 .and. equal(real(yh, c_double), want, 32, 0.5_c_double), &
+         "integer(int16) linear: rounded to nearest")
+    ! 32-bit integers: nearest moves values float32 cannot hold; linear is refused.
+    xi = int(reshape(xr, [6, 5]) * 2e9_c_double - 1e9_c_double, int32) + 16777217_int32
+    call dmlcl_resample(xi(2:5, 1:4:2), yi, s(1:2), DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR, st)
+    call ref_resample(2, isz, real(xi(2:5, 1:4:2), c_double), osz, want, s, half, mhalf, 0, -1)
+    call ok(st == 0 .and. equal(real(yi, c_double), want, 32), "integer(int32) nearest")
+    call dmlcl_resample(xi(2:5, 1:4:2), yi, s(1:2), status=st)
+    call ok(st == DMLCL_INVALID_ARGUMENT .and. index(dmlcl_error_message(), &
+         "data_type INT32 takes interpolation_mode 0 (NEAREST_NEIGHBOR) only") > 0, &
+         "integer(int32) linear: refused with the reason")
   end subroutine other_types
 
   subroutine reverse()

@@ -12,7 +12,8 @@
 !>        call dmlcl_reverse_subsequences(x, lengths, y, dim, status)
 !>
 !>    x and y are real(c_float), real(c_double) or integer(int8/int16/int32/int64) arrays
-!>    (the resample family: real(c_float), real(c_double), integer(int8)), whole arrays,
+!>    (the resample family: real(c_float), real(c_double), integer(int8/int16), and
+!>    integer(int32) with nearest only), whole arrays,
 !>    assumed-shape dummies or sections such as x(2:9, ::2): the routines receive
 !>    Fortran's own descriptor (a `type(*), dimension(..)` dummy), whose column-major
 !>    layout becomes dmlcl strides. Dimension d of the Fortran array is dimension d of the
@@ -468,7 +469,8 @@ contains
   !> c = (o - output_offsets(d)) / scales(d) - input_offsets(d) in float32; nearest takes
   !> the element at floor(c + 0.5) (rounding: DMLCL_AXIS_DIRECTION_INCREASING = ceil(c),
   !> _DECREASING = floor(c)), linear the weighted corners, both clamped to the edges.
-  !>   x, y:    same type (real(c_float), real(c_double), integer(int8)) and rank (1-8);
+  !>   x, y:    same type (real(c_float), real(c_double), integer(int8/int16); integer(int32)
+  !>            nearest only) and rank (1-8);
   !>            y's shape is the output size; any layout, sections included, no copies
   !>   scales:  one per dimension, > 0; absent: size(y, d) / size(x, d) in float32
   !>   mode:    DMLCL_INTERPOLATION_MODE_LINEAR (default) or _NEAREST_NEIGHBOR

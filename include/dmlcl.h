@@ -118,7 +118,9 @@ typedef enum dmlcl_interpolation_mode {
 
 /* RESAMPLE1: per dimension d, input coordinate
  * x = ((float)o - output_pixel_offsets[d]) / scales[d] - input_pixel_offsets[d].
- * dimension_count must equal the tensors' rank; the three arrays hold that many values. */
+ * dimension_count must equal the tensors' rank; the three arrays hold that many values.
+ * Types: FLOAT32, FLOAT16, FLOAT64 (cl_khr_fp64), INT8, UINT8, INT16, UINT16 (linear
+ * rounds half to even and saturates), INT32 and UINT32 with NEAREST_NEIGHBOR only. */
 typedef struct dmlcl_resample1_desc {
     const dmlcl_tensor_desc *input_tensor;
     const dmlcl_tensor_desc *output_tensor;
@@ -176,8 +178,9 @@ typedef struct dmlcl_resample2_desc {
  * forward output, output_gradient_tensor like the forward input. Each forward output's
  * gradient is added to the input elements the forward pass read, times the weights it
  * used; elements nothing read get 0. Deterministic: a gather, no atomics; sums in float
- * (FLOAT64: double) in the order of a forward-order scatter. RESAMPLE1's types: FLOAT32,
- * FLOAT16, FLOAT64 (with cl_khr_fp64), INT8 and UINT8 (the float sum rounds half to even
+ * (FLOAT64: double) in the order of a forward-order scatter. RESAMPLE1's types but the
+ * 32-bit integers (float32 holds them exactly only up to 2^24): FLOAT32, FLOAT16, FLOAT64
+ * (with cl_khr_fp64), INT8, UINT8, INT16 and UINT16 (the float sum rounds half to even
  * and saturates once, on the store). */
 typedef struct dmlcl_resample_grad1_desc {
     const dmlcl_tensor_desc *input_gradient_tensor;

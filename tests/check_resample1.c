@@ -181,6 +181,49 @@ START_TEST(float16_and_8_bit_rounding)
 }
 END_TEST
 
+/* The 16-bit integers round and saturate as the 8-bit ones (ties to even: 2.5 -> 2,
+ * -2.5 -> -2, 65534.5 -> 65534); the 32-bit ones move, bit for bit, values that float32
+ * cannot hold (2^24 + 1, the extremes). */
+START_TEST(integers_16_and_32_bit)
+{
+    const uint32_t is[2] = {3, 2}, os[2] = {3, 3};
+    const float sc[2] = {1, 2}; /* dimension 1: x = o / 2, midpoints at o = 1 */
+    dmlcl_tensor_desc ti = {I16, 2, is, NULL, 0}, to = {I16, 2, os, NULL, 0};
+    dmlcl_resample1_desc rd = {&ti, &to, LINEAR, 2, sc, rc_zeros, rc_zeros};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
+    const int16_t i16[6] = {2, 3, -3, -2, 32766, 32767};
+    const int16_t w16[9] = {2, 2, 3, -3, -2, -2, 32766, 32766, 32767};
+    int16_t o16[9];
+    tu_run_host(&od, i16, o16);
+    for (int i = 0; i < 9; i++)
+        ck_assert_msg(o16[i] == w16[i], "INT16 out[%d] = %d, expected %d", i, o16[i], w16[i]);
+    ti.data_type = to.data_type = U16;
+    const uint16_t u16[6] = {1, 2, 65534, 65535, 0, 65535};
+    const uint16_t wu[9] = {1, 2, 2, 65534, 65534, 65535, 0, 32768, 65535};
+    uint16_t ou[9];
+    tu_run_host(&od, u16, ou);
+    for (int i = 0; i < 9; i++)
+        ck_assert_msg(ou[i] == wu[i], "UINT16 out[%d] = %u, expected %u", i, ou[i], wu[i]);
+    rd.interpolation_mode = NEAREST;
+    ti.data_type = to.data_type = I32;
+    const int32_t i32[6] = {16777217, -16777217, INT32_MIN, INT32_MAX, 1, -1};
+    const int32_t w32[9] = {16777217, -16777217, -16777217, INT32_MIN, INT32_MAX, INT32_MAX,
+                            1, -1, -1};
+    int32_t o32[9];
+    tu_run_host(&od, i32, o32);
+    for (int i = 0; i < 9; i++)
+        ck_assert_msg(o32[i] == w32[i], "INT32 out[%d] = %d, expected %d", i, o32[i], w32[i]);
+    ti.data_type = to.data_type = U32;
+    const uint32_t v32[6] = {16777217, UINT32_MAX, 0, 4294967293u, 7, 16777219};
+    const uint32_t wv[9] = {16777217, UINT32_MAX, UINT32_MAX, 0, 4294967293u, 4294967293u,
+                            7, 16777219, 16777219};
+    uint32_t ov[9];
+    tu_run_host(&od, v32, ov);
+    for (int i = 0; i < 9; i++)
+        ck_assert_msg(ov[i] == wv[i], "UINT32 out[%d] = %u, expected %u", i, ov[i], wv[i]);
+}
+END_TEST
+
 /* Nearest moves bits (NaN payloads, -0); linear never reads a corner of weight 0. */
 START_TEST(special_values)
 {
@@ -378,6 +421,7 @@ Suite *resample1_suite(void)
     tcase_add_test(tc, onnx_pytorch_half_pixel);
     tcase_add_test(tc, onnx_tf_half_pixel_for_nn);
     tcase_add_test(tc, float16_and_8_bit_rounding);
+    tcase_add_test(tc, integers_16_and_32_bit);
     tcase_add_test(tc, special_values);
     tcase_add_test(tc, resample_v0_is_pixel_centre);
     tcase_add_test(tc, plan_names_the_variant);

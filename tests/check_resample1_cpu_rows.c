@@ -107,6 +107,52 @@ START_TEST(cpu_row_blocks)
 }
 END_TEST
 
+/* The 16-bit integers' row blocks, converted as loaded and rounded and saturated as
+ * stored by halves (CR_LOADH, CR_STOREH): a resampled row (INT16) and runs of 8 channels
+ * (UINT16), linear, against the C reference bit for bit. */
+START_TEST(sixteen_bit_row_blocks)
+{
+    static const struct { uint32_t in[4], out[4]; int channels_last; } cases[] = {
+        {{1, 2, 5, 37}, {1, 2, 10, 74}, 0},
+        {{1, 8, 5, 7}, {1, 8, 10, 14}, 1},
+    };
+    uint64_t rng = 0xc916;
+    setenv("DMLCL_RESAMPLE_PLAN", "rows=0,seg=256,cpu=3", 1);
+    for (int n = 0; n < 2; n++) {
+        rcase c;
+        memset(&c, 0, sizeof c);
+        c.rank = 4;
+        c.type = n ? U16 : I16;
+        c.mode = LINEAR;
+        c.elem = 2;
+        memcpy(c.in_sizes, cases[n].in, sizeof cases[n].in);
+        memcpy(c.out_sizes, cases[n].out, sizeof cases[n].out);
+        for (uint32_t d = 0; d < 4; d++)
+            c.scales[d] = (float)c.out_sizes[d] / (float)c.in_sizes[d];
+        memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+        memcpy(c.opo, tu_pix_out, sizeof c.opo);
+        if (cases[n].channels_last) {
+            tu_channels_last(4, c.in_sizes, c.in_str);
+            tu_channels_last(4, c.out_sizes, c.out_str);
+        } else {
+            tu_make_strides(&rng, TU_PACKED, 4, c.in_sizes, -1, c.in_str);
+            tu_make_strides(&rng, TU_PACKED, 4, c.out_sizes, -1, c.out_str);
+        }
+        dmlcl_operator *op = rc_make_op(&c, 0);
+        ck_assert_msg(strstr(dmlcl_operator_plan(op), "-cpu-rows") != NULL, "case %d: %s", n,
+                      dmlcl_operator_plan(op));
+        dmlcl_operator_release(op);
+        if (tu_compile_only())
+            continue;
+        const size_t inexact = rc_case_inexact;
+        rc_check_random(&rng, &c, n);
+        ck_assert_msg(rc_case_inexact == inexact, "case %d: %zu outputs not bit-identical", n,
+                      rc_case_inexact - inexact);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 /* Random scales and offsets along the row (make check's other suites run the generic
  * programs): the specialised row blocks, whatever lane pattern a scale gives, against
  * the C reference bit for bit. Four programs: each scale is one. */
@@ -157,6 +203,7 @@ Suite *resample1_cpu_rows_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_set_tags(tc, "targets"); /* tests/targets_test.sh builds these for other CPUs */
     tcase_add_test(tc, cpu_row_blocks);
+    tcase_add_test(tc, sixteen_bit_row_blocks);
     suite_add_tcase(s, tc);
     TCase *rs = tcase_create("random_scales");
     tcase_add_checked_fixture(rs, NULL, rc_forget_plan_override);

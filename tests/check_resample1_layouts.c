@@ -15,8 +15,8 @@ START_TEST(channels_last_vector_loads)
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8, I8, F64};
     static const uint32_t channels[] = {8, 16, 6};
     uint64_t rng = 0xc1a5;
-    for (int n = 0; n < 10; n++) { /* every type under both plans, both modes */
-        const dmlcl_tensor_data_type t = types[n % 5];
+    for (int n = 0; n < 12; n++) { /* every type under both plans, both modes; 16-bit linear */
+        const dmlcl_tensor_data_type t = n < 10 ? types[n % 5] : n == 10 ? I16 : U16;
         if (t == F64 && !tu_context()->info.has_fp64)
             continue;
         setenv("DMLCL_RESAMPLE_PLAN", plans[n % 2], 1);
@@ -24,7 +24,7 @@ START_TEST(channels_last_vector_loads)
         memset(&c, 0, sizeof c);
         c.rank = 4;
         c.type = t;
-        c.mode = n % 4 < 2 ? LINEAR : NEAREST;
+        c.mode = n % 4 < 2 || n >= 10 ? LINEAR : NEAREST;
         c.elem = dmlcl_data_type_size(t);
         const uint32_t ch = channels[n % 3];
         const uint32_t is[4] = {2, ch, 5, 6}, os[4] = {2, ch, 10, 9};
@@ -93,6 +93,40 @@ START_TEST(every_launch_shape)
             }
             rc_check_random(&rng, &c, n);
         }
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
+/* The 16-bit integers' loads and stores in the row kernel (vector stores of RV results)
+ * and the segment kernel, each type in each (every_launch_shape's shapes, linear). */
+START_TEST(sixteen_bit_rows_and_segments)
+{
+    static const char *const plans[] = {"rows=1", "seg=7"};
+    uint64_t rng = 0x1616;
+    for (int n = 0; n < 4; n++) {
+        setenv("DMLCL_RESAMPLE_PLAN", plans[n / 2], 1);
+        rcase c;
+        memset(&c, 0, sizeof c);
+        c.rank = 3;
+        c.type = n % 2 ? U16 : I16;
+        c.mode = LINEAR;
+        c.elem = 2;
+        const uint32_t is[3] = {2, 23, 47}, os[3] = {2, 40, 100};
+        memcpy(c.in_sizes, is, sizeof is);
+        memcpy(c.out_sizes, os, sizeof os);
+        c.scales[0] = 1;
+        c.scales[1] = 40.0f / 23;
+        c.scales[2] = 100.0f / 47;
+        memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+        memcpy(c.opo, tu_pix_out, sizeof c.opo);
+        tu_make_strides(&rng, TU_PACKED, 3, c.in_sizes, -1, c.in_str);
+        tu_make_strides(&rng, TU_PACKED, 3, c.out_sizes, -1, c.out_str);
+        dmlcl_operator *op = rc_make_op(&c, 0);
+        ck_assert_msg(strstr(dmlcl_operator_plan(op), n < 2 ? "-rows" : "-seg") != NULL, "%s: %s",
+                      plans[n / 2], dmlcl_operator_plan(op));
+        dmlcl_operator_release(op);
+        rc_check_random(&rng, &c, n);
     }
     unsetenv("DMLCL_RESAMPLE_PLAN");
 }
@@ -220,6 +254,7 @@ Suite *resample1_layouts_suite(void)
     tcase_add_unchecked_fixture(tc, NULL, rc_report_exactness);
     tcase_add_test(tc, every_launch_shape);
     tcase_add_test(tc, channels_last_vector_loads);
+    tcase_add_test(tc, sixteen_bit_rows_and_segments);
     tcase_add_test(tc, index64_kernels);
     suite_add_tcase(s, tc);
     /* The windows and row pairs are constants of the specialised programs. */

@@ -63,12 +63,22 @@ START_TEST(validation_tensors_and_types)
     f.out.data_type = F16;
     BAD(f, "resample1: output_tensor data_type must equal input_tensor's (FLOAT32), got FLOAT16");
     vfix_init(&f, 0);
-    f.in.data_type = f.out.data_type = DMLCL_TENSOR_DATA_TYPE_INT32;
-    BAD(f, "resample1: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or UINT8, "
-           "got INT32");
+    f.in.data_type = f.out.data_type = DMLCL_TENSOR_DATA_TYPE_INT64;
+    BAD(f, "resample1: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8, UINT8, "
+           "INT16, UINT16, INT32 or UINT32, got INT64");
     vfix_init(&f, 0);
-    f.in.data_type = f.out.data_type = DMLCL_TENSOR_DATA_TYPE_UINT16;
-    BAD(f, "got UINT16");
+    f.in.data_type = f.out.data_type = DMLCL_TENSOR_DATA_TYPE_UINT64;
+    BAD(f, "got UINT64");
+    /* The 32-bit integers are nearest only: float32 would round them. */
+    vfix_init(&f, 0);
+    f.r1.interpolation_mode = LINEAR;
+    f.in.data_type = f.out.data_type = I32;
+    BAD(f, "resample1: data_type INT32 takes interpolation_mode 0 (NEAREST_NEIGHBOR) only, got 1 "
+           "(LINEAR): LINEAR computes in float32, which holds 32-bit integers exactly only up to "
+           "2^24");
+    f.in.data_type = f.out.data_type = U32;
+    BAD(f, "resample1: data_type UINT32 takes interpolation_mode 0 (NEAREST_NEIGHBOR) only");
+
     vfix_init(&f, 0);
     f.r1.interpolation_mode = (dmlcl_interpolation_mode)2;
     BAD(f, "resample1: interpolation_mode must be 0 (NEAREST_NEIGHBOR) or 1 (LINEAR), got 2");
@@ -178,8 +188,13 @@ START_TEST(validation_v0)
     f.scales[0] = 0;
     BAD(f, "resample: scales[0] must be finite and > 0, got 0");
     vfix_init(&f, 1);
-    f.in.data_type = f.out.data_type = DMLCL_TENSOR_DATA_TYPE_INT16;
-    BAD(f, "resample: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or UINT8");
+    f.in.data_type = f.out.data_type = DMLCL_TENSOR_DATA_TYPE_INT64;
+    BAD(f, "resample: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8, UINT8, "
+           "INT16, UINT16, INT32 or UINT32, got INT64");
+    vfix_init(&f, 1);
+    f.r0.interpolation_mode = LINEAR;
+    f.in.data_type = f.out.data_type = U32;
+    BAD(f, "resample: data_type UINT32 takes interpolation_mode 0 (NEAREST_NEIGHBOR) only");
     vfix_init(&f, 1);
     f.r0.interpolation_mode = (dmlcl_interpolation_mode)-1;
     BAD(f, "resample: interpolation_mode must be 0 (NEAREST_NEIGHBOR) or 1 (LINEAR), got -1");

@@ -59,6 +59,22 @@ START_TEST(hand_computed)
     expect(out, plain4, 2, "4->2 plain");
     run3(1, is6, os2, LINEAR, 1, third, in6, out);
     expect(out, want6, 2, "6->2 antialiased");
+    /* The 16-bit integers: the same filter (weights 3/7, 3/7, 1/7 and 1/7, 3/7, 3/7),
+     * rounded to nearest on the store. */
+    dmlcl_tensor_desc ti = {I16, 1, is4, NULL, 0}, to = {I16, 1, os2, NULL, 0};
+    dmlcl_resample3_desc rd = {&ti, &to, LINEAR, INC, 1, half, tu_pix_in, tu_pix_out, 1};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE3, &rd};
+    const int16_t i16[4] = {-32768, -32768, 700, 7000}; /* -27986.86, -1381.14 */
+    int16_t o16[2];
+    tu_run_host(&od, i16, o16);
+    ck_assert_msg(o16[0] == -27987 && o16[1] == -1381, "INT16 4->2 antialiased: got %d, %d",
+                  o16[0], o16[1]);
+    ti.data_type = to.data_type = U16;
+    const uint16_t u16[4] = {65535, 65535, 65535, 0}; /* 65535, 37448.57 */
+    uint16_t ou[2];
+    tu_run_host(&od, u16, ou);
+    ck_assert_msg(ou[0] == 65535 && ou[1] == 37449, "UINT16 4->2 antialiased: got %u, %u",
+                  ou[0], ou[1]);
     /* Separable: in[r][c] = a[r] + b[c] gives aa(a)[r] + aa(b)[c] (weights sum to 1). */
     const uint32_t is2[2] = {4, 6}, os22[2] = {2, 2};
     const float sc2[2] = {0.5f, 1.0f / 3};
@@ -341,10 +357,14 @@ START_TEST(validation)
     tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
                     "resample3: scales[0] must be finite and > 0, got 0");
     sc[0] = 0.5f;
-    ti.data_type = to.data_type = DMLCL_TENSOR_DATA_TYPE_INT32;
+    ti.data_type = to.data_type = DMLCL_TENSOR_DATA_TYPE_INT64;
     tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
-                    "resample3: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 "
-                    "or UINT8, got INT32");
+                    "resample3: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8, "
+                    "UINT8, INT16, UINT16, INT32 or UINT32, got INT64");
+    ti.data_type = to.data_type = I32; /* antialiased or not, LINEAR computes */
+    tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
+                    "resample3: data_type INT32 takes interpolation_mode 0 (NEAREST_NEIGHBOR) "
+                    "only, got 1 (LINEAR)");
     ti.data_type = to.data_type = F32;
     rd.output_pixel_offsets = NULL;
     tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,

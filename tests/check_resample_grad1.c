@@ -93,6 +93,41 @@ START_TEST(int8_by_hand)
 }
 END_TEST
 
+/* The 16-bit integers as the 8-bit ones: one rounding and saturation, on the store. */
+START_TEST(int16_by_hand)
+{
+    const uint32_t gs[1] = {4}, os1[1] = {1}, os2[1] = {2};
+    const float four[1] = {4}, two[1] = {2};
+    static const struct {
+        dmlcl_tensor_data_type type;
+        int32_t g[4];
+        int32_t want;
+        const char *why;
+    } sums[4] = {
+        {I16, {30000, 5000, -6000, 1}, 29001, "35000 passes 32767 on the way"},
+        {I16, {30000, 5000, -2000, 1}, 32767, "33001 saturates to 32767"},
+        {I16, {-30000, -5000, 2000, -1}, -32768, "-33001 saturates to -32768"},
+        {U16, {60000, 10000, 0, 0}, 65535, "70000 saturates to 65535"},
+    };
+    for (int k = 0; k < 4; k++) {
+        uint16_t g[4], out[1];
+        for (int i = 0; i < 4; i++)
+            g[i] = (uint16_t)sums[k].g[i];
+        grad_host(sums[k].type, 1, gs, os1, NEAREST, INC, four, tu_pix_in, tu_pix_out, g, out);
+        const int32_t got = sums[k].type == I16 ? (int16_t)out[0] : out[0];
+        ck_assert_msg(got == sums[k].want, "%s: got %d", sums[k].why, got);
+    }
+    const int16_t g[4] = {1, 2, 0, 0}, neg[4] = {-1, -2, 0, 0};
+    int16_t out[2];
+    grad_host(I16, 1, gs, os2, LINEAR, INC, two, tu_pix_in, tu_pix_out, neg, out);
+    ck_assert_msg(out[0] == -2 && out[1] == 0, "-2.5, -0.5 round to -2, 0; got %d, %d", out[0],
+                  out[1]);
+    uint16_t u[2];
+    grad_host(U16, 1, gs, os2, LINEAR, INC, two, tu_pix_in, tu_pix_out, g, u);
+    ck_assert_msg(u[0] == 2 && u[1] == 0, "UINT16: got %u, %u", u[0], u[1]);
+}
+END_TEST
+
 /* ---- randomized against a forward-order scatter -------------------------------------------- */
 
 /* _i: type (F32, F16, F64, I8, U8) x mode. */
@@ -108,6 +143,18 @@ START_TEST(randomized_against_scatter)
             gcase c = random_gcase(&rng, rank, type, mode);
             check_gcase(&rng, &c, n);
         }
+}
+END_TEST
+
+/* The 16-bit integers, both modes: a few ranks (the kernels are the other types', with
+ * the 16-bit loads and stores). */
+START_TEST(int16_against_scatter)
+{
+    uint64_t rng = 0x9616;
+    for (int n = 0; n < 8; n++) {
+        gcase c = random_gcase(&rng, 2 + (uint32_t)(n / 2) % 3, n % 2 ? U16 : I16, n / 4);
+        check_gcase(&rng, &c, n);
+    }
 }
 END_TEST
 
@@ -201,8 +248,15 @@ START_TEST(validation)
             "input_gradient_tensor's (FLOAT32), got FLOAT16");
     gfix_init(&f);
     f.g.data_type = f.o.data_type = DMLCL_TENSOR_DATA_TYPE_INT32;
+    f.gd.interpolation_mode = NEAREST; /* nearest too: the gradients are summed */
     GBAD(f, "resample_grad1: input_gradient_tensor data_type must be FLOAT32, FLOAT16, "
-            "FLOAT64, INT8 or UINT8, got INT32");
+            "FLOAT64, INT8, UINT8, INT16 or UINT16, got INT32 (gradients are summed in float32, "
+            "which holds 32-bit integers exactly only up to 2^24)");
+    f.g.data_type = f.o.data_type = DMLCL_TENSOR_DATA_TYPE_UINT32;
+    GBAD(f, "got UINT32 (gradients are summed in float32");
+    f.g.data_type = f.o.data_type = DMLCL_TENSOR_DATA_TYPE_INT64;
+    GBAD(f, "resample_grad1: input_gradient_tensor data_type must be FLOAT32, FLOAT16, "
+            "FLOAT64, INT8, UINT8, INT16 or UINT16, got INT64");
     gfix_init(&f);
     f.gd.interpolation_mode = (dmlcl_interpolation_mode)2;
     GBAD(f, "resample_grad1: interpolation_mode must be 0 (NEAREST_NEIGHBOR) or 1 (LINEAR), "
@@ -297,7 +351,9 @@ Suite *resample_grad1_suite(void)
     tcase_add_test(tc, directml_example);
     tcase_add_test(tc, linear_by_hand);
     tcase_add_test(tc, int8_by_hand);
+    tcase_add_test(tc, int16_by_hand);
     tcase_add_loop_test(tc, randomized_against_scatter, 0, 10);
+    tcase_add_test(tc, int16_against_scatter);
     tcase_add_test(tc, larger_cases);
     tcase_add_test(tc, validation);
     tcase_add_test(tc, allocation_failures);

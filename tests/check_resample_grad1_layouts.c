@@ -218,15 +218,17 @@ START_TEST(layouts_agree_bit_for_bit)
 }
 END_TEST
 
-/* Random elements of type t (8-bit: small, so that few sums saturate). */
+/* Random elements of type t (integers: small, so that few sums saturate). */
 static void fill_random(uint64_t *rng, dmlcl_tensor_data_type t, unsigned char *p, size_t n)
 {
+    const size_t elem = dmlcl_data_type_size(t);
     for (size_t e = 0; e < n; e++) {
-        double v = (double)tu_range(rng, 0, 20000) / 97 - 100;
+        double v = (double)tu_range(rng, 0, 20000) / 97 - 100, lo, hi;
         if (t == F32) { float f = (float)v; memcpy(p + e * 4, &f, 4); }
         else if (t == F64) memcpy(p + e * 8, &v, 8);
         else if (t == F16) { uint16_t h = tu_float_to_half((float)v); memcpy(p + e * 2, &h, 2); }
-        else p[e] = (unsigned char)(t == I8 ? (int)tu_range(rng, 0, 40) - 20 : (int)tu_range(rng, 0, 40));
+        else if (tu_int_range(t, &lo, &hi))
+            tu_int_store(t, p + e * elem, (double)tu_range(rng, 0, 40) - (lo < 0) * 20);
     }
 }
 
@@ -248,6 +250,7 @@ START_TEST(tap_pattern_bit_for_bit)
         {0, F32, "seg=512,tp=1", "seg=512,tp=0"}, {0, F16, "seg=32,tp=1", "seg=32,tp=0"},
         {0, U8, "seg=32,tp=1", "seg=32,tp=0"},    {1, F64, "seg=512,tp=1", "seg=512,tp=0"},
         {2, I8, "seg=512,tp=1", "seg=512,tp=0"},  {3, F32, "seg=32,tp=1", "seg=32,tp=0"},
+        {0, I16, "seg=32,tp=1", "seg=32,tp=0"},   {2, U16, "seg=512,tp=1", "seg=512,tp=0"},
     };
     uint64_t rng = 0x7a9;
     for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {

@@ -204,6 +204,27 @@ expect "npy compare: different values exit 4 and name the index" 4 \
 # ---- --verbose: device, plan, cache outcome, run time ------------------------------------
 npy "$work/xv.npy" 1 '<u2' False '(3, 7)' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21
 npy "$work/lv.npy" 1 '<u4' False '(3, 1)' 7 2 0
+
+# ---- the integer dtypes of the resample family ----------------------------------------------
+# u2 linear 2x along rows (x = o / 2): midpoints round half to even (1.5 -> 2, 2.5 -> 2).
+npy "$work/u2want.npy" 1 '<u2' False '(3, 14)' 1 2 2 2 3 4 4 4 5 6 6 6 7 7 \
+    8 8 9 10 10 10 11 12 12 12 13 14 14 14 15 16 16 16 17 18 18 18 19 20 20 20 21 21
+expect "resample1 on u2: linear rounds half to even" 0 "" "$DMLCL" run resample1 \
+    --input "$work/xv.npy" --scales 1,2 --input-offsets 0 --output-offsets 0 \
+    --output "$work/u2out.npy"
+expect "resample1 on u2: the expected values" 0 "" "$DMLCL" npy compare "$work/u2want.npy" \
+    "$work/u2out.npy"
+# i4 nearest moves values float32 cannot hold (2^24 + 1).
+npy "$work/i4in.npy" 1 '<i4' False '(2,)' 16777217 -2147483647
+npy "$work/i4want.npy" 1 '<i4' False '(4,)' 16777217 16777217 -2147483647 -2147483647
+expect "resample1 on i4: nearest moves the values" 0 "" "$DMLCL" run resample1 \
+    --input "$work/i4in.npy" --mode nearest --scales 2 --output "$work/i4out.npy"
+expect "resample1 on i4: the expected values" 0 "" "$DMLCL" npy compare "$work/i4want.npy" \
+    "$work/i4out.npy"
+expect "resample-grad1 refuses i4" 2 \
+    "resample_grad1: input_gradient_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8, UINT8, INT16 or UINT16, got INT32" \
+    "$DMLCL" run resample-grad1 --input "$work/i4in.npy" --mode nearest --scales 2 \
+    --output-size 1 --output "$work/y.npy"
 for what in "device: " "plan: variant=" "program cache: compiled from source" "run time: " \
     "output $work/yv.npy: UINT16"; do
     expect "--verbose prints '$what'" 0 "$what" run_rs --input "$work/xv.npy" \
@@ -281,13 +302,17 @@ for what in "clean-tmp  remove the temporary files" "version    print dmlcl's ve
 done
 
 # The resample family's dtypes: --help, dmlcl(1) and the README say the same words.
-types="f4, f2, i1 and u1 on every device; f8 where the device has cl_khr_fp64"
+types="f4, f2, i1, u1, i2 and u2 on every device; f8 where the device has cl_khr_fp64"
+types32="i4 and u4 with nearest only (not resample-grad1)"
 for cmd in resample1 resample resample2 resample-grad1 resample3; do
     expect "run $cmd --help names the dtypes" 0 "Dtypes: $types" "$DMLCL" run $cmd --help
+    grep -qF "$types32" "$work/out" && ok "run $cmd --help names the 32-bit integers' rule" ||
+        bad "run $cmd --help names the 32-bit integers' rule"
     grep -q "where supported" "$work/out" && bad "run $cmd --help still says 'where supported'"
 done
 for doc in "$srcdir/doc/dmlcl.1" "$srcdir/README.md"; do
-    tr '\n' ' ' <"$doc" | grep -qF "$types" && ok "$(basename "$doc") names the same dtypes" ||
+    tr '\n' ' ' <"$doc" | grep -qF "$types" && tr '\n' ' ' <"$doc" | grep -qF "$types32" &&
+        ok "$(basename "$doc") names the same dtypes" ||
         bad "$(basename "$doc") names the same dtypes"
 done
 
@@ -358,9 +383,10 @@ expect "resample-grad1: --input-offsets count differs from the rank" 2 \
     "--input-offsets has 3 values but $work/g1.npy has 2 dimensions (1, 3): give one per dimension or one for all" \
     "$DMLCL" run resample-grad1 --input "$work/g1.npy" --scales 0.5,1.5 --input-offsets 0,0,0 \
     --output "$work/y.npy"
-expect "resample3: i2 input (the operator's validation)" 2 \
-    "rejected by the operator: resample3: input_tensor data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or UINT8, got INT16" \
-    "$DMLCL" run resample3 --input "$work/x16.npy" --scales 1,1 --antialias --output "$work/y.npy"
+npy "$work/x32.npy" 1 '<i4' False '(1, 2)' 16777217 -2147483648
+expect "resample3: i4 linear (the operator's validation)" 2 \
+    "rejected by the operator: resample3: data_type INT32 takes interpolation_mode 0 (NEAREST_NEIGHBOR) only, got 1 (LINEAR): LINEAR computes in float32, which holds 32-bit integers exactly only up to 2^24" \
+    "$DMLCL" run resample3 --input "$work/x32.npy" --scales 1,1 --antialias --output "$work/y.npy"
 [ ! -e "$work/y.npy" ] && ok "no output file after input errors" || bad "an output file appeared"
 expect "output folder missing" 2 "$work/no/y.npy: cannot create" run_rs \
     --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_lengths.npy" --axis 3 \

@@ -9,18 +9,19 @@ double gload(const gcase *c, const unsigned char *p)
 {
     if (c->type == F32) { float v; memcpy(&v, p, 4); return v; }
     if (c->type == F64) { double v; memcpy(&v, p, 8); return v; }
-    if (c->type == I8) return *(const int8_t *)p;
-    if (c->type == U8) return *p;
+    double lo, hi;
+    if (tu_int_range(c->type, &lo, &hi))
+        return tu_int_load(c->type, p);
     uint16_t h;
     memcpy(&h, p, 2);
     return tu_half_to_float(h);
 }
 
-/* 8-bit: round half to even (the default rounding mode), then saturate. */
+/* The integers: round half to even, then saturate. */
 void gstore(const gcase *c, unsigned char *p, double v)
 {
-    if (c->type == I8) *(int8_t *)p = (int8_t)fmin(fmax(nearbyint(v), -128), 127);
-    else if (c->type == U8) *p = (uint8_t)fmin(fmax(nearbyint(v), 0), 255);
+    double lo, hi;
+    if (tu_int_range(c->type, &lo, &hi)) tu_int_store(c->type, p, v);
     else if (c->type == F32) { float f = (float)v; memcpy(p, &f, 4); }
     else if (c->type == F64) memcpy(p, &v, 8);
     else { uint16_t h = tu_float_to_half((float)v); memcpy(p, &h, 2); }
@@ -94,11 +95,15 @@ void check_gcase(uint64_t *rng, const gcase *c, int n)
 {
     size_t g_span = tu_span(c->rank, c->gs, c->gstr), o_span = tu_span(c->rank, c->os, c->ostr);
     unsigned char *g = malloc(g_span * c->elem);
-    /* 8-bit gradients small enough that most sums fit and some saturate. */
-    int eight = c->type == I8 || c->type == U8;
+    /* Integer gradients small enough that most sums fit and some saturate (16-bit: the
+     * 8-bit values times 256). */
+    double lo, hi;
+    const int integer = tu_int_range(c->type, &lo, &hi);
+    const double unit = integer && hi - lo > 255 ? 256 : 1;
     for (size_t k = 0; k < g_span; k++)
-        gstore(c, g + k * c->elem, eight ? (double)tu_range(rng, 0, 24) - (c->type == I8) * 12
-                                         : (double)tu_range(rng, 0, 20000) / 100 - 100);
+        gstore(c, g + k * c->elem,
+               integer ? ((double)tu_range(rng, 0, 24) - (lo < 0) * 12) * unit
+                       : (double)tu_range(rng, 0, 20000) / 100 - 100);
     dmlcl_operator *op = NULL;
     tu_assert_ok(gcase_create(c, &op));
     tu_devbuf bi = tu_devbuf_new(g_span * c->elem, tu_range(rng, 0, 3) * c->elem, g);
@@ -122,7 +127,7 @@ void check_gcase(uint64_t *rng, const gcase *c, int n)
         double gv = gload(c, got + at), wv = gload(c, want), diff = fabs(gv - wv);
         double tol = c->type == F64 ? fabs(wv) * 1e-12 + 1e-12
                      : c->type == F16 ? fabs(wv) / 1024 + 1e-6
-                     : eight ? 0 : fabs(wv) * 1e-6 + 1e-6;
+                     : integer ? 0 : fabs(wv) * 1e-6 + 1e-6;
         tu_assert_each(diff <= tol, "case %d (rank %u, %s, %s, type %d, plan %s): element %zu is "
                        "%.9g, the scatter gives %.9g", n, c->rank, c->mode ? "linear" : "nearest",
                        c->dir == INC ? "INCREASING" : "DECREASING", c->type,

@@ -13,8 +13,7 @@ double rc_load(const rcase *c, const unsigned char *in, uint64_t off)
     case F32: { float v; memcpy(&v, p, 4); return v; }
     case F16: { uint16_t v; memcpy(&v, p, 2); return tu_half_to_float(v); }
     case F64: { double v; memcpy(&v, p, 8); return v; }
-    case I8: return (double)*(const int8_t *)p;
-    default: return (double)*p;
+    default: return tu_int_load(c->type, p);
     }
 }
 
@@ -24,16 +23,7 @@ void rc_store(const rcase *c, unsigned char *p, double v)
     case F32: { float f = (float)v; memcpy(p, &f, 4); break; }
     case F16: { uint16_t h = tu_float_to_half((float)v); memcpy(p, &h, 2); break; }
     case F64: memcpy(p, &v, 8); break;
-    case I8: { /* round half to even, saturate */
-        float r = rintf((float)v);
-        *(int8_t *)p = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
-        break;
-    }
-    default: {
-        float r = rintf((float)v);
-        *p = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
-        break;
-    }
+    default: tu_int_store(c->type, p, v); /* round half to even, saturate */
     }
 }
 
@@ -268,11 +258,9 @@ unsigned char *rc_random_input(uint64_t *rng, const rcase *c, size_t *bytes)
     unsigned char *in = malloc(n * c->elem);
     for (size_t k = 0; k < n; k++) {
         double v = (double)tu_range(rng, 0, 2000000) / 10000.0 - 100; /* [-100, 100] */
-        switch (c->type) {
-        case I8: v = (double)((int)tu_range(rng, 0, 255) - 128); break;
-        case U8: v = (double)tu_range(rng, 0, 255); break;
-        default: break;
-        }
+        double lo, hi; /* the integers: their whole range */
+        if (tu_int_range(c->type, &lo, &hi))
+            v = lo + (double)tu_range(rng, 0, (uint64_t)(hi - lo));
         rc_store(c, in + k * c->elem, v);
     }
     *bytes = n * c->elem;

@@ -270,3 +270,46 @@ dmlcl_status tu_create_release(const dmlcl_operator_desc *od)
         ck_assert_ptr_null(op);
     return st;
 }
+
+int tu_int_range(dmlcl_tensor_data_type t, double *lo, double *hi)
+{
+    switch (t) {
+    case I8: *lo = INT8_MIN, *hi = INT8_MAX; return 1;
+    case U8: *lo = 0, *hi = UINT8_MAX; return 1;
+    case I16: *lo = INT16_MIN, *hi = INT16_MAX; return 1;
+    case U16: *lo = 0, *hi = UINT16_MAX; return 1;
+    case I32: *lo = INT32_MIN, *hi = INT32_MAX; return 1;
+    case U32: *lo = 0, *hi = UINT32_MAX; return 1;
+    default: return 0;
+    }
+}
+
+double tu_int_load(dmlcl_tensor_data_type t, const void *p)
+{
+    int8_t i8; int16_t i16; uint16_t u16; int32_t i32; uint32_t u32;
+    switch (t) {
+    case I8: memcpy(&i8, p, 1); return i8;
+    case I16: memcpy(&i16, p, 2); return i16;
+    case U16: memcpy(&u16, p, 2); return u16;
+    case I32: memcpy(&i32, p, 4); return i32;
+    case U32: memcpy(&u32, p, 4); return u32;
+    default: return *(const uint8_t *)p;
+    }
+}
+
+void tu_int_store(dmlcl_tensor_data_type t, void *p, double v)
+{
+    double lo = 0, hi = 0;
+    tu_int_range(t, &lo, &hi);
+    v = fmin(fmax(nearbyint(v), lo), hi); /* the default rounding mode: ties to even */
+    int8_t i8 = (int8_t)v; int16_t i16 = (int16_t)v; uint16_t u16 = (uint16_t)v;
+    int32_t i32 = (int32_t)v; uint32_t u32 = (uint32_t)v; uint8_t u8 = (uint8_t)v;
+    switch (t) {
+    case I8: memcpy(p, &i8, 1); break;
+    case I16: memcpy(p, &i16, 2); break;
+    case U16: memcpy(p, &u16, 2); break;
+    case I32: memcpy(p, &i32, 4); break;
+    case U32: memcpy(p, &u32, 4); break;
+    default: memcpy(p, &u8, 1); break;
+    }
+}

@@ -14,6 +14,10 @@
 #define F64 DMLCL_TENSOR_DATA_TYPE_FLOAT64
 #define I8 DMLCL_TENSOR_DATA_TYPE_INT8
 #define U8 DMLCL_TENSOR_DATA_TYPE_UINT8
+#define I16 DMLCL_TENSOR_DATA_TYPE_INT16
+#define U16 DMLCL_TENSOR_DATA_TYPE_UINT16
+#define I32 DMLCL_TENSOR_DATA_TYPE_INT32
+#define U32 DMLCL_TENSOR_DATA_TYPE_UINT32
 #define NEAREST DMLCL_INTERPOLATION_MODE_NEAREST_NEIGHBOR
 #define LINEAR DMLCL_INTERPOLATION_MODE_LINEAR
 #define INC DMLCL_AXIS_DIRECTION_INCREASING
@@ -67,6 +71,13 @@ extern const float tu_pix_in[8], tu_pix_out[8];
  * vstore_half_rte (subnormals, infinities and NaN included). */
 float tu_half_to_float(uint16_t h);
 uint16_t tu_float_to_half(float f);
+
+/* The integer data types on the host: the range lo..hi (0 for the float types, which it
+ * leaves alone), an element as a double, and a value stored as the resample family's
+ * kernels store it: rounded to nearest with ties to even, then saturated. */
+int tu_int_range(dmlcl_tensor_data_type t, double *lo, double *hi);
+double tu_int_load(dmlcl_tensor_data_type t, const void *p);
+void tu_int_store(dmlcl_tensor_data_type t, void *p, double v);
 
 /* Fails every library allocation of one create + execute_host of the operator in turn
  * (test hooks): each run ends cleanly with DMLCL_OUT_OF_MEMORY and "out of host memory", or

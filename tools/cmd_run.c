@@ -30,7 +30,9 @@
     "     or kernel build failure, or not supported on this device\n"
 
 /* The resample family's types: README and dmlcl(1) say the same, word for word. */
-#define RESAMPLE_TYPES "Dtypes: f4, f2, i1 and u1 on every device; f8 where the device has cl_khr_fp64"
+#define RESAMPLE_TYPES                                                                        \
+    "Dtypes: f4, f2, i1, u1, i2 and u2 on every device; f8 where the device has cl_khr_fp64;\n" \
+    "i4 and u4 with nearest only (not resample-grad1)"
 
 #define COMMON_HELP                                                                          \
     "  --device SEL           OpenCL device: gpu, cpu, P:D or a name substring\n"         \
@@ -76,7 +78,7 @@ static const char RESAMPLE1_HELP[] =
     "RESAMPLE1: output element o reads the input at, per dimension,\n"
     "x = (o - output_offset) / scale - input_offset.\n"
     RESAMPLE_TYPES ".\n"
-    "(i1 and u1 linear: computed in float, rounded half to even, saturated.)\n"
+    "(i1, u1, i2 and u2 linear: computed in float, rounded half to even, saturated.)\n"
     "  --input X.npy          the input tensor, 1 to 8 dimensions\n"
     "  --output Y.npy         written with the input's dtype\n"
     "  --mode M               linear (the default) or nearest\n"
@@ -117,7 +119,7 @@ static const char RESAMPLE_GRAD1_HELP[] =
     "scales and offsets; each gradient element is added to the forward-input elements the\n"
     "forward pass read, times the weights it used; elements nothing read get 0.\n"
     RESAMPLE_TYPES "\n"
-    "(i1 and u1: summed in float, rounded half to even, saturated once).\n"
+    "(i1, u1, i2 and u2: summed in float, rounded half to even, saturated once).\n"
     "  --input G.npy          the incoming gradient, shaped like the forward output\n"
     "  --output DX.npy        the forward input's gradient, written with G's dtype\n"
     "  --mode M               linear (the default) or nearest\n"

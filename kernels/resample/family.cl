@@ -13,9 +13,10 @@
 #define CAT(a, b) CAT_(a, b)
 
 #ifdef DTYPE
-/* Element type, accumulator, load and store. FLOAT16 and the 8-bit types compute in
- * float and round once on store (FLOAT16: to nearest even; INT8/UINT8: to nearest even,
- * saturated). FLOAT64 accumulates in double (weights come from the float tables). */
+/* Element type, accumulator, load and store. FLOAT16 and the 8- and 16-bit integers
+ * compute in float and round once on store (FLOAT16: to nearest even; the integers: to
+ * nearest even, saturated). FLOAT64 accumulates in double (weights come from the float
+ * tables). The 32-bit integers only move (nearest): no DTYPE. */
 #if DTYPE == 9
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double elem_t;
@@ -32,16 +33,22 @@ typedef half elem_t; /* pointers only: vload_half/vstore_half are core, no cl_kh
 typedef float acc_t;
 #define LOAD(p, i) vload_half((size_t)(i), (p))
 #define STORE(p, i, v) vstore_half_rte((v), (size_t)(i), (p))
-#elif DTYPE == 8
-typedef char elem_t;
-typedef float acc_t;
-#define LOAD(p, i) ((float)(p)[i])
-#define STORE(p, i, v) ((p)[i] = convert_char_sat_rte(v))
+#elif DTYPE == 8 || DTYPE == 5 || DTYPE == 7 || DTYPE == 4
+/* The integer types (INT8, UINT8, INT16, UINT16): float holds every value exactly, so
+ * the one rounding is the store's. ELEM_INT names the type for its vectors and converts. */
+#if DTYPE == 8
+#define ELEM_INT char
 #elif DTYPE == 5
-typedef uchar elem_t;
+#define ELEM_INT uchar
+#elif DTYPE == 7
+#define ELEM_INT short
+#else
+#define ELEM_INT ushort
+#endif
+typedef ELEM_INT elem_t;
 typedef float acc_t;
 #define LOAD(p, i) ((float)(p)[i])
-#define STORE(p, i, v) ((p)[i] = convert_uchar_sat_rte(v))
+#define STORE(p, i, v) ((p)[i] = CAT(CAT(convert_, ELEM_INT), _sat_rte)(v))
 #else
 #error "unsupported DTYPE"
 #endif

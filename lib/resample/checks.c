@@ -3,12 +3,36 @@
 #include "resample/family.h"
 #include <math.h>
 
-/* RESAMPLE1's data types, which every operator of the family has. */
-static int type_ok(dmlcl_tensor_data_type t)
+/* RESAMPLE1's data types, which every operator of the family has. The 32-bit integers
+ * only move (nearest) and so are refused where the operator computes (linear, and
+ * RESAMPLE_GRAD1's sums): float32 holds them exactly only up to 2^24 (doc/operators.md). */
+static int is_int32(dmlcl_tensor_data_type t)
+{
+    return t == DMLCL_TENSOR_DATA_TYPE_INT32 || t == DMLCL_TENSOR_DATA_TYPE_UINT32;
+}
+
+static int computes_ok(dmlcl_tensor_data_type t)
 {
     return t == DMLCL_TENSOR_DATA_TYPE_FLOAT32 || t == DMLCL_TENSOR_DATA_TYPE_FLOAT16 ||
            t == DMLCL_TENSOR_DATA_TYPE_FLOAT64 || t == DMLCL_TENSOR_DATA_TYPE_INT8 ||
-           t == DMLCL_TENSOR_DATA_TYPE_UINT8;
+           t == DMLCL_TENSOR_DATA_TYPE_UINT8 || t == DMLCL_TENSOR_DATA_TYPE_INT16 ||
+           t == DMLCL_TENSOR_DATA_TYPE_UINT16;
+}
+
+static dmlcl_status check_type(const dmlcl__resample_args *a, dmlcl_tensor_data_type t)
+{
+    if (a->sums && !computes_ok(t))
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: %s data_type must be FLOAT32, FLOAT16, FLOAT64, INT8, UINT8, "
+                           "INT16 or UINT16, got %s%s", a->name, a->in_field, dmlcl__type_name(t),
+                           is_int32(t) ? " (gradients are summed in float32, which holds "
+                                         "32-bit integers exactly only up to 2^24)" : "");
+    if (!computes_ok(t) && !is_int32(t))
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: %s data_type must be FLOAT32, FLOAT16, FLOAT64, INT8, UINT8, "
+                           "INT16, UINT16, INT32 or UINT32, got %s", a->name, a->in_field,
+                           dmlcl__type_name(t));
+    return DMLCL_SUCCESS;
 }
 
 static dmlcl_status check_tensors(dmlcl_operator *op, const dmlcl__resample_args *a)
@@ -31,12 +55,7 @@ static dmlcl_status check_tensors(dmlcl_operator *op, const dmlcl__resample_args
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
                            "%s: %s data_type must equal %s's (%s), got %s", name, a->out_field,
                            a->in_field, dmlcl__type_name(in->type), dmlcl__type_name(out->type));
-    /* The 8-bit types of RESAMPLE_GRAD1 sum in float and round once, on the store. */
-    if (!type_ok(in->type))
-        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                           "%s: %s data_type must be FLOAT32, FLOAT16, FLOAT64, INT8 or UINT8, "
-                           "got %s", name, a->in_field, dmlcl__type_name(in->type));
-    return DMLCL_SUCCESS;
+    return check_type(a, in->type);
 }
 
 dmlcl_status dmlcl__resample_check_values(const char *name, const char *field, const float *v,
@@ -67,6 +86,11 @@ dmlcl_status dmlcl__resample_check_args(dmlcl_operator *op, const dmlcl__resampl
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
                            "%s: interpolation_mode must be 0 (NEAREST_NEIGHBOR) or 1 (LINEAR), "
                            "got %d", name, (int)a->mode);
+    if (a->mode == DMLCL_INTERPOLATION_MODE_LINEAR && is_int32(op->in[0].type))
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "%s: data_type %s takes interpolation_mode 0 (NEAREST_NEIGHBOR) only, "
+                           "got 1 (LINEAR): LINEAR computes in float32, which holds 32-bit integers "
+                           "exactly only up to 2^24", name, dmlcl__type_name(op->in[0].type));
     if (a->direction && (st = dmlcl__resample_rounding_check(name, *a->direction)))
         return st;
     uint32_t n = a->count;

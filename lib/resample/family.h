@@ -26,8 +26,10 @@ typedef struct dmlcl__resample_args {
     uint32_t count;
     const float *scales, *in_offsets, *out_offsets;
     const dmlcl_axis_direction *direction;    /* checked after the mode; NULL: none here */
+    int sums;                                 /* RESAMPLE_GRAD1: adds, even for nearest */
 } dmlcl__resample_args;
-/* Tensors (same rank and type, one of FLOAT32, FLOAT16, FLOAT64, INT8, UINT8), mode,
+/* Tensors (same rank and type, one of FLOAT32, FLOAT16, FLOAT64, INT8, UINT8, INT16,
+ * UINT16, and INT32 or UINT32 for nearest where the operator does not sum), mode,
  * direction, arrays, no aliased output, tiles placed from op->tile_in / tile_out, FLOAT64
  * support (op->ctx may be NULL: no device rule). Fills op->in[0] and op->out[0]. */
 dmlcl_status dmlcl__resample_check_args(dmlcl_operator *op, const dmlcl__resample_args *a);

@@ -10,8 +10,8 @@
  *     the input elements the forward pass read, times the weights it used. Computed as a
  *     gather (no atomics, reproducible): per input element, the forward outputs that read
  *     it, from per-dimension inverse tables (taps_tables.c), summed in float (FLOAT64:
- *     double) in the order a forward scatter would add them. INT8/UINT8 round the float
- *     sum half to even and saturate once, on the store (the tap kernels). */
+ *     double) in the order a forward scatter would add them. The 8- and 16-bit integers
+ *     round the float sum half to even and saturate once, on the store (the tap kernels). */
 #include "resample/family.h"
 #include "resample/resample.h"
 #include "resample/taps/taps.h"

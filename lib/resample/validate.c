@@ -10,7 +10,7 @@ static dmlcl__resample_args args_of(const char *name, const char *count_field,
     return (dmlcl__resample_args){name, "input_tensor", "output_tensor", count_field,
                                   d->input_tensor, d->output_tensor, d->interpolation_mode,
                                   d->dimension_count, d->scales, d->input_pixel_offsets,
-                                  d->output_pixel_offsets, NULL};
+                                  d->output_pixel_offsets, NULL, 0};
 }
 
 static dmlcl_status check_r1(dmlcl_operator *op, const char *name, const char *count_field,
@@ -100,6 +100,6 @@ dmlcl_status dmlcl__resample_grad1_check(dmlcl_operator *op, const void *desc, d
         "resample_grad1", "input_gradient_tensor", "output_gradient_tensor", "dimension_count",
         d->input_gradient_tensor, d->output_gradient_tensor, d->interpolation_mode,
         d->dimension_count, d->scales, d->input_pixel_offsets, d->output_pixel_offsets,
-        &d->rounding_direction};
+        &d->rounding_direction, 1};
     return dmlcl__resample_check_args(op, &a);
 }

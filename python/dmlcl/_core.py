@@ -25,7 +25,8 @@ DTYPES = OrderedDict((np.dtype(t), code) for t, code in (
     (np.int64, 11)))
 #: The data types of the RESAMPLE family (float64 needs cl_khr_fp64 on the device).
 RESAMPLE_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.float16, np.float64, np.int8,
-                                               np.uint8))
+                                               np.uint8, np.int16, np.uint16, np.int32,
+                                               np.uint32))
 _LENGTH_DTYPES = (np.dtype(np.uint32), np.dtype(np.uint64))
 
 
@@ -838,14 +839,22 @@ _MODES = {"nearest": C.MODE_NEAREST_NEIGHBOR, "nearest_neighbor": C.MODE_NEAREST
 _ROUNDINGS = {"increasing": C.DIRECTION_INCREASING, "decreasing": C.DIRECTION_DECREASING}
 
 
-def _resample_dtype(op, role, dt):
+def _resample_dtype(op, role, dt, computes):
     """The RESAMPLE family's data types, checked here so that the message names the Python
     function (``resample:``), not the C operator it picked (resample1, 2 or 3). A dtype
-    dmlcl has no type for is left to _layout's message."""
+    dmlcl has no type for is left to _layout's message. int32 and uint32 are moved, never
+    computed (``computes``: linear, or resample_grad's sums): float32 holds them exactly
+    only up to 2**24."""
     if dt in DTYPES and dt not in RESAMPLE_DTYPES:
         raise _fail(op, "%s has dtype %s; %s takes float32, float16, float64 (where the "
-                        "device has cl_khr_fp64), int8 or uint8" % (role, dt, op),
+                        "device has cl_khr_fp64), int8, uint8, int16, uint16, and int32 and "
+                        "uint32 with mode='nearest' (not resample_grad)" % (role, dt, op),
                     DataTypeError)
+    if computes and dt.kind in "iu" and dt.itemsize == 4:
+        raise _fail(op, "%s has dtype %s; %s takes int32 and uint32 %s only: it computes in "
+                        "float32, which holds 32-bit integers exactly only up to 2**24"
+                    % (role, dt, op, "in no mode" if op == "resample_grad"
+                       else "with mode='nearest'"), DataTypeError)
 
 
 class _ResampleBase(_Operator):
@@ -864,6 +873,10 @@ class _ResampleBase(_Operator):
         self.input_offsets = input_offsets
         self.output_offsets = output_offsets
         self._resolved = {}
+
+    def _computes(self):
+        """Whether the operator computes with its elements (not only moves them)."""
+        return self._name == "resample_grad" or self.mode == "linear"
 
     def _values(self, in_shape, out_shape, out_name="out"):
         """(scales, output shape, input offsets, output offsets) for an input shape and
@@ -978,7 +991,7 @@ class _ResampleBase(_Operator):
                target.strides, tiles)
         e = self._entries.get(key)
         if e is None:
-            _resample_dtype(self._name, self._in_role, x.dtype)
+            _resample_dtype(self._name, self._in_role, x.dtype, self._computes())
             if target.dtype != x.dtype:
                 raise _fail(self._name, "out has dtype %s, %s has %s"
                             % (target.dtype, self._in_role, x.dtype), DataTypeError)
@@ -1012,7 +1025,7 @@ class _ResampleBase(_Operator):
         elif not _is_device_array(out):
             raise _fail(self._name, "out must be a PyOpenCL array when %s is one"
                         % self._in_role)
-        _resample_dtype(self._name, self._in_role, x.dtype)
+        _resample_dtype(self._name, self._in_role, x.dtype, self._computes())
         if out.dtype != x.dtype:
             raise _fail(self._name, "out has dtype %s, %s has %s"
                         % (out.dtype, self._in_role, x.dtype), DataTypeError)
@@ -1151,7 +1164,8 @@ def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
     - mode="linear" (default): ``c = clamp(c, 0, n-1)``, ``i0 = floor(c)``,
       ``i1 = min(i0+1, n-1)``, ``w = c - i0``; the weighted sum over the 2^k corners of
       the k resampled dimensions, computed in float32 (float64: double) and rounded once
-      (int8/uint8: half to even, then saturated). Edges repeat the edge element.
+      (int8/uint8/int16/uint16: half to even, then saturated). Edges repeat the edge
+      element.
     - antialias=True with mode="linear": every dimension with scale < 1 uses a triangle
       filter widened to 1/scale and normalized (RESAMPLE3; PyTorch's
       ``F.interpolate(..., antialias=True, align_corners=False)``); no effect on other
@@ -1164,7 +1178,9 @@ def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
     ----------
     x : numpy.ndarray (or array-like, or a PyOpenCL Array)
         1 to 8 dimensions; dtype float32, float16, float64 (on devices with cl_khr_fp64;
-        else UnsupportedError), int8 or uint8, native byte order. Any layout is read in
+        else UnsupportedError), int8, uint8, int16 or uint16; int32 and uint32 with
+        mode="nearest" only (moved, never computed: float32 holds them exactly only up to
+        2**24); native byte order. Any layout is read in
         place through strides, without a copy: C or Fortran order, sliced and transposed
         views, broadcast views (stride 0). Only an array with a negative stride (e.g.
         ``x[::-1]``) is copied first: dmlcl's strides are unsigned. A stride that is not a
@@ -1217,8 +1233,9 @@ def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
     ------
     dmlcl.InvalidArgumentError (a ValueError) with the library's message naming the rule,
     e.g. ``resample: scales[1] must be finite and > 0, got -2`` or
-    ``resample: x has dtype int32; resample takes float32, float16, float64 (where the
-    device has cl_khr_fp64), int8 or uint8``; dmlcl.DataTypeError (also a TypeError) for a dtype dmlcl has no type
+    ``resample: x has dtype int64; resample takes float32, float16, float64 (where the
+    device has cl_khr_fp64), int8, uint8, int16, uint16, and int32 and uint32 with
+    mode='nearest' (not resample_grad)``; dmlcl.DataTypeError (also a TypeError) for a dtype dmlcl has no type
     for or an ``out`` of another dtype; dmlcl.UnsupportedError, dmlcl.NoDeviceError,
     dmlcl.OpenCLError, dmlcl.BuildError, dmlcl.OutOfMemoryError.
 
@@ -1287,14 +1304,16 @@ def resample_grad(dy, input_shape, scales=None, mode="linear", input_offsets=0.5
     of dy is added to the input elements the forward pass read, times the weights it used
     (linear: the product of 1-w or w per dimension); elements nothing read get 0. The sums
     are deterministic (a gather in a fixed order, no atomics), in float32 (float64:
-    double), rounded once (int8/uint8: half to even, saturated once). Antialiased forward
+    double), rounded once (int8/uint8/int16/uint16: half to even, saturated once).
+    Antialiased forward
     passes have no backward operator.
 
     Parameters
     ----------
     dy : numpy.ndarray (or array-like, or a PyOpenCL Array)
         Shaped like the forward output; dtype float32, float16, float64 (cl_khr_fp64),
-        int8 or uint8; any layout, read in place (broadcast views too), except negative
+        int8, uint8, int16 or uint16 (not int32 or uint32: the sums are in float32); any
+        layout, read in place (broadcast views too), except negative
         strides (copied first).
     input_shape : sequence of ints
         The forward input's shape, the output's shape (``out``'s shape when None).

@@ -29,7 +29,8 @@ import dmlcl  # noqa: E402
 RNG = np.random.default_rng(16)
 ALL_DTYPES = [np.float32, np.float16, np.float64, np.int8, np.int16, np.int32, np.int64,
               np.uint8, np.uint16, np.uint32, np.uint64]
-RESAMPLE_DTYPES = [np.float32, np.float16, np.float64, np.int8, np.uint8]
+RESAMPLE_DTYPES = [np.float32, np.float16, np.float64, np.int8, np.uint8, np.int16, np.uint16]
+NEAREST_ONLY_DTYPES = [np.int32, np.uint32]  # moved, never computed
 
 
 def random(shape, dtype):
@@ -221,12 +222,29 @@ class ResampleTest(Assertions):
         self.assertEqual(ref.output_size(10, 0.7), 7)
 
     def test_every_dtype(self):
-        for dt in RESAMPLE_DTYPES:
+        for dt in RESAMPLE_DTYPES + NEAREST_ONLY_DTYPES:
             x = random(self.shape, dt)
-            for mode in ("linear", "nearest"):
+            for mode in ("linear", "nearest") if dt in RESAMPLE_DTYPES else ("nearest",):
                 with self.subTest(dtype=np.dtype(dt).name, mode=mode):
                     y = dmlcl.resample(x, self.scales, mode=mode)
                     self.check(y, ref.resample(x, self.scales, self.out_shape, mode), mode)
+
+    def test_microscopy_integers(self):
+        # uint16 and int16 round half to even and saturate as the 8-bit types do; int32
+        # nearest moves values float32 cannot hold (2**24 + 1).
+        u = np.array([65534, 65535], np.uint16)
+        np.testing.assert_array_equal(
+            dmlcl.resample(u, 2, input_offsets=0, output_offsets=0), [65534, 65534, 65535, 65535])
+        i = np.array([-3, -2], np.int16)
+        np.testing.assert_array_equal(
+            dmlcl.resample(i, 2, input_offsets=0, output_offsets=0), [-3, -2, -2, -2])
+        big = np.array([2**24 + 1, -2**31], np.int32)
+        np.testing.assert_array_equal(dmlcl.resample(big, 2, mode="nearest"),
+                                      [2**24 + 1, 2**24 + 1, -2**31, -2**31])
+        self.assertRaisesMessage(dmlcl.DataTypeError, "resample_grad: dy has dtype uint32; "
+                                 "resample_grad takes int32 and uint32 in no mode",
+                                 dmlcl.resample_grad, big.astype(np.uint32), (1,), 2,
+                                 mode="nearest", rounding="increasing")
 
     def test_rounding_and_offsets(self):
         x = random((4, 4), np.float32)
@@ -340,9 +358,17 @@ class ResampleTest(Assertions):
         # The function's name, as in every other message, whichever C operator it picks.
         for kw in ({}, {"rounding": "decreasing"}, {"antialias": True}):
             e = self.assertRaisesMessage(dmlcl.DataTypeError,
-                                         "resample: x has dtype int32; resample takes float32, "
+                                         "resample: x has dtype int64; resample takes float32, "
                                          "float16, float64 (where the device has cl_khr_fp64), "
-                                         "int8 or uint8", rs, x.astype(np.int32), 2, **kw)
+                                         "int8, uint8, int16, uint16, and int32 and uint32 with "
+                                         "mode='nearest' (not resample_grad)",
+                                         rs, x.astype(np.int64), 2, **kw)
+            self.assertIsInstance(e, TypeError)
+            e = self.assertRaisesMessage(dmlcl.DataTypeError,
+                                         "resample: x has dtype int32; resample takes int32 and "
+                                         "uint32 with mode='nearest' only: it computes in "
+                                         "float32, which holds 32-bit integers exactly only up "
+                                         "to 2**24", rs, x.astype(np.int32), 2, **kw)
             self.assertIsInstance(e, TypeError)
         self.assertRaisesMessage(TypeError, "out has dtype float16", rs, x, 2,
                                  out=np.zeros((10, 12), np.float16))
@@ -525,8 +551,8 @@ class ResampleGradTest(Assertions):
                                  dmlcl.resample_grad, dy, None)
         self.assertRaisesMessage(ValueError, "input_shape: -5 is not a size",
                                  dmlcl.resample_grad, dy, (-5, 6))
-        self.assertRaisesMessage(TypeError, "resample_grad: dy has dtype int16; resample_grad "
-                                 "takes float32", dmlcl.resample_grad, dy.astype(np.int16), (5, 6))
+        self.assertRaisesMessage(TypeError, "resample_grad: dy has dtype int64; resample_grad "
+                                 "takes float32", dmlcl.resample_grad, dy.astype(np.int64), (5, 6))
 
 
 # ---- tiles of a larger tensor and the halo query ----------------------------------------------

@@ -201,16 +201,12 @@ static inline void CAT(load_half_v, V)(__global const half *p, float *r)
     CAT(vstore, V)(CAT(vload_half, V)(0, (__private const half *)b), 0, r);
 }
 #endif
-#elif DTYPE == 8
-#define STORE_VEC(N, p, r) \
-    (*(__global CAT(char, N) *)(p) = CAT(CAT(convert_char, N), _sat_rte)(CAT(vload, N)(0, r)))
+#else /* the integers (ELEM_INT, ../family.cl) */
+#define STORE_VEC(N, p, r)                                                                      \
+    (*(__global CAT(ELEM_INT, N) *)(p) =                                                        \
+         CAT(CAT(CAT(convert_, ELEM_INT), N), _sat_rte)(CAT(vload, N)(0, r)))
 #define LOAD_VEC(N, p, r) \
-    CAT(vstore, N)(CAT(convert_float, N)(*(__global const CAT(char, N) *)(p)), 0, (r))
-#elif DTYPE == 5
-#define STORE_VEC(N, p, r) \
-    (*(__global CAT(uchar, N) *)(p) = CAT(CAT(convert_uchar, N), _sat_rte)(CAT(vload, N)(0, r)))
-#define LOAD_VEC(N, p, r) \
-    CAT(vstore, N)(CAT(convert_float, N)(*(__global const CAT(uchar, N) *)(p)), 0, (r))
+    CAT(vstore, N)(CAT(convert_float, N)(*(__global const CAT(ELEM_INT, N) *)(p)), 0, (r))
 #endif
 
 /* Peels the outer resampled indices off rem (innermost first): slot k gets the offset of

@@ -94,14 +94,9 @@ typedef cr_acc cr_av __attribute__((aligned(CR_W * ELEM_BYTES)));
 #if DTYPE == 2
 #define CR_LOADH(p) CAT(vload_half, CR_C)(0, (p))
 #define CR_STOREH(v, p) CAT(CAT(vstore_half, CR_C), _rte)((v), 0, (p))
-#elif DTYPE == 8 || DTYPE == 5
-#if DTYPE == 8
-#define CR_INT char
-#else
-#define CR_INT uchar
-#endif
+#elif defined(ELEM_INT) /* the integers (../family.cl) */
 #define CR_LOADH(p) CAT(convert_float, CR_C)(CAT(vload, CR_C)(0, (p)))
-#define CR_STOREH(v, p) CAT(vstore, CR_C)(CAT(CAT(convert_, CR_VN(CR_INT, CR_C)), _sat_rte)(v), 0, (p))
+#define CR_STOREH(v, p) CAT(vstore, CR_C)(CAT(CAT(convert_, CR_VN(ELEM_INT, CR_C)), _sat_rte)(v), 0, (p))
 #endif
 #if DTYPE != 9 && DTYPE != 1 /* a vector as its halves, each one register */
 #define CR_LOAD(p) ((cr_acc)(CR_LOADH(p), CR_LOADH((p) + CR_C)))
