@@ -106,6 +106,7 @@ def main():
     shape = tuple(int(v) for v in args.shape.split(","))
     chunks = tuple(int(v) for v in args.chunks.split(","))
     os.makedirs(args.work, exist_ok=True)
+    pool = fixed_address_space(os.cpu_count() or 1) if args.memory_limit_mb else None
     src = write_input(os.path.join(args.work, "input.zarr"), shape, chunks)
     op = operator(args)
     x = da.from_zarr(src)
@@ -114,7 +115,7 @@ def main():
                     chunks=tuple(max(c) for c in y.chunks), dtype=np.float32)
     settings = {"scheduler": args.scheduler}
     if args.memory_limit_mb:
-        settings["pool"] = fixed_address_space(os.cpu_count() or 1)
+        settings["pool"] = pool
     with dask.config.set(settings):
         # Loads the library and compiles the program, on a small corner of the input.
         op(src[tuple(slice(0, min(c, 16)) for c in chunks)])
