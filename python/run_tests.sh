@@ -30,9 +30,29 @@ DMLCL_LIBRARY=$lib
 PYTHONPATH=$srcdir/python${PYTHONPATH:+:$PYTHONPATH}
 PYTHONDONTWRITEBYTECODE=1
 export DMLCL_LIBRARY PYTHONPATH PYTHONDONTWRITEBYTECODE
+# python/dask_tests.sh and python/mpi_tests.sh run the optional parts: DMLCL_PY_TESTS names
+# their files and DMLCL_PY_NEEDS the modules each needs (a missing one skips it, named).
+for module in ${DMLCL_PY_NEEDS:-}; do
+    if ! "$PYTHON" -c "import $module" 2>/dev/null; then
+        echo "SKIP: $PYTHON has no $module (Debian: apt-get install python3-dask" \
+            "python3-distributed python3-zarr python3-mpi4py; PyPI: pip install dask" \
+            "distributed zarr mpi4py)"
+        exit 77
+    fi
+done
+if [ -n "${DMLCL_PY_TESTS:-}" ]; then
+    if ! "$PYTHON" -c 'import pytest' 2>/dev/null; then
+        echo "SKIP: $PYTHON has no pytest (apt-get install python3-pytest)"
+        exit 77
+    fi
+    # shellcheck disable=SC2086
+    exec "$PYTHON" -m pytest -v -rs -p no:cacheprovider --rootdir="$srcdir/python/tests" \
+        $(for f in $DMLCL_PY_TESTS; do echo "$srcdir/python/tests/$f"; done)
+fi
 if "$PYTHON" -c 'import pytest' 2>/dev/null; then
-    exec "$PYTHON" -m pytest -v -p no:cacheprovider --rootdir="$srcdir/python/tests" \
-        "$srcdir/python/tests"
+    exec "$PYTHON" -m pytest -v -rs -p no:cacheprovider --rootdir="$srcdir/python/tests" \
+        --ignore="$srcdir/python/tests/test_dask.py" \
+        --ignore="$srcdir/python/tests/test_mpi.py" "$srcdir/python/tests"
 fi
 echo "(pytest not found, running unittest; Debian: apt-get install python3-pytest)"
-exec "$PYTHON" -m unittest discover -v -s "$srcdir/python/tests"
+exec "$PYTHON" -m unittest discover -v -s "$srcdir/python/tests" -p 'test_dmlcl.py'

@@ -9,6 +9,7 @@ from ctypes import addressof, byref, c_float, c_size_t, c_uint32, c_void_p, poin
 import numpy as np
 
 from . import _capi as C
+from . import _dask
 from ._capi import DataTypeError, InvalidArgumentError
 
 __all__ = ["Context", "default_context", "ReverseSubsequences", "Resample", "ResampleGrad",
@@ -673,6 +674,8 @@ class ReverseSubsequences(_Operator):
         if _is_device_array(x):
             out, _ = self._device(x, lengths, out, None, input_tile, output_tile)
             return out
+        if _dask.is_dask_array(x):
+            return _dask.run(self, x, (lengths,), out, input_tile, output_tile)
         x = _host_input(self._name, "x", x)
         axis = self._axis(x.ndim)
         lengths = self._lengths(x, lengths, axis, False)
@@ -966,6 +969,8 @@ class _ResampleBase(_Operator):
         (see ``help(dmlcl.resample)``)."""
         if _is_device_array(x):
             return self._device(x, out, None, input_tile, output_tile)[0]
+        if _dask.is_dask_array(x):  # a lazy Dask array of tile runs (python/dmlcl/_dask.py)
+            return _dask.run(self, x, (), out, input_tile, output_tile)
         x = _host_input(self._name, self._in_role, x)
         if out is not None:
             if type(out) is not np.ndarray:
