@@ -346,8 +346,8 @@ contains
       xi = 1
       call dmlcl_resample(xi, yi, status=st)
       msg = dmlcl_error_message()
-      call ok(st == DMLCL_INVALID_ARGUMENT .and. index(msg, "data_type must be") > 0, &
-           "integer(int32) resample: " // msg)
+      call ok(st == DMLCL_INVALID_ARGUMENT .and. index(msg, "data_type INT32 takes &
+           &interpolation_mode 0 (NEAREST_NEIGHBOR) only") > 0, "integer(int32) linear resample: " // msg)
     end block
     lengths(:, 1) = [1, -2, 3, 0]
     call dmlcl_reverse_subsequences(x(:, 1:1), lengths, y(1:4, 1:1), 2, st)

@@ -56,7 +56,7 @@ def run(op, x, args, out=None, input_tile=None, output_tile=None):
 def _spec(op, x):
     """The operator's parameters resolved for x's shape, as a process-independent key:
     (class, scales, output shape, offsets, mode, rounding, antialias)."""
-    _core._resample_dtype(op._name, op._in_role, x.dtype)
+    _core._resample_dtype(op._name, op._in_role, x.dtype, op._computes())
     _core._layout(op._name, op._in_role, x.dtype, x.shape,
                   (x.dtype.itemsize,) * x.ndim)  # rank and sizes; strides come per block
     scales, out_shape, io, oo = op._values(tuple(x.shape), None)

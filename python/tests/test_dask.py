@@ -57,7 +57,7 @@ def assert_bits(got, want):
 def test_resample_blocks_equal_the_one_shot_call(mode, rank):
     chunks = CHUNKS_3D if rank == 3 else CHUNKS_2D
     kw = dict(MODES[mode], scales=MODES[mode]["scales"][:rank])
-    dtypes = [np.float32, np.float16, np.uint8] if rank == 3 else [np.float32]
+    dtypes = [np.float32, np.float16, np.uint8, np.uint16] if rank == 3 else [np.float32]
     for dtype in dtypes:
         x = data([sum(c) for c in chunks], dtype)
         y = dmlcl.resample(da.from_array(x, chunks=chunks), **kw)
@@ -118,10 +118,13 @@ def test_reverse_subsequences_unchunked_and_chunked_axis():
 
 
 def test_bad_input_raises_before_any_block_runs():
-    x = da.zeros((4, 4), dtype=np.int32, chunks=2)
-    with pytest.raises(dmlcl.DataTypeError, match="resample: x has dtype int32; resample "
+    x = da.zeros((4, 4), dtype=np.int64, chunks=2)
+    with pytest.raises(dmlcl.DataTypeError, match="resample: x has dtype int64; resample "
                                                   "takes float32"):
         dmlcl.resample(x, scales=2)
+    with pytest.raises(dmlcl.DataTypeError, match="takes int32 and uint32 with mode='nearest' "
+                                                  "only"):
+        dmlcl.resample(x.astype(np.int32), scales=2)
     with pytest.raises(dmlcl.InvalidArgumentError, match="scales\\[1\\] must be finite"):
         dmlcl.resample(x.astype(np.float32), scales=(2, -1))
     with pytest.raises(dmlcl.InvalidArgumentError, match="with a Dask array x the result is "
