@@ -18,9 +18,13 @@
  * the same order, also by ranks whose boxes are empty. Their errors are agreed: when any
  * rank fails, every rank returns the failing rank's status, and dmlcl_mpi_last_error()
  * says on every rank "FUNCTION: rank R: RULE" (the lowest failing rank), so no rank is
- * left waiting and no partial result is reported as success. The layer never calls
- * MPI_Abort and never lets MPI abort: its communicators return MPI errors, reported as
- * DMLCL_IO_ERROR naming the MPI call. Not thread-safe: one thread per rank calls it.
+ * left waiting and no partial result is reported as success. MPI never aborts: the
+ * layer's communicators return MPI errors, reported as DMLCL_IO_ERROR naming the MPI
+ * call. Every wait on a peer or on the device lasts at most DMLCL_MPI_TIMEOUT seconds
+ * (environment, default 300): a halo update that runs out is an agreed DMLCL_IO_ERROR
+ * naming the wait (operation, peer rank, bytes); where the agreement itself runs out (a
+ * rank gone), the rank prints why and calls MPI_Abort (error code 3), the one place the
+ * layer ends the job. Not thread-safe: one thread per rank calls it.
  */
 #ifndef DMLCL_MPI_H
 #define DMLCL_MPI_H

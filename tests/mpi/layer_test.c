@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int rank, ranks, passed, failed;
 static dmlcl_context *ctx;
@@ -370,6 +371,104 @@ static void faults(void)
     }
 }
 
+/* ------------------------------------------------------------------ time limits */
+
+/* Fields for a 2x linear run on slabs; 0 on failure (reported). */
+static int timeout_setup(tdesc *t, dmlcl_mpi_layout **li, dmlcl_mpi_layout **lo,
+                         dmlcl_mpi_operator **op, dmlcl_mpi_field **fi, dmlcl_mpi_field **fo)
+{
+    /* 4 planes per rank: rank 0's last outputs read rank 1's first plane. */
+    const uint32_t grid[3] = {(uint32_t)ranks, 1, 1}, field[3] = {4 * (uint32_t)ranks, 5, 7};
+    tdesc_init(t, &LINEAR2X, 3, field);
+    dmlcl_status st = dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 3,
+                                              t->in_sizes, grid, li);
+    if (!st)
+        st = dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 3,
+                                     t->out_sizes, grid, lo);
+    if (!st)
+        st = dmlcl_mpi_operator_create(ctx, &t->op, *li, *lo, 0, op);
+    if (!st)
+        st = dmlcl_mpi_field_create(ctx, *li, *op, NULL, fi);
+    if (!st)
+        st = dmlcl_mpi_field_create(ctx, *lo, NULL, NULL, fo);
+    if (st)
+        verdict("fields for the time limits", 0, dmlcl_mpi_last_error());
+    return !st;
+}
+
+/* Every wait is bounded by DMLCL_MPI_TIMEOUT (set per rank here). A peer late past rank
+ * 0's limit: rank 0 names the receive it waited in, and every rank returns that error
+ * once the late rank arrives (within the limit of the agreement). A device that does not
+ * finish (rank 1's queue held by a user event): the same, naming the device wait. */
+static void time_limits(void)
+{
+    tdesc t;
+    dmlcl_mpi_layout *li = NULL, *lo = NULL;
+    dmlcl_mpi_operator *op = NULL;
+    dmlcl_mpi_field *fi = NULL, *fo = NULL;
+    dmlcl_status st;
+    setenv("DMLCL_MPI_TIMEOUT", "0.5s", 1);
+    st = dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 1,
+                                 (uint32_t[]){8}, (uint32_t[]){(uint32_t)ranks}, &li);
+    expect_fault("a malformed DMLCL_MPI_TIMEOUT", st, DMLCL_INVALID_ARGUMENT,
+                 "DMLCL_MPI_TIMEOUT \"0.5s\": must be a number of seconds above 0", "rank 0");
+    setenv("DMLCL_MPI_TIMEOUT", rank == 0 ? "2" : "30", 1);
+    if (!timeout_setup(&t, &li, &lo, &op, &fi, &fo))
+        return;
+    if (rank == 1) /* past rank 0's 2 s, within its agreement's next 2 s */
+        nanosleep(&(struct timespec){3, 0}, NULL);
+    st = dmlcl_mpi_halo_update(fi); /* begin has no collective: the wait is end's */
+    expect_fault("a rank late past the time limit", st, DMLCL_IO_ERROR,
+                 "dmlcl_mpi_halo_end: rank 0: dmlcl_mpi_halo_end: MPI_Waitall: waited 2 s "
+                 "(DMLCL_MPI_TIMEOUT) for the receive of 140 bytes from rank 1",
+                 "did not take part in time");
+    st = dmlcl_mpi_operator_run(op, fi, fo, 0);
+    expect_fault("a field whose update ran out of time is done", st, DMLCL_IO_ERROR,
+                 "rank 0: dmlcl_mpi_halo_begin: an earlier halo update of this field ran out "
+                 "of time", NULL);
+    dmlcl_mpi_field_release(fi), fi = NULL;
+    st = dmlcl_mpi_field_create(ctx, li, op, NULL, &fi);
+
+    setenv("DMLCL_MPI_TIMEOUT", rank == 1 ? "1" : "30", 1);
+    cl_event hold = NULL;
+    cl_command_queue q = dmlcl_context_queue(ctx);
+    if (rank == 1) {
+        hold = clCreateUserEvent(dmlcl_context_cl_context(ctx), NULL);
+        clEnqueueMarkerWithWaitList(q, 1, &hold, NULL);
+    }
+    if (!st)
+        st = dmlcl_mpi_operator_run(op, fi, fo, 0);
+    expect_fault("a device that does not finish", st, DMLCL_OPENCL_ERROR,
+                 "rank 1: dmlcl_mpi_halo_begin: the faces' reads: the device did not finish "
+                 "within 1 s (DMLCL_MPI_TIMEOUT)", NULL);
+    if (hold)
+        clSetUserEventStatus(hold, CL_COMPLETE), clReleaseEvent(hold), clFinish(q);
+    unsetenv("DMLCL_MPI_TIMEOUT");
+    dmlcl_mpi_field_release(fi);
+    dmlcl_mpi_field_release(fo);
+    dmlcl_mpi_operator_release(op);
+    dmlcl_mpi_layout_release(li);
+    dmlcl_mpi_layout_release(lo);
+}
+
+/* Rank 1 stays away from a collective call (asleep 60 s) past the others' 2 s: no answer
+ * can be agreed, so rank 0 prints what it waited in and ends the job (mpi_test.sh checks
+ * the message and a failing exit within seconds). */
+static void absent_rank(void)
+{
+    tdesc t;
+    dmlcl_mpi_layout *li = NULL, *lo = NULL;
+    dmlcl_mpi_operator *op = NULL;
+    dmlcl_mpi_field *fi = NULL, *fo = NULL;
+    if (!timeout_setup(&t, &li, &lo, &op, &fi, &fo))
+        return;
+    setenv("DMLCL_MPI_TIMEOUT", "2", 1);
+    if (rank == 1)
+        nanosleep(&(struct timespec){60, 0}, NULL);
+    dmlcl_mpi_operator_run(op, fi, fo, 0);
+    verdict("the job ended at the time limit", 0, "the run returned");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -398,6 +497,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(only, "all") || !strcmp(only, "faults"))
         faults();
+    if (ranks > 1 && !strcmp(only, "timeouts")) /* seconds of waiting: run once, at 2 ranks */
+        time_limits();
+    if (ranks > 1 && !strcmp(only, "absent"))
+        absent_rank();
     if (rank == 0)
         printf("layer: %d passed, %d failed\n", passed, failed);
     dmlcl_context_release(ctx);

@@ -95,6 +95,26 @@ for np in 1 2 3 4; do
     mpi "the MPI layer, $np ranks" 0 "layer: |passed, 0 failed" "$np" "$LAYER_TEST"
 done
 
+# Tiles past the slab bound (2^31 elements) run as several launches, each reading the
+# ghosted buffer through its strides: DMLCL_RESAMPLE_PLAN's slab=40 makes these small tiles
+# run so, bit for bit.
+mpi "the MPI layer, tiles cut into slabs, 3 ranks" 0 "layer: |passed, 0 failed" 3 \
+    env DMLCL_RESAMPLE_PLAN=slab=40 "$LAYER_TEST" cases
+
+# The fill probe the GPU node runs at 1-8 GiB (doc/mpi.md), here at 3 MiB: both fills.
+mpi "the fill probe" 0 "1-byte pattern, one command: CL_SUCCESS|commands of <= 1 GiB: CL_SUCCESS" \
+    1 ./tests/mpi/fill_probe 3
+
+# No wait is unbounded (DMLCL_MPI_TIMEOUT): a rank late past the limit and a device that
+# does not finish are errors every rank returns, naming the wait; a rank that never
+# arrives ends the job, with the message, in seconds.
+mpi "the MPI layer's time limits, 2 ranks" 0 "layer: 4 passed, 0 failed" 2 "$LAYER_TEST" timeouts
+start=$(date +%s)
+mpi "a rank absent from a collective ends the job" 3 \
+    "rank 0: dmlcl_mpi_operator_run: waited 2 s (DMLCL_MPI_TIMEOUT) in the agreement on errors" \
+    2 "$LAYER_TEST" absent
+[ $(($(date +%s) - start)) -lt 30 ] || bad "the absent rank's job took $(($(date +%s) - start)) s"
+
 # Every case, slab and 2-D grids. 6 x 5 x 7: uneven over 4 and 5 (and 3 over 2).
 mpi "1 rank, every case" 0 "PASS: 0 failures" 1 "$EXAMPLE" --grid slab
 mpi "2 ranks, slab and 2-D" 0 "PASS: 0 failures|grid 2x1x1|grid 1x2x1" 2 "$EXAMPLE" \
