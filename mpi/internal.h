@@ -73,20 +73,23 @@ typedef struct desc_copy {
         dmlcl_resample2_desc r2;
         dmlcl_resample_grad1_desc g1;
         dmlcl_resample3_desc r3;
+        dmlcl_reverse_subsequences_desc rs;
     } u;
-    dmlcl_tensor_desc in, out;
+    dmlcl_tensor_desc in, out, len; /* len: REVERSE_SUBSEQUENCES' sequence lengths */
     uint32_t in_sizes[MAXDIM], out_sizes[MAXDIM], in_strides[MAXDIM], out_strides[MAXDIM];
+    uint32_t len_sizes[MAXDIM], len_strides[MAXDIM];
     float scales[MAXDIM], in_offsets[MAXDIM], out_offsets[MAXDIM];
     dmlcl_operator_desc op;
 } desc_copy;
 
-/* Copies a valid RESAMPLE-family descriptor (the whole tensors, packed). Errors:
- * UNSUPPORTED for other operators. */
+/* Copies a valid descriptor of the RESAMPLE family or REVERSE_SUBSEQUENCES (the whole
+ * tensors, packed). Errors: UNSUPPORTED for other operators. */
 dmlcl_status desc_copy_init(desc_copy *c, const dmlcl_operator_desc *d);
-/* *tile = whole with the tensors' sizes and strides replaced. */
+/* *tile = whole with the tensors' sizes and strides replaced (REVERSE_SUBSEQUENCES: the
+ * lengths' sizes are the input's with the axis 1 long, their strides len_strides). */
 void desc_copy_tile(const desc_copy *whole, desc_copy *tile, const uint32_t *in_sizes,
                     const uint32_t *in_strides, const uint32_t *out_sizes,
-                    const uint32_t *out_strides);
+                    const uint32_t *out_strides, const uint32_t *len_strides);
 /* The operator's data input and output tensors of a descriptor (NULL if unknown type). */
 const dmlcl_tensor_desc *desc_input(const dmlcl_operator_desc *d);
 const dmlcl_tensor_desc *desc_output(const dmlcl_operator_desc *d);
