@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -18,10 +19,15 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Sleeps a little longer each time (10 us doubling to 1 ms): short waits return within
- * microseconds, long ones cost no core. */
-static void pause_for(long *ns)
+/* Yields for the first 2 ms (a halo's face reads and messages take tens of microseconds,
+ * and begin's wait is on a step's critical path: a sleep there would add to every step),
+ * then sleeps a little longer each time (50 us doubling to 1 ms): long waits cost no core. */
+static void pause_for(double t0, long *ns)
 {
+    if (now_s() - t0 < 2e-3) {
+        sched_yield();
+        return;
+    }
     struct timespec t = {0, *ns};
     nanosleep(&t, NULL);
     if (*ns < 1000000)
@@ -71,7 +77,7 @@ dmlcl_status mpil_finish(cl_command_queue q, const char *what)
 dmlcl_status mpil_event_wait(cl_event e, const char *what)
 {
     const double limit = mpil_timeout_s(), t0 = now_s();
-    long ns = 10000;
+    long ns = 50000;
     for (;;) {
         cl_int status = CL_QUEUED;
         cl_int err = clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
@@ -90,7 +96,7 @@ dmlcl_status mpil_event_wait(cl_event e, const char *what)
                              status == CL_RUNNING     ? "running"
                              : status == CL_SUBMITTED ? "submitted"
                                                       : "queued");
-        pause_for(&ns);
+        pause_for(t0, &ns);
     }
 }
 
@@ -99,7 +105,7 @@ dmlcl_status mpil_requests_wait(int n, MPI_Request *req, const char *what,
                                 const void *ctx)
 {
     const double limit = mpil_timeout_s(), t0 = now_s();
-    long ns = 10000;
+    long ns = 50000;
     int done = 0;
     while (n > 0) {
         int err = MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
@@ -109,7 +115,7 @@ dmlcl_status mpil_requests_wait(int n, MPI_Request *req, const char *what,
             return DMLCL_SUCCESS;
         if (now_s() - t0 > limit)
             break;
-        pause_for(&ns);
+        pause_for(t0, &ns);
     }
     if (n <= 0)
         return DMLCL_SUCCESS;
@@ -141,7 +147,7 @@ int mpil_collective_wait(MPI_Comm comm, MPI_Request *req, const char *function,
                          dmlcl_status mine)
 {
     const double limit = mpil_timeout_s(), t0 = now_s();
-    long ns = 10000;
+    long ns = 50000;
     int done = 0, rank = 0;
     for (;;) {
         int err = MPI_Test(req, &done, MPI_STATUS_IGNORE);
@@ -149,7 +155,7 @@ int mpil_collective_wait(MPI_Comm comm, MPI_Request *req, const char *function,
             return err;
         if (now_s() - t0 > limit)
             break;
-        pause_for(&ns);
+        pause_for(t0, &ns);
     }
     MPI_Comm_rank(comm, &rank);
     fprintf(stderr,

@@ -24,7 +24,7 @@
 # Environment: MPIEXEC (mpiexec), MPIEXEC_FLAGS (Open MPI: --oversubscribe --bind-to
 # none), EXAMPLE (./examples/mpi/mpi_resample), DMLCL_MPI_TIMEOUT (the layer's and the
 # example's bound on any wait, default here 60 s), OUT (if set, the table goes to
-# $OUT/mpi_sweep.md and the raw output to $OUT/mpi_sweep.log; else ./mpi_sweep.log).
+# $OUT/mpi_sweep.markdown and the raw output to $OUT/mpi_sweep.log; else ./mpi_sweep.log).
 set -u
 MPIEXEC=${MPIEXEC:-mpiexec}
 EXAMPLE=${EXAMPLE:-./examples/mpi/mpi_resample}
@@ -126,5 +126,5 @@ done
     echo "$(grep -c ' ok |$' "$table") rows ok, $(grep -c 'TIMEOUT' "$table") TIMEOUT," \
         "$(grep -c 'FAILED' "$table") FAILED, $(grep -c 'NOT RUN' "$table") NOT RUN," \
         "$(grep -c 'FAIL (' "$table") failed checks; $((SECONDS - start)) s"
-} | tee ${OUT:+"$OUT/mpi_sweep.md"}
+} | tee ${OUT:+"$OUT/mpi_sweep.markdown"}
 ! grep -q 'TIMEOUT\|FAILED\|FAIL (' "$table"

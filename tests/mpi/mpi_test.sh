@@ -180,7 +180,7 @@ sweep() {
     rc=$?
     if [ $rc -ne "$want" ]; then
         bad "$name (exit status $rc, expected $want)"
-    elif ! grep -qF -- "$needles" "$work/mpi_sweep.md"; then
+    elif ! grep -qF -- "$needles" "$work/mpi_sweep.markdown"; then
         bad "$name (the table lacks: $needles)"
     else
         ok "$name"
