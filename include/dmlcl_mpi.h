@@ -18,9 +18,13 @@
  * the same order, also by ranks whose boxes are empty. Their errors are agreed: when any
  * rank fails, every rank returns the failing rank's status, and dmlcl_mpi_last_error()
  * says on every rank "FUNCTION: rank R: RULE" (the lowest failing rank), so no rank is
- * left waiting and no partial result is reported as success. The layer never calls
- * MPI_Abort and never lets MPI abort: its communicators return MPI errors, reported as
- * DMLCL_IO_ERROR naming the MPI call. Not thread-safe: one thread per rank calls it.
+ * left waiting and no partial result is reported as success. MPI never aborts: the
+ * layer's communicators return MPI errors, reported as DMLCL_IO_ERROR naming the MPI
+ * call. Every wait on a peer or on the device lasts at most DMLCL_MPI_TIMEOUT seconds
+ * (environment, default 300): a halo update that runs out is an agreed DMLCL_IO_ERROR
+ * naming the wait (operation, peer rank, bytes); where the agreement itself runs out (a
+ * rank gone), the rank prints why and calls MPI_Abort (error code 3), the one place the
+ * layer ends the job. Not thread-safe: one thread per rank calls it.
  */
 #ifndef DMLCL_MPI_H
 #define DMLCL_MPI_H
@@ -72,14 +76,16 @@ typedef struct dmlcl_mpi_operator dmlcl_mpi_operator;
 /* dmlcl_mpi_operator_create flags. */
 #define DMLCL_MPI_OVERLAP 1u /* run: interior outputs while the halo is in flight, then the rest */
 
-/* Collective. desc: an operator of the RESAMPLE family on the whole (logical) tensors,
- * whose data input (RESAMPLE_GRAD1: the input gradient) is laid out by `input` and output
- * by `output` (same sizes and data type, same communicator). Each rank computes its
+/* Collective. desc: an operator of the RESAMPLE family or REVERSE_SUBSEQUENCES on the whole
+ * (logical) tensors, whose data input (RESAMPLE_GRAD1: the input gradient) is laid out by
+ * `input` and output by `output` (same sizes and data type, same communicator;
+ * REVERSE_SUBSEQUENCES: both grids alike, 1 along the axis, so a sequence and its length
+ * stay on one rank; its lengths are a field given to dmlcl_mpi_operator_run_inputs). Each rank computes its
  * output box, reading the input box dmlcl_operator_input_box() gives for it; the tile
  * operators are created here (with DMLCL_MPI_OVERLAP also one for the outputs that read
  * only owned elements and one per boundary slab). context: this rank's; it must outlive
- * the operator. Errors: INVALID_ARGUMENT (descriptor, layouts, flags), UNSUPPORTED
- * (REVERSE_SUBSEQUENCES), as dmlcl_operator_create_tile, all agreed. */
+ * the operator. Errors: INVALID_ARGUMENT (descriptor, layouts, flags), UNSUPPORTED (other
+ * operators), as dmlcl_operator_create_tile, all agreed. */
 dmlcl_status dmlcl_mpi_operator_create(dmlcl_context *context, const dmlcl_operator_desc *desc,
                                        const dmlcl_mpi_layout *input,
                                        const dmlcl_mpi_layout *output, uint32_t flags,
@@ -155,6 +161,16 @@ void dmlcl_mpi_field_halo_stats(const dmlcl_mpi_field *field, dmlcl_mpi_halo_sta
  * same field twice), as dmlcl_operator_enqueue and the halo update, all agreed. */
 dmlcl_status dmlcl_mpi_operator_run(dmlcl_mpi_operator *op, dmlcl_mpi_field *input,
                                     dmlcl_mpi_field *output, uint32_t flags);
+
+/* Collective. dmlcl_mpi_operator_run with the operator's input fields in descriptor order:
+ * REVERSE_SUBSEQUENCES reads two, input and sequence_lengths (a field, created without a
+ * reader, of a layout of the sequence_lengths_tensor cut by the input layout's grid: a
+ * rank's lengths are those of its box); the RESAMPLE family one. Errors as
+ * dmlcl_mpi_operator_run, and INVALID_ARGUMENT for another count or a lengths field of
+ * another tensor, grid or box, all agreed. */
+dmlcl_status dmlcl_mpi_operator_run_inputs(dmlcl_mpi_operator *op,
+                                           dmlcl_mpi_field *const *inputs, uint32_t input_count,
+                                           dmlcl_mpi_field *output, uint32_t flags);
 
 /* Test hook: the next field buffer this rank allocates fails as if the device were out of
  * memory (on = 1), to test that every rank reports it. */

@@ -1,4 +1,5 @@
-/* The layer's own copy of a RESAMPLE-family descriptor, and tile descriptors made from it. */
+/* The layer's own copy of an operator descriptor (the RESAMPLE family or
+ * REVERSE_SUBSEQUENCES), and tile descriptors made from it. */
 #include "internal.h"
 
 #include <string.h>
@@ -34,6 +35,11 @@ static void point(desc_copy *c)
         c->u.r3.scales = c->scales, c->u.r3.input_pixel_offsets = c->in_offsets;
         c->u.r3.output_pixel_offsets = c->out_offsets;
         break;
+    case DMLCL_OPERATOR_REVERSE_SUBSEQUENCES:
+        c->len.sizes = c->len_sizes;
+        c->u.rs.input_tensor = &c->in, c->u.rs.output_tensor = &c->out;
+        c->u.rs.sequence_lengths_tensor = &c->len;
+        break;
     default:
         break;
     }
@@ -43,6 +49,8 @@ const dmlcl_tensor_desc *desc_input(const dmlcl_operator_desc *d)
 {
     switch (d->type) {
     case DMLCL_OPERATOR_RESAMPLE: return ((const dmlcl_resample_desc *)d->desc)->input_tensor;
+    case DMLCL_OPERATOR_REVERSE_SUBSEQUENCES:
+        return ((const dmlcl_reverse_subsequences_desc *)d->desc)->input_tensor;
     case DMLCL_OPERATOR_RESAMPLE1: return ((const dmlcl_resample1_desc *)d->desc)->input_tensor;
     case DMLCL_OPERATOR_RESAMPLE2: return ((const dmlcl_resample2_desc *)d->desc)->input_tensor;
     case DMLCL_OPERATOR_RESAMPLE_GRAD1:
@@ -56,6 +64,8 @@ const dmlcl_tensor_desc *desc_output(const dmlcl_operator_desc *d)
 {
     switch (d->type) {
     case DMLCL_OPERATOR_RESAMPLE: return ((const dmlcl_resample_desc *)d->desc)->output_tensor;
+    case DMLCL_OPERATOR_REVERSE_SUBSEQUENCES:
+        return ((const dmlcl_reverse_subsequences_desc *)d->desc)->output_tensor;
     case DMLCL_OPERATOR_RESAMPLE1: return ((const dmlcl_resample1_desc *)d->desc)->output_tensor;
     case DMLCL_OPERATOR_RESAMPLE2: return ((const dmlcl_resample2_desc *)d->desc)->output_tensor;
     case DMLCL_OPERATOR_RESAMPLE_GRAD1:
@@ -105,10 +115,18 @@ dmlcl_status desc_copy_init(desc_copy *c, const dmlcl_operator_desc *d)
         copy_arrays(c, c->u.r3.dimension_count, c->u.r3.scales, c->u.r3.input_pixel_offsets,
                     c->u.r3.output_pixel_offsets);
         break;
+    case DMLCL_OPERATOR_REVERSE_SUBSEQUENCES: {
+        c->u.rs = *(const dmlcl_reverse_subsequences_desc *)d->desc;
+        const dmlcl_tensor_desc *len = c->u.rs.sequence_lengths_tensor;
+        c->len = *len;
+        c->len.strides = NULL, c->len.total_tensor_size_in_bytes = 0;
+        memcpy(c->len_sizes, len->sizes, sizeof *len->sizes * len->dimension_count);
+        break;
+    }
     default:
         return mpil_fail(DMLCL_UNSUPPORTED,
-                         "operator type %d: the MPI layer runs the RESAMPLE family (a "
-                         "REVERSE_SUBSEQUENCES tile needs its whole axis and its lengths)",
+                         "operator type %d: the MPI layer runs the RESAMPLE family and "
+                         "REVERSE_SUBSEQUENCES",
                          (int)d->type);
     }
     const dmlcl_tensor_desc *in = desc_input(d), *out = desc_output(d);
@@ -123,7 +141,7 @@ dmlcl_status desc_copy_init(desc_copy *c, const dmlcl_operator_desc *d)
 
 void desc_copy_tile(const desc_copy *whole, desc_copy *tile, const uint32_t *in_sizes,
                     const uint32_t *in_strides, const uint32_t *out_sizes,
-                    const uint32_t *out_strides)
+                    const uint32_t *out_strides, const uint32_t *len_strides)
 {
     *tile = *whole;
     memcpy(tile->in_sizes, in_sizes, sizeof *in_sizes * whole->in.dimension_count);
@@ -132,4 +150,11 @@ void desc_copy_tile(const desc_copy *whole, desc_copy *tile, const uint32_t *in_
     memcpy(tile->out_strides, out_strides, sizeof *out_strides * whole->out.dimension_count);
     point(tile);
     tile->in.strides = tile->in_strides, tile->out.strides = tile->out_strides;
+    if (whole->type == DMLCL_OPERATOR_REVERSE_SUBSEQUENCES) {
+        /* The lengths: the input tile's box with the axis 1 long. */
+        memcpy(tile->len_sizes, in_sizes, sizeof *in_sizes * whole->in.dimension_count);
+        tile->len_sizes[whole->u.rs.axis] = 1;
+        memcpy(tile->len_strides, len_strides, sizeof *len_strides * whole->in.dimension_count);
+        tile->len.strides = tile->len_strides;
+    }
 }

@@ -43,7 +43,7 @@ dmlcl_status mpil_mpi_fail(const char *call, int err)
     return mpil_fail(DMLCL_IO_ERROR, "%s: %s", call, text);
 }
 
-/* One allreduce when every rank is fine (MINLOC on "ok" finds the lowest failing rank);
+/* One allreduce when every rank is fine (each wait bounded: wait.c) (MINLOC on "ok" finds the lowest failing rank);
  * a broadcast of that rank's status and message when one is not. */
 dmlcl_status mpil_agree(MPI_Comm comm, const char *function, dmlcl_status status)
 {
@@ -52,7 +52,10 @@ dmlcl_status mpil_agree(MPI_Comm comm, const char *function, dmlcl_status status
     } mine, first;
     MPI_Comm_rank(comm, &mine.rank);
     mine.ok = status == DMLCL_SUCCESS;
-    int err = MPI_Allreduce(&mine, &first, 1, MPI_2INT, MPI_MINLOC, comm);
+    MPI_Request req;
+    int err = MPI_Iallreduce(&mine, &first, 1, MPI_2INT, MPI_MINLOC, comm, &req);
+    if (err == MPI_SUCCESS)
+        err = mpil_collective_wait(comm, &req, function, status);
     if (err != MPI_SUCCESS)
         return mpil_mpi_fail("MPI_Allreduce (agreeing on errors)", err);
     if (first.ok)
@@ -66,7 +69,9 @@ dmlcl_status mpil_agree(MPI_Comm comm, const char *function, dmlcl_status status
         m.status = (int)status;
         memcpy(m.text, message, sizeof m.text - 1); /* m is zeroed: ends in 0 */
     }
-    err = MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, first.rank, comm);
+    err = MPI_Ibcast(&m, (int)sizeof m, MPI_BYTE, first.rank, comm, &req);
+    if (err == MPI_SUCCESS)
+        err = mpil_collective_wait(comm, &req, function, status);
     if (err != MPI_SUCCESS)
         return mpil_mpi_fail("MPI_Bcast (agreeing on errors)", err);
     return mpil_fail((dmlcl_status)m.status, "%s: rank %d: %s", function, first.rank, m.text);

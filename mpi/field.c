@@ -61,6 +61,12 @@ static dmlcl_status validate(const dmlcl_mpi_field *f, const dmlcl_mpi_operator 
     return DMLCL_SUCCESS;
 }
 
+/* Bytes per fill command, with a pattern of one element. A 1-byte-pattern fill of
+ * 2 GiB + 2 MiB ended with CL_INVALID_COMMAND_QUEUE after about 85 s on NVIDIA's OpenCL
+ * (H200), where 1 GiB and 4 GiB + 2 MiB passed, as if it kept the count in 32 bits
+ * (doc/mpi.md, "Large fields"): no command here counts more than 2^30 bytes. */
+#define FILL_CHUNK ((uint64_t)1 << 30)
+
 /* Allocates the ghosted buffer and touches it (a fill of zeros): drivers that allocate on
  * first use would otherwise report a device out of memory at the first step instead of
  * here. Ghosts nobody writes then read as 0, the same on every run. */
@@ -80,12 +86,15 @@ static dmlcl_status allocate(dmlcl_mpi_field *f)
     if (err != CL_SUCCESS)
         return mpil_cl_fail("clCreateBuffer (ghosted buffer)", err);
     f->owns_buffer = 1;
-    const cl_uchar zero = 0;
+    const uint64_t zero = 0; /* a pattern of one element: 1, 2, 4 or 8 bytes */
     cl_command_queue q = dmlcl_context_queue(f->ctx);
-    err = clEnqueueFillBuffer(q, f->buffer, &zero, 1, 0, bytes, 0, NULL, NULL);
-    if (err == CL_SUCCESS)
-        err = clFinish(q);
-    return err == CL_SUCCESS ? DMLCL_SUCCESS : mpil_cl_fail("clEnqueueFillBuffer (ghosted buffer)", err);
+    for (uint64_t at = 0; at < bytes && err == CL_SUCCESS; at += FILL_CHUNK)
+        err = clEnqueueFillBuffer(q, f->buffer, &zero, f->layout->elem, at,
+                                  bytes - at < FILL_CHUNK ? bytes - at : FILL_CHUNK, 0, NULL,
+                                  NULL);
+    if (err != CL_SUCCESS)
+        return mpil_cl_fail("clEnqueueFillBuffer (ghosted buffer)", err);
+    return mpil_finish(q, "dmlcl_mpi_field_create: clEnqueueFillBuffer (ghosted buffer)");
 }
 
 void dmlcl_mpi_field_release(dmlcl_mpi_field *f)
@@ -244,13 +253,11 @@ cl_int field_rect(const dmlcl_mpi_field *f, cl_command_queue q, const box *regio
 /* A blocking copy of the owned box. */
 static dmlcl_status owned_copy(dmlcl_mpi_field *f, void *data, int read)
 {
+    const char *what = read ? "dmlcl_mpi_field_read: clEnqueueReadBufferRect"
+                            : "dmlcl_mpi_field_write: clEnqueueWriteBufferRect";
     cl_int err = field_rect(f, dmlcl_context_queue(f->ctx), &f->owned, data, read, NULL);
-    if (err == CL_SUCCESS)
-        err = clFinish(dmlcl_context_queue(f->ctx));
-    return err == CL_SUCCESS ? DMLCL_SUCCESS
-                             : mpil_cl_fail(read ? "dmlcl_mpi_field_read: clEnqueueReadBufferRect"
-                                                 : "dmlcl_mpi_field_write: clEnqueueWriteBufferRect",
-                                            err);
+    return err == CL_SUCCESS ? mpil_finish(dmlcl_context_queue(f->ctx), what)
+                             : mpil_cl_fail(what, err);
 }
 
 dmlcl_status dmlcl_mpi_field_write(dmlcl_mpi_field *f, const void *owned_data)

@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,14 +14,15 @@ static int pieces(uint64_t bytes) { return (int)((bytes + PIECE - 1) / PIECE); }
 
 void exchange_free(exchange *ex, cl_command_queue q)
 {
+    static const char *const fn = "dmlcl_mpi_field_release";
     if (ex->last_write)
-        clWaitForEvents(1, &ex->last_write), clReleaseEvent(ex->last_write);
+        mpil_event_wait(ex->last_write, fn), clReleaseEvent(ex->last_write);
     if (ex->xq)
-        clFinish(ex->xq), clReleaseCommandQueue(ex->xq);
+        mpil_finish(ex->xq, fn), clReleaseCommandQueue(ex->xq);
     if (ex->staging) {
         if (ex->host && clEnqueueUnmapMemObject(q, ex->staging, ex->host, 0, NULL, NULL) ==
                             CL_SUCCESS)
-            clFinish(q);
+            mpil_finish(q, fn);
         clReleaseMemObject(ex->staging);
     }
     free(ex->send);
@@ -134,8 +136,14 @@ dmlcl_status dmlcl_mpi_halo_begin(dmlcl_mpi_field *f)
     ex->in_flight = 1;
     for (int i = 0; i < ex->nreq; i++)
         ex->req[i] = MPI_REQUEST_NULL;
+    if (ex->timed_out) /* its late messages would match this update's receives */
+        st = mpil_fail(DMLCL_IO_ERROR,
+                       "dmlcl_mpi_halo_begin: an earlier halo update of this field ran out "
+                       "of time (DMLCL_MPI_TIMEOUT): release the field");
     if (ex->last_write) { /* the previous ghosts' writes still read the staging memory */
-        clWaitForEvents(1, &ex->last_write);
+        dmlcl_status w = mpil_event_wait(ex->last_write,
+                                         "dmlcl_mpi_halo_begin: the previous ghosts' writes");
+        st = st == DMLCL_SUCCESS ? w : st;
         clReleaseEvent(ex->last_write);
         ex->last_write = NULL;
     }
@@ -149,12 +157,15 @@ dmlcl_status dmlcl_mpi_halo_begin(dmlcl_mpi_field *f)
     for (int i = 0; i < ex->nsend && cerr == CL_SUCCESS; i++)
         cerr = field_rect(f, dmlcl_context_queue(f->ctx), &ex->send[i].region,
                           ex->host + ex->send[i].at, 1, &last);
-    if (cerr == CL_SUCCESS)
-        cerr = clFinish(dmlcl_context_queue(f->ctx));
     if (last)
         clReleaseEvent(last);
-    if (cerr != CL_SUCCESS)
+    if (cerr != CL_SUCCESS && st == DMLCL_SUCCESS)
         st = mpil_cl_fail("dmlcl_mpi_halo_begin: clEnqueueReadBufferRect (a face)", cerr);
+    if (cerr == CL_SUCCESS && ex->nsend) {
+        dmlcl_status w = mpil_finish(dmlcl_context_queue(f->ctx),
+                                     "dmlcl_mpi_halo_begin: the faces' reads");
+        st = st == DMLCL_SUCCESS ? w : st;
+    }
     /* Sent even after a failed read (its bytes are then wrong, and end reports the failure
      * on every rank): a rank that stopped sending would leave its neighbours waiting. */
     for (int i = 0; i < ex->nsend && err == MPI_SUCCESS; i++)
@@ -163,6 +174,25 @@ dmlcl_status dmlcl_mpi_halo_begin(dmlcl_mpi_field *f)
         st = mpil_mpi_fail("dmlcl_mpi_halo_begin: MPI_Isend/MPI_Irecv", err);
     ex->pending = st;
     return DMLCL_SUCCESS;
+}
+
+/* Request i of an update (the receives' pieces, then the sends'), for a timeout's message. */
+static void describe(const void *ctx, int i, char *buf, size_t cap)
+{
+    const dmlcl_mpi_field *f = ctx;
+    const exchange *ex = &f->ex;
+    for (int side = 0; side < 2; side++) {
+        const face *list = side ? ex->send : ex->recv;
+        for (int k = 0, n = side ? ex->nsend : ex->nrecv; k < n; k++) {
+            if (i < pieces(list[k].bytes)) {
+                snprintf(buf, cap, "the %s of %llu bytes %s rank %d (a halo face, piece %d)",
+                         side ? "send" : "receive", (unsigned long long)list[k].bytes,
+                         side ? "to" : "from", list[k].rank, i);
+                return;
+            }
+            i -= pieces(list[k].bytes);
+        }
+    }
 }
 
 dmlcl_status dmlcl_mpi_halo_end(dmlcl_mpi_field *f)
@@ -174,14 +204,16 @@ dmlcl_status dmlcl_mpi_halo_end(dmlcl_mpi_field *f)
                          "first)");
     ex->in_flight = 0;
     dmlcl_status st = ex->pending;
-    int err = ex->nreq ? MPI_Waitall(ex->nreq, ex->req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
-    if (err != MPI_SUCCESS && st == DMLCL_SUCCESS)
-        st = mpil_mpi_fail("dmlcl_mpi_halo_end: MPI_Waitall", err);
+    dmlcl_status w = mpil_requests_wait(ex->nreq, ex->req, "dmlcl_mpi_halo_end: MPI_Waitall",
+                                        describe, f);
+    if (w != DMLCL_SUCCESS)
+        ex->timed_out = w == DMLCL_IO_ERROR;
+    st = st == DMLCL_SUCCESS ? w : st;
     /* Enqueued on the field's own queue, not waited for: they run beside whatever the
      * context's queue runs now (dmlcl_mpi_operator_run's interior, which reads no ghost),
      * and a barrier makes everything enqueued on the context's queue after this return
      * wait for them (in-order semantics for the caller). The previous step's readers of
-     * the ghosts finished in begin (its clFinish); the next begin waits for these writes
+     * the ghosts finished in begin (its bounded finish); the next begin waits for these writes
      * before reusing the staging memory. */
     cl_int cerr = CL_SUCCESS;
     for (int i = 0; i < ex->nrecv && cerr == CL_SUCCESS && st == DMLCL_SUCCESS; i++)

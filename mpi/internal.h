@@ -27,6 +27,22 @@ dmlcl_status mpil_mpi_fail(const char *call, int err);
  * "function: rank R: its message"; SUCCESS where every rank succeeded. */
 dmlcl_status mpil_agree(MPI_Comm comm, const char *function, dmlcl_status status);
 
+/* ---- bounded waits (wait.c): each polls until done or DMLCL_MPI_TIMEOUT seconds ------- */
+double mpil_timeout_s(void);          /* DMLCL_MPI_TIMEOUT, default 300 */
+dmlcl_status mpil_timeout_check(void); /* INVALID_ARGUMENT for a malformed value */
+/* clFinish, bounded: "what: the device did not finish within T s" on expiry. */
+dmlcl_status mpil_finish(cl_command_queue q, const char *what);
+dmlcl_status mpil_event_wait(cl_event e, const char *what);
+/* MPI_Waitall, bounded: on expiry the open requests are cancelled and freed, and the
+ * message names the first one through describe (ctx, its index). IO_ERROR. */
+dmlcl_status mpil_requests_wait(int n, MPI_Request *req, const char *what,
+                                void (*describe)(const void *ctx, int i, char *buf, size_t cap),
+                                const void *ctx);
+/* A collective's request (the agreement's), bounded: on expiry the rank prints what it
+ * waited in and its own status (mine), and calls MPI_Abort: no answer can be agreed. */
+int mpil_collective_wait(MPI_Comm comm, MPI_Request *req, const char *function,
+                         dmlcl_status mine);
+
 /* ---- boxes (box.c) ------------------------------------------------------------------ */
 uint64_t box_count(const box *b);
 int box_intersect(const box *a, const box *b, box *out); /* 1 if not empty */
@@ -57,20 +73,23 @@ typedef struct desc_copy {
         dmlcl_resample2_desc r2;
         dmlcl_resample_grad1_desc g1;
         dmlcl_resample3_desc r3;
+        dmlcl_reverse_subsequences_desc rs;
     } u;
-    dmlcl_tensor_desc in, out;
+    dmlcl_tensor_desc in, out, len; /* len: REVERSE_SUBSEQUENCES' sequence lengths */
     uint32_t in_sizes[MAXDIM], out_sizes[MAXDIM], in_strides[MAXDIM], out_strides[MAXDIM];
+    uint32_t len_sizes[MAXDIM], len_strides[MAXDIM];
     float scales[MAXDIM], in_offsets[MAXDIM], out_offsets[MAXDIM];
     dmlcl_operator_desc op;
 } desc_copy;
 
-/* Copies a valid RESAMPLE-family descriptor (the whole tensors, packed). Errors:
- * UNSUPPORTED for other operators. */
+/* Copies a valid descriptor of the RESAMPLE family or REVERSE_SUBSEQUENCES (the whole
+ * tensors, packed). Errors: UNSUPPORTED for other operators. */
 dmlcl_status desc_copy_init(desc_copy *c, const dmlcl_operator_desc *d);
-/* *tile = whole with the tensors' sizes and strides replaced. */
+/* *tile = whole with the tensors' sizes and strides replaced (REVERSE_SUBSEQUENCES: the
+ * lengths' sizes are the input's with the axis 1 long, their strides len_strides). */
 void desc_copy_tile(const desc_copy *whole, desc_copy *tile, const uint32_t *in_sizes,
                     const uint32_t *in_strides, const uint32_t *out_sizes,
-                    const uint32_t *out_strides);
+                    const uint32_t *out_strides, const uint32_t *len_strides);
 /* The operator's data input and output tensors of a descriptor (NULL if unknown type). */
 const dmlcl_tensor_desc *desc_input(const dmlcl_operator_desc *d);
 const dmlcl_tensor_desc *desc_output(const dmlcl_operator_desc *d);
@@ -95,6 +114,7 @@ typedef struct exchange {
     cl_command_queue xq; /* the ghosts' writes: a queue of their own, so they run while the
                           * interior's kernel (which reads no ghost) runs on the context's */
     int in_flight;
+    int timed_out;        /* an update's requests ran out of time: the field is done */
     dmlcl_status pending; /* a failure of begin, reported (agreed) by end */
 } exchange;
 

@@ -18,6 +18,8 @@ static dmlcl_status validate(MPI_Comm comm, dmlcl_tensor_data_type type, uint32_
     int ranks = 0;
     if (!out)
         return mpil_fail(DMLCL_INVALID_ARGUMENT, "out is NULL");
+    if (mpil_timeout_check() != DMLCL_SUCCESS)
+        return DMLCL_INVALID_ARGUMENT;
     if (dmlcl_data_type_size(type) == 0)
         return mpil_fail(DMLCL_INVALID_ARGUMENT, "data_type %d is not a data type", (int)type);
     if (dims < 1 || dims > MAXDIM)

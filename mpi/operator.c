@@ -40,6 +40,29 @@ static void input_box(const desc_copy *w, const box *out, box *in)
         dmlcl_operator_input_box(&w->op, out->start, out->sizes, in->start, in->sizes);
 }
 
+/* REVERSE_SUBSEQUENCES: a sequence's elements and its length stay on one rank, so the
+ * layouts leave the axis whole and cut both tensors alike (the lengths then follow the
+ * input's grid: a rank's lengths are its box's). */
+static dmlcl_status validate_reverse(const dmlcl_reverse_subsequences_desc *rs,
+                                     const dmlcl_mpi_layout *in, const dmlcl_mpi_layout *out)
+{
+    if (in->dims != out->dims || rs->axis >= in->dims)
+        return DMLCL_SUCCESS; /* the tensor checks below name it */
+    if (in->grid[rs->axis] != 1)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "REVERSE_SUBSEQUENCES: the input layout cuts the axis (grid[%u] = "
+                         "%u): a sequence's elements would lie on several ranks; cut the "
+                         "other dimensions",
+                         rs->axis, in->grid[rs->axis]);
+    for (uint32_t d = 0; d < in->dims; d++)
+        if (in->grid[d] != out->grid[d])
+            return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                             "REVERSE_SUBSEQUENCES: the output layout's grid[%u] is %u, the "
+                             "input's %u: both tensors are cut alike",
+                             d, out->grid[d], in->grid[d]);
+    return DMLCL_SUCCESS;
+}
+
 /* Every rule one rank checks alone (the halo query checks the descriptor, host only). */
 static dmlcl_status validate(const dmlcl_operator_desc *desc, const dmlcl_mpi_layout *in,
                              const dmlcl_mpi_layout *out, uint32_t flags)
@@ -57,8 +80,8 @@ static dmlcl_status validate(const dmlcl_operator_desc *desc, const dmlcl_mpi_la
     const dmlcl_tensor_desc *ti = desc_input(desc), *to = desc_output(desc);
     if (!ti || !to)
         return mpil_fail(DMLCL_UNSUPPORTED,
-                         "operator type %d: the MPI layer runs the RESAMPLE family (a "
-                         "REVERSE_SUBSEQUENCES tile needs its whole axis and its lengths)",
+                         "operator type %d: the MPI layer runs the RESAMPLE family and "
+                         "REVERSE_SUBSEQUENCES",
                          (int)desc->type);
     uint32_t start[MAXDIM] = {0}, is[MAXDIM], isz[MAXDIM];
     if (dmlcl_operator_input_box(desc, start, out->sizes, is, isz) != DMLCL_SUCCESS)
@@ -80,6 +103,8 @@ static dmlcl_status validate(const dmlcl_operator_desc *desc, const dmlcl_mpi_la
                                  "layout %u: the layout cuts the whole tensor",
                                  name, d, ts[k]->sizes[d], name, ls[k]->sizes[d]);
     }
+    if (desc->type == DMLCL_OPERATOR_REVERSE_SUBSEQUENCES)
+        return validate_reverse(desc->desc, in, out);
     return DMLCL_SUCCESS;
 }
 
@@ -174,13 +199,27 @@ static dmlcl_status strides_of(const box *g, uint32_t *strides)
     return DMLCL_SUCCESS;
 }
 
+/* The lengths' box of an input box (REVERSE_SUBSEQUENCES): the axis 1 long; empty for an
+ * empty one. */
+static box lengths_box(const dmlcl_mpi_operator *op, const box *in)
+{
+    box b = *in;
+    if (box_count(in))
+        b.start[op->whole.u.rs.axis] = 0, b.sizes[op->whole.u.rs.axis] = 1;
+    return b;
+}
+
 /* The tile operators for an input field of ghost box gin and an output field of gout. */
 static dmlcl_status make_ops(dmlcl_mpi_operator *op, const box *gin, const box *gout)
 {
-    uint32_t si[MAXDIM], so[MAXDIM];
+    uint32_t si[MAXDIM], so[MAXDIM], sl[MAXDIM] = {0};
     dmlcl_status st = strides_of(gin, si);
     if (st == DMLCL_SUCCESS)
         st = strides_of(gout, so);
+    if (st == DMLCL_SUCCESS && op->whole.type == DMLCL_OPERATOR_REVERSE_SUBSEQUENCES) {
+        box gl = lengths_box(op, gin);
+        st = strides_of(&gl, sl);
+    }
     release_ops(op);
     for (int i = 0; i < op->count && st == DMLCL_SUCCESS; i++) {
         piece *p = &op->parts[i];
@@ -188,7 +227,7 @@ static dmlcl_status make_ops(dmlcl_mpi_operator *op, const box *gin, const box *
         if (!box_count(&p->out))
             continue;
         desc_copy tile;
-        desc_copy_tile(&op->whole, &tile, p->in.sizes, si, p->out.sizes, so);
+        desc_copy_tile(&op->whole, &tile, p->in.sizes, si, p->out.sizes, so, sl);
         dmlcl_tile_desc ti = {op->in->dims, op->whole.in_sizes, p->in.start};
         dmlcl_tile_desc to = {op->out->dims, op->whole.out_sizes, p->out.start};
         st = dmlcl_operator_create_tile(op->ctx, &tile.op, &ti, &to, &p->op);
@@ -257,10 +296,48 @@ void dmlcl_mpi_operator_release(dmlcl_mpi_operator *op)
     free(op);
 }
 
+/* REVERSE_SUBSEQUENCES' lengths field: of the lengths tensor, cut by the input's grid,
+ * holding exactly the lengths of the input field's box. */
+static dmlcl_status validate_lengths(const dmlcl_mpi_operator *op, const dmlcl_mpi_field *in,
+                                     const dmlcl_mpi_field *len)
+{
+    const dmlcl_mpi_layout *l = len->layout;
+    const box want = lengths_box(op, &in->ghost);
+    char a[200], b[200];
+    if (l->type != op->whole.len.data_type || l->dims != op->in->dims)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "the sequence lengths field's layout (type %d, %u dimensions) is not "
+                         "the descriptor's sequence_lengths_tensor (type %d, %u dimensions)",
+                         (int)l->type, l->dims, (int)op->whole.len.data_type, op->in->dims);
+    for (uint32_t d = 0; d < l->dims; d++)
+        if (l->sizes[d] != op->whole.len_sizes[d] || l->grid[d] != op->in->grid[d])
+            return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                             "the sequence lengths field's layout has sizes[%u] = %u and "
+                             "grid[%u] = %u; the lengths tensor's is %u, the input's grid %u",
+                             d, l->sizes[d], d, l->grid[d], op->whole.len_sizes[d],
+                             op->in->grid[d]);
+    if (memcmp(&len->ghost, &want, sizeof want))
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "the sequence lengths field holds %s, not the lengths of the input "
+                         "field's box, %s: create it without a reader",
+                         box_text(&len->ghost, a, sizeof a), box_text(&want, b, sizeof b));
+    return DMLCL_SUCCESS;
+}
+
 static dmlcl_status validate_run(const dmlcl_mpi_operator *op, const dmlcl_mpi_field *in,
+                                 const dmlcl_mpi_field *len, uint32_t input_count,
                                  const dmlcl_mpi_field *out, uint32_t flags)
 {
     char a[200], b[200];
+    const uint32_t inputs = op->whole.type == DMLCL_OPERATOR_REVERSE_SUBSEQUENCES ? 2 : 1;
+    if (input_count != inputs)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "input_count is %u: the operator reads %u input field%s%s", input_count,
+                         inputs, inputs == 1 ? "" : "s",
+                         inputs == 2 ? " (input, sequence_lengths: dmlcl_mpi_operator_run_inputs)"
+                                     : "");
+    if (inputs == 2 && !len)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT, "the sequence lengths field is NULL");
     if (!in || !out)
         return mpil_fail(DMLCL_INVALID_ARGUMENT, "the %s field is NULL", in ? "output" : "input");
     if (flags & ~DMLCL_MPI_HALO_CURRENT)
@@ -280,7 +357,7 @@ static dmlcl_status validate_run(const dmlcl_mpi_operator *op, const dmlcl_mpi_f
                          box_text(&op->needed[op->in->rank], b, sizeof b));
     if (in->ex.in_flight)
         return mpil_fail(DMLCL_INVALID_ARGUMENT, "the input field's halo update is in flight");
-    return DMLCL_SUCCESS;
+    return len ? validate_lengths(op, in, len) : DMLCL_SUCCESS;
 }
 
 /* Byte offset of box b's first element in a field's buffer. */
@@ -292,23 +369,38 @@ static uint64_t offset_in(const dmlcl_mpi_field *f, const box *b)
     return f->offset + o * f->layout->elem;
 }
 
-static dmlcl_status enqueue(const piece *p, const dmlcl_mpi_field *in, const dmlcl_mpi_field *out)
+static dmlcl_status enqueue(const dmlcl_mpi_operator *op, const piece *p,
+                            const dmlcl_mpi_field *in, const dmlcl_mpi_field *len,
+                            const dmlcl_mpi_field *out)
 {
     if (!p->op)
         return DMLCL_SUCCESS;
-    dmlcl_buffer_binding bi = {in->buffer, offset_in(in, &p->in), 0};
+    dmlcl_buffer_binding bi[2] = {{in->buffer, offset_in(in, &p->in), 0}};
+    if (len) {
+        box lb = lengths_box(op, &p->in);
+        bi[1] = (dmlcl_buffer_binding){len->buffer, offset_in(len, &lb), 0};
+    }
     dmlcl_buffer_binding bo = {out->buffer, offset_in(out, &p->out), 0};
-    dmlcl_status st = dmlcl_operator_enqueue(p->op, &bi, 1, &bo, 1, 0, NULL, NULL);
+    dmlcl_status st = dmlcl_operator_enqueue(p->op, bi, len ? 2 : 1, &bo, 1, 0, NULL, NULL);
     return st == DMLCL_SUCCESS ? st : mpil_dmlcl_fail(st, "dmlcl_operator_enqueue");
 }
 
-dmlcl_status dmlcl_mpi_operator_run(dmlcl_mpi_operator *op, dmlcl_mpi_field *in,
-                                    dmlcl_mpi_field *out, uint32_t flags)
+dmlcl_status dmlcl_mpi_operator_run(dmlcl_mpi_operator *op, dmlcl_mpi_field *input,
+                                    dmlcl_mpi_field *output, uint32_t flags)
+{
+    return dmlcl_mpi_operator_run_inputs(op, &input, 1, output, flags);
+}
+
+dmlcl_status dmlcl_mpi_operator_run_inputs(dmlcl_mpi_operator *op,
+                                           dmlcl_mpi_field *const *inputs, uint32_t input_count,
+                                           dmlcl_mpi_field *out, uint32_t flags)
 {
     static const char *const fn = "dmlcl_mpi_operator_run";
     if (!op) /* nobody to agree with */
         return mpil_fail(DMLCL_INVALID_ARGUMENT, "%s: op is NULL", fn);
-    dmlcl_status st = validate_run(op, in, out, flags);
+    dmlcl_mpi_field *in = inputs && input_count ? inputs[0] : NULL;
+    dmlcl_mpi_field *len = inputs && input_count == 2 ? inputs[1] : NULL;
+    dmlcl_status st = validate_run(op, in, len, input_count, out, flags);
     if (st == DMLCL_SUCCESS &&
         (memcmp(&in->ghost, &op->made_in, sizeof in->ghost) ||
          memcmp(&out->ghost, &op->made_out, sizeof out->ghost)))
@@ -321,16 +413,16 @@ dmlcl_status dmlcl_mpi_operator_run(dmlcl_mpi_operator *op, dmlcl_mpi_field *in,
         return mpil_agree(op->in->comm, fn, st);
     dmlcl_status run = DMLCL_SUCCESS;
     if (overlap) { /* the interior computes while the faces are in flight */
-        run = enqueue(&op->parts[1], in, out);
+        run = enqueue(op, &op->parts[1], in, len, out);
         clFlush(dmlcl_context_queue(op->ctx));
     }
     if (halo && (st = dmlcl_mpi_halo_end(in)) != DMLCL_SUCCESS)
         return st; /* agreed by end */
     if (overlap)
         for (int i = 2; i < op->count && run == DMLCL_SUCCESS; i++)
-            run = enqueue(&op->parts[i], in, out);
+            run = enqueue(op, &op->parts[i], in, len, out);
     else
-        run = enqueue(&op->parts[0], in, out);
+        run = enqueue(op, &op->parts[0], in, len, out);
     if (run == DMLCL_SUCCESS)
         clFlush(dmlcl_context_queue(op->ctx));
     return mpil_agree(op->in->comm, fn, run);

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void lcheck(dmlcl_status st, const char *what)
+void lcheck(dmlcl_status st, const char *what)
 {
     if (st == DMLCL_SUCCESS)
         return;
@@ -42,7 +42,7 @@ static uint64_t box_count(const dmlcl_mpi_box *b)
     return n;
 }
 
-static halo_box to_halo(const dmlcl_mpi_box *b)
+halo_box to_halo(const dmlcl_mpi_box *b)
 {
     halo_box h;
     memset(&h, 0, sizeof h);
@@ -128,17 +128,8 @@ static void size_field(const case_spec *c, const uint32_t *grid, int weak, uint6
 
 /* ------------------------------------------------------------------ one job */
 
-typedef struct rjob {
-    const case_spec *c;
-    op_desc whole;
-    dmlcl_mpi_layout *li, *lo;
-    dmlcl_mpi_operator *op;
-    dmlcl_mpi_field *fi, *fo;
-    dmlcl_mpi_box owned, out;
-} rjob;
-
-static void rjob_setup(rjob *j, MPI_Comm comm, dmlcl_context *ctx, const case_spec *c,
-                       const uint32_t *field, const uint32_t *grid, int overlap)
+void rjob_setup(rjob *j, MPI_Comm comm, dmlcl_context *ctx, const case_spec *c,
+                const uint32_t *field, const uint32_t *grid, int overlap)
 {
     uint32_t in[DIMS], out[DIMS];
     memset(j, 0, sizeof *j);
@@ -160,29 +151,54 @@ static void rjob_setup(rjob *j, MPI_Comm comm, dmlcl_context *ctx, const case_sp
     fill_input(c, &hb, in, host);
     lcheck(dmlcl_mpi_field_write(j->fi, host), "dmlcl_mpi_field_write");
     free(host);
+    if (c->type != DMLCL_OPERATOR_REVERSE_SUBSEQUENCES)
+        return;
+    /* REVERSE_SUBSEQUENCES' lengths: a field cut by the same grid, its box's lengths. */
+    dmlcl_mpi_box lb;
+    lcheck(dmlcl_mpi_layout_create(comm, DMLCL_TENSOR_DATA_TYPE_UINT32, DIMS, j->whole.len_sizes,
+                                   grid, &j->ll),
+           "layout (sequence lengths)");
+    lcheck(dmlcl_mpi_field_create(ctx, j->ll, NULL, NULL, &j->fl),
+           "dmlcl_mpi_field_create (sequence lengths)");
+    dmlcl_mpi_field_buffer(j->fl, NULL, &lb, NULL);
+    hb = to_halo(&lb);
+    uint32_t *lengths = xmalloc(box_count(&lb) * sizeof *lengths);
+    fill_lengths(&hb, j->whole.len_sizes, in[REVERSE_AXIS], lengths);
+    lcheck(dmlcl_mpi_field_write(j->fl, lengths), "dmlcl_mpi_field_write (sequence lengths)");
+    free(lengths);
 }
 
-static void rjob_free(rjob *j)
+void rjob_free(rjob *j)
 {
     dmlcl_mpi_field_release(j->fi);
+    dmlcl_mpi_field_release(j->fl);
     dmlcl_mpi_field_release(j->fo);
     dmlcl_mpi_operator_release(j->op);
     dmlcl_mpi_layout_release(j->li);
+    dmlcl_mpi_layout_release(j->ll);
     dmlcl_mpi_layout_release(j->lo);
+}
+
+void rjob_run(rjob *j, uint32_t flags)
+{
+    dmlcl_mpi_field *inputs[2] = {j->fi, j->fl};
+    lcheck(dmlcl_mpi_operator_run_inputs(j->op, inputs, j->fl ? 2 : 1, j->fo, flags),
+           "dmlcl_mpi_operator_run");
 }
 
 enum { KERNEL, HALO, STEP, PARTS };
 
 /* One timed part, every rank starting together. */
-static double timed(rjob *j, MPI_Comm comm, cl_command_queue q, int part)
+static double timed(rjob *j, MPI_Comm comm, cl_command_queue q, int part, int first)
 {
     MPI_Barrier(comm);
+    if (first)
+        stall_if_asked();
     double t0 = now_ms();
     if (part == HALO)
         lcheck(dmlcl_mpi_halo_update(j->fi), "dmlcl_mpi_halo_update");
     else
-        lcheck(dmlcl_mpi_operator_run(j->op, j->fi, j->fo, part == KERNEL ? DMLCL_MPI_HALO_CURRENT : 0),
-               "dmlcl_mpi_operator_run");
+        rjob_run(j, part == KERNEL ? DMLCL_MPI_HALO_CURRENT : 0);
     check_cl(clFinish(q), "clFinish");
     return now_ms() - t0;
 }
@@ -191,9 +207,9 @@ static void time_parts(rjob *j, MPI_Comm comm, cl_command_queue q, int iters, do
 {
     double *v = xmalloc(sizeof *v * (size_t)iters);
     for (int p = 0; p < PARTS; p++) {
-        timed(j, comm, q, p); /* warm-up */
+        timed(j, comm, q, p, p == 0); /* warm-up */
         for (int i = 0; i < iters; i++)
-            v[i] = timed(j, comm, q, p);
+            v[i] = timed(j, comm, q, p, 0);
         ms[p] = median(v, iters);
     }
     free(v);
@@ -261,11 +277,24 @@ static float input_value(uint64_t g)
     return (float)((int64_t)(mix(g + 1) >> 40) - (1 << 23)) * 0x1p-23f;
 }
 
+/* REVERSE_SUBSEQUENCES: output o is input o with X reversed within its sequence. */
+static double reversed(const rjob *j, const uint32_t *o)
+{
+    const uint32_t *in = j->whole.in_sizes, n = in[REVERSE_AXIS];
+    uint64_t line = (uint64_t)o[0] * in[1] + o[1]; /* the lengths tensor's index */
+    uint32_t len = sequence_length(line, n), x = o[2];
+    len = len < n ? len : n;
+    x = x < len ? len - 1 - x : x;
+    return input_value((line * n) + x);
+}
+
 static double expected(const rjob *j, const uint32_t *o)
 {
     const case_spec *c = j->c;
     const uint32_t *in = j->whole.in_sizes;
     taps t[DIMS];
+    if (c->type == DMLCL_OPERATOR_REVERSE_SUBSEQUENCES)
+        return reversed(j, o);
     for (int d = 0; d < DIMS; d++) {
         if (c->type == DMLCL_OPERATOR_RESAMPLE_GRAD1)
             grad_taps(c, o[d], in[d], j->whole.out_sizes[d], &t[d]);
@@ -338,19 +367,10 @@ static int full_check(rjob *j, dmlcl_context *ctx)
     }
     int pass = 1;
     if (world_rank == 0) {
-        halo_box ib;
-        memset(&ib, 0, sizeof ib);
-        ib.dims = DIMS;
-        memcpy(ib.size, j->whole.in_sizes, sizeof j->whole.in_sizes);
-        void *in = xmalloc(halo_box_count(&ib) * elem), *want = xmalloc(halo_box_count(&all) * elem);
-        fill_input(j->c, &ib, j->whole.in_sizes, in);
-        dmlcl_operator *op = NULL;
-        check(dmlcl_operator_create(ctx, &j->whole.op, &op), "dmlcl_operator_create (whole)");
-        check(dmlcl_operator_execute_host(op, (const void *const[]){in}, (void *const[]){want}),
-              "dmlcl_operator_execute_host (whole)");
-        dmlcl_operator_release(op);
+        double ms;
+        void *want = whole_run(ctx, j->c, &j->whole, &ms);
         pass = !memcmp(got, want, halo_box_count(&all) * elem);
-        free(in), free(want);
+        free(want);
     }
     MPI_Bcast(&pass, 1, MPI_INT, 0, MPI_COMM_WORLD);
     free(mine), free(got);
@@ -387,6 +407,7 @@ void resident_bench(const case_spec *c, const uint32_t *grid, const resident_opt
     tile_bytes(c, ref_field, one, &rin, &rout);
     const int ref_fits = fits(rin, rout, &lim);
     double ref[PARTS] = {0, 0, 0}, ref_gbps = 0;
+    watch("the 1-rank reference (rank 0 alone; the others wait)", 1);
     if (world_rank == 0 && ref_fits) {
         rjob r;
         rjob_setup(&r, MPI_COMM_SELF, ctx, c, ref_field, one, o->overlap);
@@ -397,9 +418,12 @@ void resident_bench(const case_spec *c, const uint32_t *grid, const resident_opt
     quiet_barrier(MPI_COMM_WORLD);
 
     rjob j;
+    watch("setup: layouts, operator, fields, the input written", 1);
     rjob_setup(&j, MPI_COMM_WORLD, ctx, c, field, grid, o->overlap);
+    watch("the timed steps", 1);
     double ms[PARTS], worst[PARTS], rate = 0, slowest_rate;
     time_parts(&j, MPI_COMM_WORLD, q, o->iters, ms);
+    watch(o->check ? "the check" : "the row", 1);
     rate = gbps(&j, ms[STEP]);
     MPI_Reduce(ms, worst, PARTS, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Reduce(&rate, &slowest_rate, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
@@ -453,4 +477,5 @@ void resident_bench(const case_spec *c, const uint32_t *grid, const resident_opt
         fflush(stdout);
     }
     rjob_free(&j);
+    watch("between rows", 1);
 }

@@ -3,7 +3,8 @@
  * empty boxes, 4-D), run twice through dmlcl_mpi_operator_run on device-resident fields
  * and compared bit for bit with one device's run of the whole tensors; each halo update
  * moves exactly the elements a rank reads and does not own (the layer's byte counts
- * against the box arithmetic); with DMLCL_MPI_OVERLAP the same bits. Then the faults,
+ * against the box arithmetic); with DMLCL_MPI_OVERLAP the same bits. REVERSE_SUBSEQUENCES
+ * with its lengths cut alike, bit for bit, and its rules. Then the faults,
  * each on every rank with the failing rank and the rule in the message, and the job
  * going on afterwards (no hang): ranks that disagree on the tensor or the grid, a grid
  * that does not fit, a descriptor that does not match the layouts, a field without the
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int rank, ranks, passed, failed;
 static dmlcl_context *ctx;
@@ -168,6 +170,19 @@ static float *reference(const tdesc *t)
     return out;
 }
 
+/* 1 if the gathered outputs are the one-device run's, bit for bit; else why names the
+ * first that differs. */
+static int same_bits(const float *got, const float *want, uint64_t n, char *why, size_t cap)
+{
+    for (uint64_t g = 0; g < n; g++)
+        if (memcmp(&got[g], &want[g], sizeof *got)) {
+            snprintf(why, cap, "output %llu is %.9g, the one-device run %.9g",
+                     (unsigned long long)g, got[g], want[g]);
+            return 0;
+        }
+    return 1;
+}
+
 #define TRY(call)                                                                          \
     do {                                                                                   \
         dmlcl_status s_ = (call);                                                          \
@@ -239,12 +254,7 @@ static void bit_for_bit(const tcase *c, uint32_t dims, const uint32_t *field, co
     ok = 1;
     if (rank == 0) {
         want = reference(&t);
-        for (uint64_t g = 0; g < no && ok; g++)
-            if (memcmp(&got[g], &want[g], sizeof *got)) {
-                snprintf(why, sizeof why, "output %llu is %.9g, the one-device run %.9g",
-                         (unsigned long long)g, got[g], want[g]);
-                ok = 0;
-            }
+        ok = same_bits(got, want, no, why, sizeof why);
     }
 done:
     verdict(name, ok, why);
@@ -254,6 +264,108 @@ done:
     dmlcl_mpi_layout_release(li);
     dmlcl_mpi_layout_release(lo);
     free(in), free(out), free(got), free(want);
+}
+
+/* ------------------------------------------------------------------ REVERSE_SUBSEQUENCES */
+
+static void expect_fault(const char *name, dmlcl_status got, dmlcl_status status,
+                         const char *needle1, const char *needle2);
+
+/* Sequence length of lengths element g: 0 .. axis length + 1 (past the axis: the whole). */
+static uint32_t length_of(uint64_t g, uint32_t axis_size)
+{
+    return (uint32_t)(((g + 7) * 0x9e3779b97f4a7c15u >> 40) % (axis_size + 2));
+}
+
+/* Reverses a field cut by grid (1 along axis) with lengths cut alike, twice, and compares
+ * the gathered output with one device's run of the whole tensors, bit for bit. */
+static void reverse_case(uint32_t dims, const uint32_t *sizes, uint32_t axis, const uint32_t *grid,
+                         uint32_t flags, const char *label)
+{
+    char name[200], why[1200] = "";
+    snprintf(name, sizeof name, "reverse_subsequences %s, %s", label,
+             flags & DMLCL_MPI_OVERLAP ? "overlapped, bit for bit" : "bit for bit");
+    uint32_t lsizes[8];
+    memcpy(lsizes, sizes, sizeof *sizes * dims);
+    lsizes[axis] = 1;
+    dmlcl_tensor_desc ti = {DMLCL_TENSOR_DATA_TYPE_FLOAT32, dims, sizes, NULL, 0};
+    dmlcl_tensor_desc tl = {DMLCL_TENSOR_DATA_TYPE_UINT32, dims, lsizes, NULL, 0};
+    dmlcl_reverse_subsequences_desc rs = {&ti, &tl, &ti, axis};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_REVERSE_SUBSEQUENCES, &rs};
+    dmlcl_mpi_layout *li = NULL, *ll = NULL, *lo = NULL;
+    dmlcl_mpi_operator *op = NULL;
+    dmlcl_mpi_field *fi = NULL, *fl = NULL, *fo = NULL;
+    float *in = NULL, *out = NULL, *got = NULL, *want = NULL, *whole = NULL;
+    uint32_t *len = NULL, *wlen = NULL;
+    int ok = 0;
+    TRY(dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_FLOAT32, dims, sizes, grid, &li));
+    TRY(dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_UINT32, dims, lsizes, grid, &ll));
+    TRY(dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_FLOAT32, dims, sizes, grid, &lo));
+    TRY(dmlcl_mpi_operator_create(ctx, &od, li, lo, flags, &op));
+    TRY(dmlcl_mpi_field_create(ctx, li, op, NULL, &fi));
+    TRY(dmlcl_mpi_field_create(ctx, ll, NULL, NULL, &fl));
+    TRY(dmlcl_mpi_field_create(ctx, lo, NULL, NULL, &fo));
+    dmlcl_mpi_box owned, lbox, obox;
+    dmlcl_mpi_field_buffer(fi, NULL, &owned, NULL);
+    dmlcl_mpi_field_buffer(fl, NULL, &lbox, NULL);
+    dmlcl_mpi_field_buffer(fo, NULL, &obox, NULL);
+    in = malloc(sizeof *in * (count(&owned) + 1));
+    out = malloc(sizeof *out * (count(&obox) + 1));
+    len = malloc(sizeof *len * (count(&lbox) + 1));
+    for (uint64_t k = 0; k < count(&owned); k++)
+        in[k] = value(global_of(&owned, sizes, k));
+    for (uint64_t k = 0; k < count(&lbox); k++)
+        len[k] = length_of(global_of(&lbox, lsizes, k), sizes[axis]);
+    TRY(dmlcl_mpi_field_write(fi, in));
+    TRY(dmlcl_mpi_field_write(fl, len));
+    dmlcl_mpi_field *inputs[2] = {fi, fl}, *wrong[2] = {fi, fi};
+    if (flags & DMLCL_MPI_OVERLAP) { /* the rules of the lengths, once */
+        dmlcl_status st = dmlcl_mpi_operator_run(op, fi, fo, 0);
+        expect_fault("reverse_subsequences run without its lengths", st, DMLCL_INVALID_ARGUMENT,
+                     "input_count is 1: the operator reads 2 input fields (input, "
+                     "sequence_lengths: dmlcl_mpi_operator_run_inputs)", "rank 0");
+        st = dmlcl_mpi_operator_run_inputs(op, wrong, 2, fo, 0);
+        expect_fault("reverse_subsequences with a lengths field of another tensor", st,
+                     DMLCL_INVALID_ARGUMENT, "the sequence lengths field's layout (type",
+                     "is not the descriptor's sequence_lengths_tensor");
+    }
+    TRY(dmlcl_mpi_operator_run_inputs(op, inputs, 2, fo, 0));
+    TRY(dmlcl_mpi_operator_run_inputs(op, inputs, 2, fo, 0));
+    TRY(dmlcl_mpi_field_read(fo, out));
+    uint64_t n = 1, nl = 1;
+    for (uint32_t d = 0; d < dims; d++)
+        n *= sizes[d], nl *= lsizes[d];
+    if (rank == 0)
+        got = calloc(n, sizeof *got);
+    gather(&obox, out, sizes, got);
+    ok = 1;
+    if (rank == 0) {
+        whole = malloc(sizeof *whole * n), want = malloc(sizeof *want * n);
+        wlen = malloc(sizeof *wlen * nl);
+        for (uint64_t g = 0; g < n; g++)
+            whole[g] = value(g);
+        for (uint64_t g = 0; g < nl; g++)
+            wlen[g] = length_of(g, sizes[axis]);
+        dmlcl_operator *ref = NULL;
+        if (dmlcl_operator_create(ctx, &od, &ref) != DMLCL_SUCCESS ||
+            dmlcl_operator_execute_host(ref, (const void *const[]){whole, wlen},
+                                        (void *const[]){want}) != DMLCL_SUCCESS) {
+            snprintf(why, sizeof why, "reference: %s", dmlcl_last_error());
+            ok = 0;
+        }
+        dmlcl_operator_release(ref);
+        ok = ok && same_bits(got, want, n, why, sizeof why);
+    }
+done:
+    verdict(name, ok, why);
+    dmlcl_mpi_field_release(fi);
+    dmlcl_mpi_field_release(fl);
+    dmlcl_mpi_field_release(fo);
+    dmlcl_mpi_operator_release(op);
+    dmlcl_mpi_layout_release(li);
+    dmlcl_mpi_layout_release(ll);
+    dmlcl_mpi_layout_release(lo);
+    free(in), free(out), free(len), free(got), free(want), free(whole), free(wlen);
 }
 
 /* ------------------------------------------------------------------ faults */
@@ -298,6 +410,22 @@ static void faults(void)
     st = dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 3, field, wrong, &l);
     expect_fault("a grid that does not fit the ranks", st, DMLCL_INVALID_ARGUMENT, "rank 0: the grid has",
                  "must equal the communicator's size");
+
+    /* REVERSE_SUBSEQUENCES on layouts that cut its axis. */
+    if (ranks > 1) {
+        uint32_t ls[3] = {6, 5, 1};
+        dmlcl_tensor_desc ti = {DMLCL_TENSOR_DATA_TYPE_FLOAT32, 3, field, NULL, 0};
+        dmlcl_tensor_desc tl = {DMLCL_TENSOR_DATA_TYPE_UINT32, 3, ls, NULL, 0};
+        dmlcl_reverse_subsequences_desc rs = {&ti, &tl, &ti, 0};
+        dmlcl_operator_desc od = {DMLCL_OPERATOR_REVERSE_SUBSEQUENCES, &rs};
+        ls[0] = 1, ls[2] = 7;
+        dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 3, field, grid, &l);
+        st = dmlcl_mpi_operator_create(ctx, &od, l, l, 0, &op);
+        snprintf(needle, sizeof needle, "cuts the axis (grid[0] = %d)", ranks);
+        expect_fault("REVERSE_SUBSEQUENCES on a cut axis", st, DMLCL_INVALID_ARGUMENT, needle,
+                     "rank 0: REVERSE_SUBSEQUENCES");
+        dmlcl_mpi_layout_release(l);
+    }
 
     /* A descriptor whose input is not the layout's tensor. */
     tdesc t;
@@ -370,6 +498,104 @@ static void faults(void)
     }
 }
 
+/* ------------------------------------------------------------------ time limits */
+
+/* Fields for a 2x linear run on slabs; 0 on failure (reported). */
+static int timeout_setup(tdesc *t, dmlcl_mpi_layout **li, dmlcl_mpi_layout **lo,
+                         dmlcl_mpi_operator **op, dmlcl_mpi_field **fi, dmlcl_mpi_field **fo)
+{
+    /* 4 planes per rank: rank 0's last outputs read rank 1's first plane. */
+    const uint32_t grid[3] = {(uint32_t)ranks, 1, 1}, field[3] = {4 * (uint32_t)ranks, 5, 7};
+    tdesc_init(t, &LINEAR2X, 3, field);
+    dmlcl_status st = dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 3,
+                                              t->in_sizes, grid, li);
+    if (!st)
+        st = dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 3,
+                                     t->out_sizes, grid, lo);
+    if (!st)
+        st = dmlcl_mpi_operator_create(ctx, &t->op, *li, *lo, 0, op);
+    if (!st)
+        st = dmlcl_mpi_field_create(ctx, *li, *op, NULL, fi);
+    if (!st)
+        st = dmlcl_mpi_field_create(ctx, *lo, NULL, NULL, fo);
+    if (st)
+        verdict("fields for the time limits", 0, dmlcl_mpi_last_error());
+    return !st;
+}
+
+/* Every wait is bounded by DMLCL_MPI_TIMEOUT (set per rank here). A peer late past rank
+ * 0's limit: rank 0 names the receive it waited in, and every rank returns that error
+ * once the late rank arrives (within the limit of the agreement). A device that does not
+ * finish (rank 1's queue held by a user event): the same, naming the device wait. */
+static void time_limits(void)
+{
+    tdesc t;
+    dmlcl_mpi_layout *li = NULL, *lo = NULL;
+    dmlcl_mpi_operator *op = NULL;
+    dmlcl_mpi_field *fi = NULL, *fo = NULL;
+    dmlcl_status st;
+    setenv("DMLCL_MPI_TIMEOUT", "0.5s", 1);
+    st = dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 1,
+                                 (uint32_t[]){8}, (uint32_t[]){(uint32_t)ranks}, &li);
+    expect_fault("a malformed DMLCL_MPI_TIMEOUT", st, DMLCL_INVALID_ARGUMENT,
+                 "DMLCL_MPI_TIMEOUT \"0.5s\": must be a number of seconds above 0", "rank 0");
+    setenv("DMLCL_MPI_TIMEOUT", rank == 0 ? "2" : "30", 1);
+    if (!timeout_setup(&t, &li, &lo, &op, &fi, &fo))
+        return;
+    if (rank == 1) /* past rank 0's 2 s, within its agreement's next 2 s */
+        nanosleep(&(struct timespec){3, 0}, NULL);
+    st = dmlcl_mpi_halo_update(fi); /* begin has no collective: the wait is end's */
+    expect_fault("a rank late past the time limit", st, DMLCL_IO_ERROR,
+                 "dmlcl_mpi_halo_end: rank 0: dmlcl_mpi_halo_end: MPI_Waitall: waited 2 s "
+                 "(DMLCL_MPI_TIMEOUT) for the receive of 140 bytes from rank 1",
+                 "did not take part in time");
+    st = dmlcl_mpi_operator_run(op, fi, fo, 0);
+    expect_fault("a field whose update ran out of time is done", st, DMLCL_IO_ERROR,
+                 "rank 0: dmlcl_mpi_halo_begin: an earlier halo update of this field ran out "
+                 "of time", NULL);
+    dmlcl_mpi_field_release(fi), fi = NULL;
+    st = dmlcl_mpi_field_create(ctx, li, op, NULL, &fi);
+
+    setenv("DMLCL_MPI_TIMEOUT", rank == 1 ? "1" : "30", 1);
+    cl_event hold = NULL;
+    cl_command_queue q = dmlcl_context_queue(ctx);
+    if (rank == 1) {
+        hold = clCreateUserEvent(dmlcl_context_cl_context(ctx), NULL);
+        clEnqueueMarkerWithWaitList(q, 1, &hold, NULL);
+    }
+    if (!st)
+        st = dmlcl_mpi_operator_run(op, fi, fo, 0);
+    expect_fault("a device that does not finish", st, DMLCL_OPENCL_ERROR,
+                 "rank 1: dmlcl_mpi_halo_begin: the faces' reads: the device did not finish "
+                 "within 1 s (DMLCL_MPI_TIMEOUT)", NULL);
+    if (hold)
+        clSetUserEventStatus(hold, CL_COMPLETE), clReleaseEvent(hold), clFinish(q);
+    unsetenv("DMLCL_MPI_TIMEOUT");
+    dmlcl_mpi_field_release(fi);
+    dmlcl_mpi_field_release(fo);
+    dmlcl_mpi_operator_release(op);
+    dmlcl_mpi_layout_release(li);
+    dmlcl_mpi_layout_release(lo);
+}
+
+/* Rank 1 stays away from a collective call (asleep 60 s) past the others' 2 s: no answer
+ * can be agreed, so rank 0 prints what it waited in and ends the job (mpi_test.sh checks
+ * the message and a failing exit within seconds). */
+static void absent_rank(void)
+{
+    tdesc t;
+    dmlcl_mpi_layout *li = NULL, *lo = NULL;
+    dmlcl_mpi_operator *op = NULL;
+    dmlcl_mpi_field *fi = NULL, *fo = NULL;
+    if (!timeout_setup(&t, &li, &lo, &op, &fi, &fo))
+        return;
+    setenv("DMLCL_MPI_TIMEOUT", "2", 1);
+    if (rank == 1)
+        nanosleep(&(struct timespec){60, 0}, NULL);
+    dmlcl_mpi_operator_run(op, fi, fo, 0);
+    verdict("the job ended at the time limit", 0, "the run returned");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -396,8 +622,20 @@ int main(int argc, char **argv)
         const uint32_t f4[4] = {3, 2, 3, 5}, g4[4] = {1, 1, 1, P};
         bit_for_bit(&LINEAR2X, 4, f4, g4, 0, "4-D 3x2x3x5 cut along the last dimension");
     }
+    if (!strcmp(only, "all") || !strcmp(only, "reverse")) {
+        const uint32_t zy[3] = {(uint32_t)dims2[0], 1, (uint32_t)dims2[1]}, f4[4] = {2, 3, 4, 6},
+                       g4[4] = {1, P, 1, 1};
+        reverse_case(3, f657, 2, slab, 0, "6x5x7 along X, slabs");
+        reverse_case(3, f657, 1, zy, DMLCL_MPI_OVERLAP, "6x5x7 along Y, a 2-D grid over Z and X");
+        reverse_case(3, f3, 2, two, 0, "3x4x3 along X, a 2-D grid (empty boxes)");
+        reverse_case(4, f4, 3, g4, 0, "4-D 2x3x4x6 along the last dimension");
+    }
     if (!strcmp(only, "all") || !strcmp(only, "faults"))
         faults();
+    if (ranks > 1 && !strcmp(only, "timeouts")) /* seconds of waiting: run once, at 2 ranks */
+        time_limits();
+    if (ranks > 1 && !strcmp(only, "absent"))
+        absent_rank();
     if (rank == 0)
         printf("layer: %d passed, %d failed\n", passed, failed);
     dmlcl_context_release(ctx);

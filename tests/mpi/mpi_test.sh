@@ -1,8 +1,8 @@
 #!/bin/sh
 # The MPI example (examples/mpi) really run in parallel: `$MPIEXEC -np N` for N = 1, 2, 3
 # and 4, slab and 2-D grids, on POCL's CPU device (DMLCL_DEVICE=cpu unless the harness says
-# otherwise). Every case of every run compares the gathered tiles with one process's
-# whole-tensor run, byte for byte. Also: uneven cuts (5 rows over 3 ranks), empty tiles
+# otherwise), through the MPI layer. Every case of every run compares the gathered tiles
+# with one process's whole-tensor run, byte for byte. Also: uneven cuts (5 rows over 3 ranks), empty tiles
 # and tiles thinner than the halo (3 rows over 4 ranks; the script checks that the
 # example reports both), the MPI layer (tests/mpi/layer_test), the halo helper alone on random boxes (tests/mpi/halo_test), a
 # broken halo that must be reported as FAIL (DMLCL_MPI_EXAMPLE_CORRUPT), and --bench
@@ -95,6 +95,26 @@ for np in 1 2 3 4; do
     mpi "the MPI layer, $np ranks" 0 "layer: |passed, 0 failed" "$np" "$LAYER_TEST"
 done
 
+# Tiles past the slab bound (2^31 elements) run as several launches, each reading the
+# ghosted buffer through its strides: DMLCL_RESAMPLE_PLAN's slab=40 makes these small tiles
+# run so, bit for bit.
+mpi "the MPI layer, tiles cut into slabs, 3 ranks" 0 "layer: |passed, 0 failed" 3 \
+    env DMLCL_RESAMPLE_PLAN=slab=40 "$LAYER_TEST" cases
+
+# The fill probe the GPU node runs at 1-8 GiB (doc/mpi.md), here at 3 MiB: both fills.
+mpi "the fill probe" 0 "1-byte pattern, one command: CL_SUCCESS|commands of <= 1 GiB: CL_SUCCESS" \
+    1 ./tests/mpi/fill_probe 3
+
+# No wait is unbounded (DMLCL_MPI_TIMEOUT): a rank late past the limit and a device that
+# does not finish are errors every rank returns, naming the wait; a rank that never
+# arrives ends the job, with the message, in seconds.
+mpi "the MPI layer's time limits, 2 ranks" 0 "layer: 4 passed, 0 failed" 2 "$LAYER_TEST" timeouts
+start=$(date +%s)
+mpi "a rank absent from a collective ends the job" 3 \
+    "rank 0: dmlcl_mpi_operator_run: waited 2 s (DMLCL_MPI_TIMEOUT) in the agreement on errors" \
+    2 "$LAYER_TEST" absent
+[ $(($(date +%s) - start)) -lt 30 ] || bad "the absent rank's job took $(($(date +%s) - start)) s"
+
 # Every case, slab and 2-D grids. 6 x 5 x 7: uneven over 4 and 5 (and 3 over 2).
 mpi "1 rank, every case" 0 "PASS: 0 failures" 1 "$EXAMPLE" --grid slab
 mpi "2 ranks, slab and 2-D" 0 "PASS: 0 failures|grid 2x1x1|grid 1x2x1" 2 "$EXAMPLE" \
@@ -118,6 +138,14 @@ mpi "broken halos are reported" 1 \
 mpi "one rank's broken halo is reported" 1 "FAIL linear2x |FAIL: 2 failures" 3 \
     env DMLCL_MPI_EXAMPLE_CORRUPT=1 "$EXAMPLE" --grid slab,1x3x1 --case linear2x
 
+# A rank that stops taking part (asleep 60 s) past DMLCL_MPI_TIMEOUT=2: the job ends, with
+# the layer's message naming the wait, and a failing status, in seconds.
+start=$(date +%s)
+mpi "the example with a rank absent past the time limit" 3 \
+    "waited 2 s (DMLCL_MPI_TIMEOUT) in the agreement on errors" 2 \
+    env DMLCL_MPI_TIMEOUT=2 DMLCL_MPI_EXAMPLE_STALL=1:60 "$EXAMPLE" --grid slab --case linear2x
+[ $(($(date +%s) - start)) -lt 30 ] || bad "the absent rank's example took $(($(date +%s) - start)) s"
+
 # Options that name nothing are errors, not silent passes.
 mpi "an unknown case is an error" 2 "names nothing" 1 "$EXAMPLE" --case nosuch
 mpi "a grid that does not fit the ranks is an error" 2 "names nothing" 2 "$EXAMPLE" \
@@ -138,6 +166,30 @@ mpi "--bench --staged, weak and strong" 0 "| weak | linear2x | 2 |" 2 "$EXAMPLE"
     --staged --mb-per-rank 1 --iters 1 --case linear2x --check
 mpi "--bench --staged, strong, with a check" 0 "| strong | linear2x-grad | 2 |" 2 "$EXAMPLE" \
     --bench --staged --mb-total 2 --iters 1 --case linear2x-grad --check
+
+# The GPU sweep script on POCL (--pocl-smoke): its table, every row checked, and a job
+# that hangs (a rank asleep past the job's time limit) a TIMEOUT row, not a stuck sweep.
+SWEEP=${SWEEP:-${srcdir:-.}/examples/mpi/gpu_sweep_mpi.sh}
+# sweep NAME STATUS NEEDLE ENV OPTIONS...: ENV, space-separated assignments (or "").
+sweep() {
+    name=$1 want=$2 needles=$3 vars=$4
+    shift 4
+    # shellcheck disable=SC2086
+    env $vars EXAMPLE="$EXAMPLE" OUT="$work" bash "$SWEEP" --pocl-smoke --ranks 2 --sizes 4 \
+        --cases linear2x,reverse "$@" >"$work/out" 2>&1
+    rc=$?
+    if [ $rc -ne "$want" ]; then
+        bad "$name (exit status $rc, expected $want)"
+    elif ! grep -qF -- "$needles" "$work/mpi_sweep.markdown"; then
+        bad "$name (the table lacks: $needles)"
+    else
+        ok "$name"
+    fi
+}
+sweep "the sweep script, 2 ranks weak and strong" 0 "4 rows ok, 0 TIMEOUT" "" --strong-sizes 32
+sweep "a hung job is a TIMEOUT row" 1 \
+    "| 4 | weak | reverse | 2 | - | - | - | - | - | - | - | - | - | - | - | - | TIMEOUT (4 s) |" \
+    "DMLCL_MPI_EXAMPLE_STALL=1:60 DMLCL_MPI_TIMEOUT=100" --strong-sizes "" --run-timeout 4
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
