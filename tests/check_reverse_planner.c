@@ -18,6 +18,7 @@ static dmlcl__tensor tensor(uint32_t rank, const uint64_t *sizes, const uint64_t
 static const dmlcl__rs_tune force_generic = {DMLCL_RS_GENERIC, 0, 0, 0};
 static const dmlcl__rs_tune force_lines = {DMLCL_RS_LINES, 0, 0, 0};
 static const dmlcl__rs_tune force_chunks = {DMLCL_RS_CHUNKS, 0, 0, 0};
+static const dmlcl__rs_tune force_tile = {DMLCL_RS_TILE, 0, 0, 0};
 
 /* Elements of `elem` bytes, packed UINT32 lengths and output; tune may be NULL. */
 static dmlcl__rs_plan plan_e(uint32_t rank, const uint64_t *sizes, const uint64_t *in_strides,
@@ -186,11 +187,16 @@ START_TEST(variant_from_device_and_layout)
     ck_assert_int_eq(p.variant, DMLCL_RS_CHUNKS);
     ck_assert_int_eq(p.axis_last, 0);
     p = plan(2, rows, tr, 1, &gpu); /* column-major input: the line is strided */
-    ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
+    ck_assert_int_eq(p.variant, DMLCL_RS_TILE);
     ck_assert_int_eq(p.axis_last, 1);
-    ck_assert_ptr_nonnull(strstr(p.options, "-DAXIS_LAST=0")); /* GENERIC: one program */
     p = plan(2, rows, tr, 1, &cpu);
     ck_assert_int_eq(p.variant, DMLCL_RS_LINES);
+    const uint64_t few[2] = {7, 1024}, tr_few[2] = {1, 7}; /* fewer rows than a tile wants */
+    p = plan(2, few, tr_few, 1, &gpu);
+    ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
+    ck_assert_ptr_nonnull(strstr(p.options, "-DAXIS_LAST=0")); /* GENERIC: one program */
+    p = plan(2, rows, tr, 0, &gpu); /* the axis is not the line */
+    ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
     const uint64_t short_rows[2] = {100, 8}; /* int8 lines shorter than a 16-byte vector */
     p = plan_e(2, short_rows, NULL, 1, &gpu, 1, NULL);
     ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
@@ -209,7 +215,11 @@ START_TEST(tuning_overrides)
     p = plan_e(2, rows, NULL, 1, &cpu, 4, &force_chunks);
     ck_assert_int_eq(p.variant, DMLCL_RS_CHUNKS);
     p = plan_e(2, rows, tr, 1, &gpu, 4, &force_chunks); /* strided line: not applicable */
-    ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
+    ck_assert_int_eq(p.variant, DMLCL_RS_TILE);
+    p = plan_e(2, rows, NULL, 1, &gpu, 4, &force_tile); /* contiguous line: not applicable */
+    ck_assert_int_eq(p.variant, DMLCL_RS_CHUNKS);
+    p = plan_e(2, rows, tr, 1, &cpu, 4, &force_tile);
+    ck_assert_int_eq(p.variant, DMLCL_RS_TILE);
     dmlcl__rs_tune t = {-1, 128, 2, 0};
     const uint64_t many_rows[2] = {10000, 1024};
     p = plan_e(2, many_rows, NULL, 1, &gpu, 4, &t);
@@ -257,6 +267,40 @@ START_TEST(lines_split_long_lines)
 }
 END_TEST
 
+/* TILE: the rows (contiguous in the input) move next to the line; one unit per tile of
+ * 32 x 32, the line's tiles innermost; groups of 128 unless tuned, whole rows of 32. */
+START_TEST(tile_moves_rows_next_to_the_line)
+{
+    /* {rows 100 (contiguous in the input), 5, line 70 (the axis, stride 100)}, packed
+     * output: nothing merges, and the rows go from first to next to the line. */
+    const uint64_t s[3] = {100, 5, 70}, st[3] = {1, 7000, 100};
+    dmlcl__rs_plan p = plan(3, s, st, 2, &gpu);
+    ck_assert_int_eq(p.variant, DMLCL_RS_TILE);
+    ck_assert_uint_eq(p.rank, 3);
+    ck_assert_uint_eq(p.axis, 2);
+    ck_assert_uint_eq(p.sizes[0], 5);
+    ck_assert_uint_eq(p.in_str[0], 7000);
+    ck_assert_uint_eq(p.out_str[0], 70);
+    ck_assert_uint_eq(p.len_str[0], 1);
+    ck_assert_uint_eq(p.sizes[1], 100);
+    ck_assert_uint_eq(p.in_str[1], 1);
+    ck_assert_uint_eq(p.out_str[1], 350);
+    ck_assert_uint_eq(p.len_str[1], 5);
+    ck_assert_uint_eq(p.ptiles, 4);
+    ck_assert_uint_eq(p.segs, 3);
+    ck_assert_uint_eq(p.units, 5 * 4 * 3);
+    ck_assert_uint_eq(p.local, 128);
+    ck_assert_uint_eq(p.global, 60 * 128);
+    dmlcl__rs_tune t = {DMLCL_RS_TILE, 100, 1, 0};
+    p = plan_e(3, s, st, 2, &gpu, 4, &t); /* wg rounded down to whole rows of 32 */
+    ck_assert_uint_eq(p.local, 96);
+    ck_assert_uint_eq(p.global, 60 * 96);
+    dmlcl__limits narrow = {16, 4, 0, 64}; /* groups narrower than a tile's row */
+    p = plan(3, s, st, 2, &narrow);
+    ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
+}
+END_TEST
+
 /* Division by invariants: exact for every dividend below 2^bits. */
 START_TEST(fastdiv_is_exact)
 {
@@ -301,6 +345,7 @@ int main(void)
     tcase_add_test(tc, variant_from_device_and_layout);
     tcase_add_test(tc, tuning_overrides);
     tcase_add_test(tc, lines_split_long_lines);
+    tcase_add_test(tc, tile_moves_rows_next_to_the_line);
     tcase_add_test(tc, fastdiv_is_exact);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -95,8 +95,38 @@ static void make_shape(uint64_t *rng, reverse_case *c, uint32_t max_rank)
     }
 }
 
+/* TILE's family: the axis last and strided in the input, where one of the other dims
+ * (random) is packed innermost and the rest follow in random order with padding; rows
+ * and lines across the 32-element tile edges; output packed or padded, lengths in any
+ * layout. */
+static void make_tile_shape(uint64_t *rng, reverse_case *c)
+{
+    c->rank = (uint32_t)tu_range(rng, 2, 3);
+    c->axis = c->rank - 1;
+    for (uint32_t d = 0; d < c->rank; d++)
+        c->sizes[d] = (uint32_t)tu_range(rng, 1, c->rank == 2 ? 70 : 40);
+    if (tu_range(rng, 0, 1))
+        c->sizes[c->axis] = line_length(rng);
+    memcpy(c->len_sizes, c->sizes, sizeof c->sizes);
+    c->len_sizes[c->axis] = 1;
+    uint32_t order[3] = {0, 1, 2}, inner = (uint32_t)tu_range(rng, 0, c->rank - 2);
+    order[0] = inner, order[inner] = 0; /* innermost first */
+    if (c->rank == 3 && tu_range(rng, 0, 1)) {
+        uint32_t t = order[1];
+        order[1] = order[2], order[2] = t;
+    }
+    uint32_t step = 1;
+    for (uint32_t k = 0; k < c->rank; k++) {
+        c->in_str[order[k]] = step;
+        step *= c->sizes[order[k]] + (uint32_t)tu_range(rng, 0, 2);
+    }
+    tu_make_strides(rng, (tu_layout)tu_range(rng, 0, 1), c->rank, c->sizes, -1, c->out_str);
+    tu_make_strides(rng, (tu_layout)tu_range(rng, 0, TU_LAYOUT_COUNT - 1), c->rank,
+                    c->len_sizes, -1, c->len_str);
+}
+
 /* lean 1: UINT32 lengths and ranks up to 3 only, so fewer programs to compile;
- * lean 2: FLOAT32, UINT64 lengths, ranks 4 and 5 only. */
+ * lean 2: FLOAT32, UINT64 lengths, ranks 4 and 5 only; lean 3: TILE's family, UINT32. */
 static reverse_case random_case(uint64_t *rng, int lean)
 {
     reverse_case c;
@@ -106,7 +136,10 @@ static reverse_case random_case(uint64_t *rng, int lean)
     /* Mostly UINT32 lengths: each combination of options is a program to compile. */
     c.len_type = lean == 2 ? DMLCL_TENSOR_DATA_TYPE_UINT64 : DMLCL_TENSOR_DATA_TYPE_UINT32;
     c.len_bytes = dmlcl_data_type_size(c.len_type);
-    make_shape(rng, &c, lean == 2 ? 5 : 3);
+    if (lean == 3)
+        make_tile_shape(rng, &c);
+    else
+        make_shape(rng, &c, lean == 2 ? 5 : 3);
     /* Aligned bindings half the time, so that whole aligned vectors occur often. */
     c.in_off = tu_range(rng, 0, 1) ? 0 : tu_range(rng, 0, 17);
     c.out_off = tu_range(rng, 0, 1) ? 0 : tu_range(rng, 0, 17);
@@ -202,6 +235,8 @@ static const struct {
     {"variant=generic,wg=16,waves=1", 12, 1},
     {"variant=generic", 12, 2}, /* ranks 4..5 (rank class 8), UINT64 lengths */
     {"variant=chunks", 12, 2},
+    {"variant=tile", 60, 3},
+    {"variant=tile,wg=32,waves=1", 12, 3}, /* one row of items: each loops over the tile */
 };
 
 /* `_i` picks the forced plan; the same seed gives every variant the same cases. */
@@ -218,7 +253,7 @@ START_TEST(forced_variant_against_reference)
         used += run_case(&rng, &c, variant, n);
     }
     unsetenv("DMLCL_RS_PLAN");
-    /* CHUNKS applies to contiguous lines only; most families have them. */
+    /* CHUNKS applies to contiguous lines only; most families have them (TILE's all). */
     ck_assert_msg(used >= cases / 2, "%s ran in only %d of %d cases", force, used, cases);
 }
 END_TEST

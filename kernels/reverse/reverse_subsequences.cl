@@ -1,8 +1,8 @@
 /* REVERSE_SUBSEQUENCES: out[i] = in[i'] with i'[axis] mirrored inside the first
  * L = min(lengths[i with axis 0], sizes[axis]) elements of each line.
  * Extra options: LEN_BYTES 4/8 (UINT32/UINT64 lengths), RANK (collapsed rank class),
- * VARIANT (0 generic, 1 lines, 2 chunks: see lib/reverse/plan.h), AXIS_LAST (the axis is the
- * innermost collapsed dimension, the "line").
+ * VARIANT (0 generic, 1 lines, 2 chunks, 3 tile: see lib/reverse/plan.h), AXIS_LAST (the
+ * axis is the innermost collapsed dimension, the "line").
  * The shape travels as a struct argument so that shapes never cause recompiles. */
 
 #if LEN_BYTES == 8
@@ -332,6 +332,69 @@ __kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_
             }
         }
 #endif
+    }
+}
+
+#elif VARIANT == 3
+/* ---- TILE (GPUs): the line strided in the input, another dim (the rows) contiguous ---------
+ * The planner moved the rows next to the line (RANK - 2); the axis is the line. A work-group
+ * takes a tile of TP rows by TQ line elements of the INPUT: it reads them along the rows
+ * (consecutive items, consecutive addresses) into local memory, then each row's TQ elements
+ * go to their mirrored columns, which form one or two runs of the output row (the mirror
+ * maps [0, L) onto itself, reversed, and leaves the rest in place), written along the line.
+ * The padding column keeps the column reads of the second phase on distinct banks. Each
+ * item issues its loads (and the rows' lengths) in batches of TB before it stores any, so
+ * that their latencies overlap: a loop of load-then-store waits for every load in turn. */
+#define TP 32 /* DMLCL_RS_TILE_ROWS */
+#define TQ 32
+#define TB 8
+__kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_off,
+                                   __global const len_t *restrict lens, ulong len_off,
+                                   __global bits_t *restrict out, ulong out_off, rs_args a)
+{
+    __local bits_t tile[TQ][TP + 1];
+    __local idx_t len_l[TP];
+    in += in_off;
+    lens += len_off;
+    out += out_off;
+    const idx_t units = (idx_t)a.units, segs = (idx_t)a.segs, ptiles = (idx_t)a.ptiles;
+    const idx_t n = (idx_t)a.size[RANK - 1], rows = (idx_t)a.size[RANK - 2];
+    const idx_t iq = (idx_t)a.in_str[RANK - 1], oq = (idx_t)a.out_str[RANK - 1];
+    const idx_t ip = (idx_t)a.in_str[RANK - 2], lp = (idx_t)a.len_str[RANK - 2];
+    const idx_t op = (idx_t)a.out_str[RANK - 2];
+    const uint x = (uint)get_local_id(0) % TP, y0 = (uint)get_local_id(0) / TP;
+    const uint ny = (uint)get_local_size(0) / TP;
+    for (idx_t u = (idx_t)get_group_id(0); u < units; u += (idx_t)get_num_groups(0)) {
+        const idx_t t = fdiv(u, a.seg_mul, a.seg_shr), q0 = (u - t * segs) * TQ;
+        const idx_t rest = fdiv(t, a.ptile_mul, a.ptile_shr), p0 = (t - rest * ptiles) * TP;
+        idx_t io, lo, oo, ai;
+        line_offsets(&a, rest * rows + p0, &io, &lo, &oo, &ai);
+        const uint nr = (uint)min((idx_t)TP, rows - p0), nq = (uint)min((idx_t)TQ, n - q0);
+        if (x < nr) {
+            if (y0 == 0)
+                len_l[x] = clamp_len(lens[lo + x * lp], n);
+            __global const bits_t *col = in + io + x * ip + q0 * iq;
+            for (uint y = y0; y < nq; y += TB * ny) {
+                bits_t v[TB];
+#pragma unroll
+                for (uint k = 0; k < TB; k++)
+                    if (y + k * ny < nq)
+                        v[k] = col[(y + k * ny) * iq];
+#pragma unroll
+                for (uint k = 0; k < TB; k++)
+                    if (y + k * ny < nq)
+                        tile[y + k * ny][x] = v[k];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (x < nq) {
+            const idx_t s = q0 + x;
+            for (uint y = y0; y < nr; y += ny) {
+                const idx_t l = len_l[y];
+                out[oo + y * op + (s < l ? l - 1 - s : s) * oq] = tile[x][y];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 #endif

@@ -12,13 +12,16 @@
     A(out_str, 8)                                                                           \
     A(div_mul, 8)      /* fast division by size[d] */                                       \
     A(div_shr, 8)                                                                           \
-    S(units)           /* work units: elements, line segments or chunks */                  \
+    S(units)           /* work units: elements, line segments, chunks or tiles */          \
     S(axis)                                                                                 \
     S(segs)            /* segments per line, and fast division by it: */                    \
     S(seg_mul)                                                                              \
     S(seg_shr)                                                                              \
     S(seg_len)         /* elements per segment */                                           \
     S(per_item)        /* LINES: units per work-item */                                     \
+    S(ptiles)          /* TILE: tiles across the rows, and fast division by it */           \
+    S(ptile_mul)                                                                            \
+    S(ptile_shr)                                                                            \
     S(in_span)         /* input elements from the binding's start */                        \
     S(axis_size)       /* size[axis], in_str[axis]: no dynamic indexing, which would make */ \
     S(axis_in_str)     /* GPU compilers copy the struct to memory */

@@ -40,6 +40,9 @@ static dmlcl_status rs_enqueue(dmlcl_operator *op, const cl_mem *in, const uint6
     a.seg_shr = p->seg_div.sh1 | p->seg_div.sh2 << 8;
     a.seg_len = p->seg_len;
     a.per_item = p->per_item;
+    a.ptiles = p->ptiles;
+    a.ptile_mul = p->ptile_div.mul;
+    a.ptile_shr = p->ptile_div.sh1 | p->ptile_div.sh2 << 8;
     a.in_span = p->in_span;
     a.axis_size = p->sizes[p->axis];
     a.axis_in_str = p->in_str[p->axis];

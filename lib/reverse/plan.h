@@ -17,9 +17,25 @@
  *   CHUNKS:  GPUs, lines contiguous in input and output. One 16-byte vector of outputs per
  *            step: an aligned vector store of an aligned vector load (reversed in
  *            registers), or of the two aligned loads around an unaligned mirrored block,
- *            joined with word selects and funnel shifts. */
-typedef enum { DMLCL_RS_GENERIC = 0, DMLCL_RS_LINES = 1, DMLCL_RS_CHUNKS = 2 } dmlcl__rs_variant;
-extern const char *const dmlcl__rs_variant_names[3];
+ *            joined with word selects and funnel shifts.
+ *   TILE:    GPUs, the axis the line, contiguous in the output but strided in the input,
+ *            where another dimension (the "rows", moved next to the line) is contiguous in
+ *            the input. A work-group moves tiles of DMLCL_RS_TILE_ROWS rows by as many line
+ *            elements through local memory: it reads along the rows and writes along the
+ *            line, both coalesced (the mirror permutes a row's elements among themselves,
+ *            so a tile of input columns lands in one run of output columns per row). */
+typedef enum {
+    DMLCL_RS_GENERIC = 0,
+    DMLCL_RS_LINES = 1,
+    DMLCL_RS_CHUNKS = 2,
+    DMLCL_RS_TILE = 3
+} dmlcl__rs_variant;
+extern const char *const dmlcl__rs_variant_names[4];
+
+/* TILE's tile edge (rows and line elements; the kernel's TP and TQ), and the fewest rows
+ * for which the planner picks it (fewer leave most of a tile's work-items idle). */
+#define DMLCL_RS_TILE_ROWS 32
+#define DMLCL_RS_TILE_MIN_ROWS 8
 
 
 typedef struct dmlcl__rs_plan {
@@ -27,7 +43,10 @@ typedef struct dmlcl__rs_plan {
     int axis_last;                   /* the axis is the line (innermost collapsed dim) */
     uint32_t vec;                    /* CHUNKS: elements per 16-byte vector */
     uint64_t units;                  /* work units: elements, line segments or chunks */
-    uint64_t segs, seg_len;          /* segments per line, elements per segment */
+    uint64_t segs, seg_len;          /* segments per line, elements per segment (TILE:
+                                      * tiles per line, line elements per tile) */
+    uint64_t ptiles;                 /* TILE: tiles across the rows */
+    dmlcl__fastdiv ptile_div;        /* by ptiles */
     uint64_t per_item;               /* LINES: units per work-item */
     uint64_t in_span;                /* input elements from the binding's start */
     dmlcl__fastdiv div[DMLCL_RS_MAXRANK]; /* by sizes[d] */

@@ -1,7 +1,7 @@
 /* $DMLCL_RS_PLAN's keys (tune.h), parsed by core's overrides parser. */
 #include "reverse/tune.h"
 
-static const char *const variants[] = {"generic", "lines", "chunks", NULL};
+static const char *const variants[] = {"generic", "lines", "chunks", "tile", NULL};
 
 #define KEY(k, f, i, lo, hi, n) {k, offsetof(dmlcl__rs_tune, f), i, lo, hi, n}
 static const dmlcl__override_key keys[] = {
@@ -13,7 +13,7 @@ static const dmlcl__override_key keys[] = {
 };
 
 static const dmlcl__override_var rs_plan = {
-    "DMLCL_RS_PLAN", "variant=generic|lines|chunks, wg=N, waves=N, slab=0..2147483648", keys};
+    "DMLCL_RS_PLAN", "variant=generic|lines|chunks|tile, wg=N, waves=N, slab=0..2147483648", keys};
 
 int dmlcl__rs_tune_parse(const char *s, dmlcl__rs_tune *t)
 {
