@@ -96,6 +96,13 @@ job() {
     out=$(timeout -k 10 "$run_timeout" $cmd 2>&1)
     rc=$?
     echo "$out" >>"$log"
+    # A killed mpiexec can leave its ranks running, holding device memory that the next job
+    # then cannot get (on an H200: CL_UNKNOWN_ERROR at the first command on a new buffer):
+    # none outlives its job.
+    if pkill -KILL -f -- "$EXAMPLE" 2>/dev/null; then
+        echo "  (killed ranks left behind by the job)" | tee -a "$log"
+        while pgrep -f -- "$EXAMPLE" >/dev/null; do sleep 0.2; done
+    fi
     status="ok"
     [ $rc -eq 124 ] || [ $rc -eq 137 ] && status="TIMEOUT (${run_timeout} s)"
     [ "$status" = ok ] && [ $rc -ne 0 ] && status="FAILED (exit $rc): $(echo "$out" |

@@ -349,31 +349,33 @@ static int sampled_check(rjob *j, cl_command_queue q, int samples, char *msg, si
     return (int)total;
 }
 
-/* Every rank's tile read back and gathered, compared on rank 0 with one device's run of
- * the whole tensors, byte for byte. Returns 1 on a pass (on every rank). */
+/* Every rank compares its tile, byte for byte, with its box of one device's run of the
+ * whole tensors, made on its own device (the input's generator gives every rank the same
+ * whole input): the ranks check side by side, and no tile crosses the network (gathered
+ * on rank 0, a 32 GiB output took 79 s on 4 H200s, mostly host copies and one memcmp).
+ * Returns 1 on a pass (on every rank). */
 static int full_check(rjob *j, dmlcl_context *ctx)
 {
     const uint32_t elem = dmlcl_data_type_size(j->c->data_type);
-    void *mine = xmalloc(box_count(&j->out) * elem);
+    const halo_box hb = to_halo(&j->out);
+    const uint64_t row = (uint64_t)hb.size[2] * elem;
+    char *mine = xmalloc(box_count(&j->out) * elem);
     lcheck(dmlcl_mpi_field_read(j->fo, mine), "dmlcl_mpi_field_read");
-    halo_box all, hb = to_halo(&j->out);
-    memset(&all, 0, sizeof all);
-    all.dims = DIMS;
-    memcpy(all.size, j->whole.out_sizes, sizeof j->whole.out_sizes);
-    void *got = world_rank == 0 ? xmalloc(halo_box_count(&all) * elem) : NULL;
-    if (halo_gather(MPI_COMM_WORLD, 0, elem, &hb, mine, &all, got) != MPI_SUCCESS) {
-        fprintf(stderr, "rank %d: halo_gather failed\n", world_rank);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    double ms;
+    const char *want = whole_run(ctx, j->c, &j->whole, &ms);
+    const uint32_t *all = j->whole.out_sizes;
     int pass = 1;
-    if (world_rank == 0) {
-        double ms;
-        void *want = whole_run(ctx, j->c, &j->whole, &ms);
-        pass = !memcmp(got, want, halo_box_count(&all) * elem);
-        free(want);
-    }
-    MPI_Bcast(&pass, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    free(mine), free(got);
+    for (uint32_t z = 0; pass && z < hb.size[0]; z++)
+        for (uint32_t y = 0; pass && y < hb.size[1]; y++) {
+            uint64_t at = (((uint64_t)hb.start[0] + z) * all[1] + hb.start[1] + y) * all[2] +
+                          hb.start[2];
+            pass = !memcmp(mine + ((uint64_t)z * hb.size[1] + y) * row, want + at * elem, row);
+        }
+    if (!pass)
+        fprintf(stderr, "rank %d: its tile differs from one device's run of the whole\n",
+                world_rank);
+    MPI_Allreduce(MPI_IN_PLACE, &pass, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    free(mine), free((void *)want);
     return pass;
 }
 
