@@ -61,11 +61,16 @@ static dmlcl_status validate(const dmlcl_mpi_field *f, const dmlcl_mpi_operator 
     return DMLCL_SUCCESS;
 }
 
-/* Bytes per fill command, with a pattern of one element. A 1-byte-pattern fill of
- * 2 GiB + 2 MiB ended with CL_INVALID_COMMAND_QUEUE after about 85 s on NVIDIA's OpenCL
- * (H200), where 1 GiB and 4 GiB + 2 MiB passed, as if it kept the count in 32 bits
- * (doc/mpi.md, "Large fields"): no command here counts more than 2^30 bytes. */
+/* The fill's commands: a pattern of 128 zero bytes, at most 2^30 bytes a command, the
+ * last bytes (under 128) written. NVIDIA's OpenCL (H200, driver 580) fails a fill whose
+ * end, counted in patterns, passes 2^31: a 1-byte pattern over 2 GiB + 2 MiB ended with
+ * CL_INVALID_COMMAND_QUEUE after 85-108 s, and 4-byte patterns in commands of 1 GiB
+ * passed at 8 GiB but failed at 16 GiB (CL_UNKNOWN_ERROR, -9999, at clFinish), leaving
+ * the process unable to fill again; with 128-byte patterns the count stays under 2^31 up
+ * to 256 GiB, past any buffer a device allows (tests/mpi/fill_probe shows each; doc/mpi.md,
+ * "Large fields"). */
 #define FILL_CHUNK ((uint64_t)1 << 30)
+#define FILL_PATTERN 128
 
 /* Allocates the ghosted buffer and touches it (a fill of zeros): drivers that allocate on
  * first use would otherwise report a device out of memory at the first step instead of
@@ -86,14 +91,17 @@ static dmlcl_status allocate(dmlcl_mpi_field *f)
     if (err != CL_SUCCESS)
         return mpil_cl_fail("clCreateBuffer (ghosted buffer)", err);
     f->owns_buffer = 1;
-    const uint64_t zero = 0; /* a pattern of one element: 1, 2, 4 or 8 bytes */
+    static const unsigned char zeros[FILL_PATTERN];
+    const uint64_t bulk = bytes / FILL_PATTERN * FILL_PATTERN;
     cl_command_queue q = dmlcl_context_queue(f->ctx);
-    for (uint64_t at = 0; at < bytes && err == CL_SUCCESS; at += FILL_CHUNK)
-        err = clEnqueueFillBuffer(q, f->buffer, &zero, f->layout->elem, at,
-                                  bytes - at < FILL_CHUNK ? bytes - at : FILL_CHUNK, 0, NULL,
-                                  NULL);
+    for (uint64_t at = 0; at < bulk && err == CL_SUCCESS; at += FILL_CHUNK)
+        err = clEnqueueFillBuffer(q, f->buffer, zeros, FILL_PATTERN, at,
+                                  bulk - at < FILL_CHUNK ? bulk - at : FILL_CHUNK, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return mpil_cl_fail("clEnqueueFillBuffer (ghosted buffer)", err);
+    if (bytes > bulk && (err = clEnqueueWriteBuffer(q, f->buffer, CL_FALSE, bulk, bytes - bulk,
+                                                    zeros, 0, NULL, NULL)) != CL_SUCCESS)
+        return mpil_cl_fail("clEnqueueWriteBuffer (ghosted buffer's last bytes)", err);
     return mpil_finish(q, "dmlcl_mpi_field_create: clEnqueueFillBuffer (ghosted buffer)");
 }
 

@@ -1,10 +1,13 @@
 /* The ghosted buffer's fill on one device, alone (OpenCL calls only): for each size given
- * (MiB, fractions allowed), a fresh context fills a buffer of that size with a 1-byte
- * pattern in one command (what the MPI layer did), then with a 4-byte pattern in commands
- * of at most 1 GiB (what it does now), each followed by a read of bytes at the start, at
- * 2^31, at 2^32 and at the end, that must hold the pattern. One line per fill: the status,
- * the seconds, the samples. A fill that has not finished after 120 s is reported as such
- * and the probe exits 3. Exit status 1 if any fill failed. doc/mpi.md, "Large fields".
+ * (MiB, fractions allowed), a fresh context fills a buffer of that size with a 128-byte
+ * pattern in commands of at most 1 GiB and the last bytes written (what the MPI layer does
+ * now), then every size again with a 4-byte pattern in commands of at most 1 GiB (what it
+ * did next), then with a 1-byte pattern in one command (what it did first: last, because
+ * on NVIDIA's driver a failed fill leaves the process unable to fill again), each followed
+ * by a read of bytes at the start, at 2^31, at 2^32 and at the end, that must hold the
+ * pattern. One line per fill: the status, the seconds, the samples. A fill that has not
+ * finished after 120 s is reported as such and the probe exits 3. Exit status 1 if any
+ * fill failed. doc/mpi.md, "Large fields".
  *
  *   fill_probe [--gpu N] 1024 2050 3072 4098 */
 #include <CL/cl.h>
@@ -65,23 +68,29 @@ static cl_int finish(cl_command_queue q)
     return err != CL_SUCCESS ? err : st;
 }
 
-/* One fill of bytes: chunked 4-byte pattern or one 1-byte command. Returns 1 if it passed. */
-static int probe(cl_platform_id platform, cl_device_id dev, uint64_t bytes, int chunked)
+static const char *const modes[3] = {"128-byte pattern, commands of <= 1 GiB, tail written",
+                                     "4-byte pattern, commands of <= 1 GiB",
+                                     "1-byte pattern, one command"};
+
+/* One fill of bytes in modes[mode]. Returns 1 if it passed. */
+static int probe(cl_platform_id platform, cl_device_id dev, uint64_t bytes, int mode)
 {
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
     cl_int err;
     cl_context ctx = clCreateContext(props, 1, &dev, NULL, NULL, &err);
     cl_command_queue q = err == CL_SUCCESS ? clCreateCommandQueue(ctx, dev, 0, &err) : NULL;
     cl_mem buf = err == CL_SUCCESS ? clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err) : NULL;
-    const uint32_t word = 0xA5A5A5A5u;
-    const uint8_t byte = 0x5A, want = chunked ? 0xA5 : 0x5A;
+    uint8_t pattern[128];
+    const uint8_t want = mode == 2 ? 0x5A : 0xA5;
+    memset(pattern, want, sizeof pattern);
+    const size_t psize = mode == 0 ? 128 : mode == 1 ? 4 : 1;
+    const uint64_t bulk = mode == 2 ? bytes : bytes / psize * psize;
     double t0 = now_s();
-    if (err == CL_SUCCESS && chunked)
-        for (uint64_t at = 0; at < bytes && err == CL_SUCCESS; at += CHUNK)
-            err = clEnqueueFillBuffer(q, buf, &word, 4, at, bytes - at < CHUNK ? bytes - at : CHUNK,
-                                      0, NULL, NULL);
-    else if (err == CL_SUCCESS)
-        err = clEnqueueFillBuffer(q, buf, &byte, 1, 0, bytes, 0, NULL, NULL);
+    for (uint64_t at = 0; at < bulk && err == CL_SUCCESS; at += mode == 2 ? bulk : CHUNK)
+        err = clEnqueueFillBuffer(q, buf, pattern, psize, at,
+                                  mode == 2 || bulk - at < CHUNK ? bulk - at : CHUNK, 0, NULL, NULL);
+    if (err == CL_SUCCESS && bytes > bulk)
+        err = clEnqueueWriteBuffer(q, buf, CL_TRUE, bulk, bytes - bulk, pattern, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = finish(q);
     double secs = now_s() - t0;
@@ -95,8 +104,7 @@ static int probe(cl_platform_id platform, cl_device_id dev, uint64_t bytes, int 
         for (size_t k = 0; k < sizeof got && err == CL_SUCCESS; k++)
             bad += got[k] != want;
     }
-    printf("fill %.1f MiB, %s: %s (%d), %.3f s, %s\n", bytes / 1048576.0,
-           chunked ? "4-byte pattern, commands of <= 1 GiB" : "1-byte pattern, one command",
+    printf("fill %.1f MiB, %s: %s (%d), %.3f s, %s\n", bytes / 1048576.0, modes[mode],
            err == CL_SUCCESS ? "CL_SUCCESS" : "error", (int)err, secs,
            err != CL_SUCCESS ? "samples not read" : bad ? "samples WRONG" : "samples hold the pattern");
     fflush(stdout);
@@ -125,10 +133,8 @@ int main(int argc, char **argv)
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
     clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
     printf("# %s, CL_DEVICE_MAX_MEM_ALLOC_SIZE %.0f MiB\n", name, max_alloc / 1048576.0);
-    for (; i < argc; i++) {
-        uint64_t bytes = (uint64_t)(atof(argv[i]) * 1048576.0) / 4 * 4;
-        failed += !probe(platform, dev, bytes, 1);
-        failed += !probe(platform, dev, bytes, 0);
-    }
+    for (int mode = 0; mode < 3; mode++)
+        for (int k = i; k < argc; k++)
+            failed += !probe(platform, dev, (uint64_t)(atof(argv[k]) * 1048576.0) / 4 * 4, mode);
     return failed ? 1 : 0;
 }
