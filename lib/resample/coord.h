@@ -129,4 +129,29 @@ static inline uint32_t dmlcl__resample_axis_read(const dmlcl__resample_axis *a, 
     return a->linear ? dmlcl__resample1_linear(x, a->n_in, w)
                      : dmlcl__resample_nearest_rule(x, a->n_in, a->rule);
 }
+/* Whether outputs [0, n_out) of the axis each read input first + o * step alone (weight 0
+ * on any upper corner): a pass-through dimension, without a table. Never a pass over the
+ * dimension's length: the reads and their upper corners are nondecreasing in o, so step 0
+ * (every row the same) holds exactly when the last row is the first; a step >= 1 cannot
+ * last past o = 2^24 + 1, where (float)o rounds to 2^24's value and the row repeats, so
+ * that loop stops within 2^24 rows. */
+static inline int dmlcl__resample_axis_affine(const dmlcl__resample_axis *a, uint64_t n_out,
+                                              uint64_t *first, uint64_t *step)
+{
+    float w;
+    *first = 0, *step = 1;
+    if (a->identity)
+        return 1; /* rows o, however long */
+    *first = dmlcl__resample_axis_read(a, 0, &w);
+    *step = 0;
+    if (w != 0 || n_out < 2)
+        return w == 0;
+    if (dmlcl__resample_axis_read(a, n_out - 1, &w) == *first)
+        return w == 0;
+    *step = dmlcl__resample_axis_read(a, 1, &w) - *first;
+    for (uint64_t o = 1; o < n_out; o++)
+        if (*step == 0 || dmlcl__resample_axis_read(a, o, &w) != *first + o * *step || w != 0)
+            return 0;
+    return 1;
+}
 #endif

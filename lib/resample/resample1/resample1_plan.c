@@ -42,20 +42,8 @@ typedef struct { int affine; uint64_t first, step; } dim_map;
 
 static dim_map classify(const dim_fn *f, uint64_t n_out)
 {
-    dim_map m = {1, 0, 0};
-    float w;
-    if (f->ax.identity) { /* rows o (coord.h), without computing them all */
-        m.step = 1;
-        return m;
-    }
-    m.first = row(f, 0, &w);
-    m.affine = w == 0;
-    for (uint64_t o = 1; o < n_out && m.affine; o++) {
-        uint64_t i = row(f, o, &w);
-        if (o == 1)
-            m.step = i >= m.first ? i - m.first : 0;
-        m.affine = w == 0 && i == m.first + o * m.step;
-    }
+    dim_map m = {0, 0, 0};
+    m.affine = dmlcl__resample_axis_affine(&f->ax, n_out, &m.first, &m.step);
     return m;
 }
 
