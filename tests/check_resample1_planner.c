@@ -963,6 +963,33 @@ START_TEST(slabs_follow_the_input)
 }
 END_TEST
 
+/* Every slab reads the whole input (ctx: its size; counts the calls). */
+static void whole_reads(const void *ctx, uint32_t d, uint64_t a, uint64_t b, uint64_t *lo,
+                        uint64_t *hi)
+{
+    (void)d, (void)a, (void)b;
+    uint64_t *n = (uint64_t *)ctx;
+    n[1]++;
+    *lo = 0, *hi = n[0];
+}
+
+/* An input range that does not shrink with the cut (just past the limit): the planner
+ * still gives up after a bounded number of rounds, each a 16th or more of the chunk less
+ * (63 thousand reads; one index less a round made 1.9 million). */
+START_TEST(slabs_plan_in_few_rounds)
+{
+    const uint64_t is[1] = {DMLCL__SLAB_LIMIT + 1}, os[1] = {1000000};
+    dmlcl__tensor in = tensor(1, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(1, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    uint64_t n[2] = {is[0], 0};
+    dmlcl__slabs s;
+    dmlcl__slabs_plan(&in, &out, 0, DMLCL__SLAB_LIMIT, whole_reads, n, &s);
+    ck_assert(!s.split);
+    ck_assert_str_eq(s.why, "a cut below the limit needs more than 4096 slabs");
+    ck_assert_msg(n[1] < 100000, "%llu reads", (unsigned long long)n[1]);
+}
+END_TEST
+
 /* REVERSE_SUBSEQUENCES: the axis stays whole. big-reverse-int8 (2^33 elements) in five
  * slabs of rows, each planning 32-bit kernels; a transposed input, whose every slab of
  * rows spans the whole input, and an axis over the limit are not cut (64-bit, said why). */
@@ -1075,6 +1102,7 @@ int main(void)
     tc = tcase_create("slabs");
     tcase_add_test(tc, slabs_cut_the_batch);
     tcase_add_test(tc, slabs_follow_the_input);
+    tcase_add_test(tc, slabs_plan_in_few_rounds);
     tcase_add_test(tc, slabs_keep_the_axis);
     tcase_add_test(tc, slabs_of_rows_read_by_none);
     suite_add_tcase(s, tc);
