@@ -99,7 +99,7 @@ static void finish(dmlcl__taps_table *t, uint64_t rows, uint64_t n, dmlcl__taps_
 }
 
 int dmlcl__taps_affine(int grad, int linear, dmlcl__nearest_rule rule, int antialiased,
-                       dmlcl__taps_dim *p)
+                       dmlcl__taps_dim *p, uint32_t d, dmlcl__whole_dims *wd)
 {
     if (!grad && antialiased && p->scale < 1)
         return 0; /* widened filters: several taps */
@@ -109,7 +109,7 @@ int dmlcl__taps_affine(int grad, int linear, dmlcl__nearest_rule rule, int antia
         return 0; /* some input is read by none or by several outputs */
     const dmlcl__resample_axis ax = fwd_axis(grad, linear, rule, p);
     uint64_t first, step;
-    if (!dmlcl__resample_axis_affine(&ax, n_fwd, &first, &step))
+    if (!dmlcl__resample_whole_affine(&ax, n_fwd, d, wd, &first, &step))
         return 0;
     if (grad && n_fwd > 1 && (first != 0 || step != 1))
         return 0; /* not a bijection */
