@@ -13,7 +13,8 @@ static dmlcl_context *ctx;
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    setenv("POCL_MEMORY_LIMIT", "1", 0); /* as fuzz_validation: bounded tables */
+    setenv("POCL_MEMORY_LIMIT", "1", 0); /* as fuzz_validation: bounded tables, */
+    setenv("DMLCL_SPECIALIZE", "off", 0); /* generic programs only */
     if (MPI_Init(argc, argv) != MPI_SUCCESS || dmlcl_context_create_default(&ctx))
         abort();
     return 0;
@@ -54,8 +55,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     must_explain(st);
     if (st == DMLCL_SUCCESS)
         must_explain(st = take_layout(&r, fdesc_output(&f), &lout));
-    if (st == DMLCL_SUCCESS && !fdesc_cheap(&f, 1ull << 31))
-        st = DMLCL_UNSUPPORTED; /* tables too long to build here (fuzz_desc.h) */
+    /* Tables too long to build here (fuzz_desc.h), or a run over more than 2^20 elements. */
+    if (st == DMLCL_SUCCESS &&
+        (!fdesc_cheap(&f, 1ull << 31) || fuzz_span(fdesc_input(&f)) > (1u << 20) ||
+         fuzz_span(fdesc_output(&f)) > (1u << 20)))
+        st = DMLCL_UNSUPPORTED;
     if (st == DMLCL_SUCCESS)
         must_explain(st = dmlcl_mpi_operator_create(ctx, &f.od, lin, lout, flags, &op));
     if (st == DMLCL_SUCCESS) {

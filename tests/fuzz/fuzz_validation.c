@@ -21,6 +21,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
      * stay within libFuzzer's memory limit, so that a valid descriptor with large tables
      * costs a bounded time rather than an out-of-memory report. */
     setenv("POCL_MEMORY_LIMIT", "1", 0);
+    /* The generic programs only, as make check: no specialised builds on threads of their
+     * own, compiling beside the inputs (a cold compile is seconds on a busy host). */
+    setenv("DMLCL_SPECIALIZE", "off", 0);
     if (dmlcl_context_create_default(&ctx))
         abort();
     for (int i = 0; i < 2; i++)
