@@ -170,6 +170,8 @@ dmlcl_status dmlcl__slabs_create(dmlcl_operator *op, const dmlcl__op_class *cls,
     im->plan = plan;
     *made = 1;
     dmlcl_status st = DMLCL_SUCCESS;
+    dmlcl__whole_dims whole;
+    memset(&whole, 0, sizeof whole);
     for (uint64_t i = 0; i < n && !st; i++) {
         dmlcl_operator *p = dmlcl__calloc(1, sizeof *p);
         if (!p) {
@@ -180,6 +182,7 @@ dmlcl_status dmlcl__slabs_create(dmlcl_operator *op, const dmlcl__op_class *cls,
         p->ctx = op->ctx;
         p->tile_in = op->tile_in;
         p->tile_out = op->tile_out;
+        p->whole_dims = &whole;
         if (plan.split) {
             dmlcl__slabs_box(&plan, &op->in[0], &op->out[0], reads, &rc, i, &ob, &ib);
             p->slab_out = &ob;
@@ -188,6 +191,7 @@ dmlcl_status dmlcl__slabs_create(dmlcl_operator *op, const dmlcl__op_class *cls,
         st = cls->create(p, desc);
         p->slab_out = p->slab_in = NULL;
         p->tile_in = p->tile_out = NULL;
+        p->whole_dims = NULL;
         if (st) {
             free_part(p);
             break;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "resample/resample1/resample1_plan.h"
 #include "resample/taps/taps.h"
 #include "reverse/plan.h"
@@ -963,6 +964,77 @@ START_TEST(slabs_follow_the_input)
 }
 END_TEST
 
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Plans the 16 slabs of a [2^24, 64] nearest resample along dimension 0 (as lib/slabs.c's
+ * parts do), their whole-dimension facts shared or not; returns the seconds it took. Scale
+ * 1 with offset 0.25 is a pass-through for 2^24 - 1 rows: telling it reads every row. */
+static double plan_parts(int shared, dmlcl__resample1_plan *last)
+{
+    const uint64_t sz[2] = {1u << 24, 64};
+    const float sc[2] = {1, 1}, ipo[2] = {0.25f, 0.25f}, opo[2] = {0, 0};
+    const dmlcl__tensor in = tensor(2, sz, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    const dmlcl__tensor out = in;
+    dmlcl__whole_dims wd;
+    memset(&wd, 0, sizeof wd);
+    const double t0 = seconds();
+    for (uint64_t k = 0; k < 16; k++) {
+        dmlcl__box b = {{k << 20, 0}, {1u << 20, 64}};
+        dmlcl__tensor pi = in, po = out;
+        dmlcl__tile_narrow(&pi, &b);
+        dmlcl__tile_narrow(&po, &b);
+        dmlcl__resample1_plan_make_part(&pi, &po, 0, DMLCL__NEAREST_HALF_UP, sc, ipo, opo, &cpu,
+                                        0, shared ? &wd : NULL, last);
+    }
+    return seconds() - t0;
+}
+
+/* Whether a whole dimension is a pass-through is the same for every slab: the first part
+ * tells it, the others read it (1025 slabs of a [2^24, 2^17] resample took 56.6 s to
+ * create, 0.4 s now), and their plans are the same. */
+START_TEST(slab_parts_classify_the_whole_once)
+{
+    dmlcl__resample1_plan a, b;
+    const double alone = plan_parts(0, &a), shared = plan_parts(1, &b);
+    ck_assert_str_eq(a.options, b.options);
+    ck_assert_uint_eq(a.nr, b.nr);
+    ck_assert_uint_eq(a.np, b.np);
+    ck_assert_msg(shared * 3 < alone, "shared %.3f s, each part alone %.3f s", shared, alone);
+}
+END_TEST
+
+/* Every slab reads the whole input (ctx: its size; counts the calls). */
+static void whole_reads(const void *ctx, uint32_t d, uint64_t a, uint64_t b, uint64_t *lo,
+                        uint64_t *hi)
+{
+    (void)d, (void)a, (void)b;
+    uint64_t *n = (uint64_t *)ctx;
+    n[1]++;
+    *lo = 0, *hi = n[0];
+}
+
+/* An input range that does not shrink with the cut (just past the limit): the planner
+ * still gives up after a bounded number of rounds, each a 16th or more of the chunk less
+ * (63 thousand reads; one index less a round made 1.9 million). */
+START_TEST(slabs_plan_in_few_rounds)
+{
+    const uint64_t is[1] = {DMLCL__SLAB_LIMIT + 1}, os[1] = {1000000};
+    dmlcl__tensor in = tensor(1, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(1, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    uint64_t n[2] = {is[0], 0};
+    dmlcl__slabs s;
+    dmlcl__slabs_plan(&in, &out, 0, DMLCL__SLAB_LIMIT, whole_reads, n, &s);
+    ck_assert(!s.split);
+    ck_assert_str_eq(s.why, "a cut below the limit needs more than 4096 slabs");
+    ck_assert_msg(n[1] < 100000, "%llu reads", (unsigned long long)n[1]);
+}
+END_TEST
+
 /* REVERSE_SUBSEQUENCES: the axis stays whole. big-reverse-int8 (2^33 elements) in five
  * slabs of rows, each planning 32-bit kernels; a transposed input, whose every slab of
  * rows spans the whole input, and an axis over the limit are not cut (64-bit, said why). */
@@ -1075,6 +1147,8 @@ int main(void)
     tc = tcase_create("slabs");
     tcase_add_test(tc, slabs_cut_the_batch);
     tcase_add_test(tc, slabs_follow_the_input);
+    tcase_add_test(tc, slabs_plan_in_few_rounds);
+    tcase_add_test(tc, slab_parts_classify_the_whole_once);
     tcase_add_test(tc, slabs_keep_the_axis);
     tcase_add_test(tc, slabs_of_rows_read_by_none);
     suite_add_tcase(s, tc);

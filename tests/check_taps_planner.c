@@ -29,7 +29,7 @@ static void plan_grad(dmlcl__taps_plan *p, dmlcl__taps_table *t, uint32_t rank,
     for (uint32_t d = 0; d < rank; d++) {
         dmlcl__taps_dim dim = {res_sizes[d], src_sizes[d], scales[d], 0.5f, -0.5f,
                                0, res_sizes[d], 0, src_sizes[d], 0, 0, 0};
-        if (!dmlcl__taps_affine(1, 1, DMLCL__NEAREST_HALF_UP, 0, &dim))
+        if (!dmlcl__taps_affine(1, 1, DMLCL__NEAREST_HALF_UP, 0, &dim, 0, NULL))
             ck_assert(dmlcl__taps_add_grad(t, 1, DMLCL__NEAREST_HALF_UP, &dim));
         dmlcl__taps_plan_dim(p, &src, &res, d, &dim);
     }

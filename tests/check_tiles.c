@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 
 /* ---- a random case of the RESAMPLE family ------------------------------------------------ */
@@ -260,6 +261,140 @@ START_TEST(halo_rejects_bad_boxes)
                     "resample2: scales[1] must be finite and > 0, got -1");
     tu_assert_fails(dmlcl_operator_input_box(NULL, os, osz, is, isz), DMLCL_INVALID_ARGUMENT,
                     "dmlcl_operator_input_box: desc is NULL");
+}
+END_TEST
+
+/* ---- the halo of any map, in constant time ------------------------------------------------ */
+
+/* A float of any mantissa in [2^lo, 2^hi). */
+static float any_float(uint64_t *rng, int lo, int hi)
+{
+    return ldexpf(1 + (float)tu_range(rng, 0, (1u << 23) - 1) / (1u << 23),
+                  (int)tu_range(rng, (uint64_t)(lo + 64), (uint64_t)(hi + 63)) - 64);
+}
+
+/* random_case with scales and offsets of any mantissa (the float steps land anywhere, not
+ * on quarters): tiny and huge scales, offsets that push every output past an edge. */
+static tcase any_map_case(uint64_t *rng)
+{
+    tcase c = random_case(rng, 3, 13);
+    for (uint32_t d = 0; d < c.rank; d++) {
+        int wide = tu_range(rng, 0, 7) == 0;
+        c.scales[d] = wide ? any_float(rng, -24, 24) : any_float(rng, -3, 3);
+        if (c.type == DMLCL_OPERATOR_RESAMPLE)
+            continue; /* its offsets are the pixel centres' */
+        c.ipo[d] = (tu_range(rng, 0, 1) ? 1 : -1) * any_float(rng, -8, wide ? 30 : 3);
+        c.opo[d] = (tu_range(rng, 0, 1) ? 1 : -1) * any_float(rng, -8, wide ? 30 : 3);
+    }
+    return c;
+}
+
+/* The box as the union of what each output coordinate reads on its own: per dimension,
+ * one-coordinate boxes along it (the others whole), the element-by-element answer. */
+static void union_box(const tcase *c, const uint32_t *os, const uint32_t *osz, uint32_t *is,
+                      uint32_t *isz)
+{
+    int any = 1;
+    uint32_t lo[8], hi[8];
+    for (uint32_t d = 0; d < c->rank; d++) {
+        uint32_t s[8], z[8], bs[8], bz[8];
+        memcpy(s, os, sizeof s), memcpy(z, osz, sizeof z);
+        lo[d] = UINT32_MAX, hi[d] = 0, z[d] = 1;
+        for (s[d] = os[d]; s[d] < os[d] + osz[d]; s[d]++) {
+            tu_assert_ok(input_box(c, s, z, bs, bz));
+            if (bz[d] > 0)
+                lo[d] = bs[d] < lo[d] ? bs[d] : lo[d], hi[d] = bs[d] + bz[d] > hi[d] ? bs[d] + bz[d] : hi[d];
+        }
+        any &= lo[d] < hi[d];
+    }
+    for (uint32_t d = 0; d < c->rank; d++)
+        is[d] = any ? lo[d] : 0, isz[d] = any ? hi[d] - lo[d] : 0;
+}
+
+/* The box of a range of outputs comes from its first and last coordinates alone (the map
+ * is monotone): for any scale and offsets it is the element-by-element union and the
+ * spec's smallest box, for every operator, mode, rounding direction and antialiasing. */
+START_TEST(halo_of_any_map_is_the_union)
+{
+    uint64_t rng = 0xb0c5 + (uint64_t)_i;
+    for (int n = 0; n < 800; n++) {
+        tcase c = any_map_case(&rng);
+        for (int b = 0; b < 3; b++) {
+            uint32_t os[8], osz[8], is[8], isz[8], us[8], usz[8], ws[8], wsz[8];
+            random_box(&rng, c.rank, c.out, os, osz);
+            tu_assert_ok(input_box(&c, os, osz, is, isz));
+            union_box(&c, os, osz, us, usz);
+            ref_box(&c, os, osz, ws, wsz);
+            for (uint32_t d = 0; d < c.rank; d++)
+                tu_assert_each(is[d] == us[d] && isz[d] == usz[d] && is[d] == ws[d] &&
+                                   isz[d] == wsz[d],
+                               "case %d (op %d, mode %d, dir %d, aa %d, scale %a, offsets %a "
+                               "%a) dim %u: box [%u, +%u) of %u outputs: dmlcl [%u, +%u), "
+                               "union [%u, +%u), spec [%u, +%u) of %u", n, (int)c.type,
+                               c.mode, c.dir, c.aa, (double)c.scales[d], (double)c.ipo[d],
+                               (double)c.opo[d], d, os[d], osz[d], c.out[d], is[d], isz[d],
+                               us[d], usz[d], ws[d], wsz[d], c.in[d]);
+        }
+    }
+}
+END_TEST
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* One long dimension (a seismic trace, an audio signal) of 3e9 outputs: every box query,
+ * the whole output included, takes a few map evaluations, not one per output (20 s each
+ * when it visited them). 10 ms is far above what it takes, even under sanitizers. */
+START_TEST(halo_of_a_long_dimension_is_quick)
+{
+    static const struct {
+        dmlcl_operator_type type;
+        int mode, dir, aa;
+        uint32_t in, out;
+        float scale, ipo, opo;
+        uint32_t whole_start, whole_size; /* what the whole output reads */
+    } cases[] = {
+        {DMLCL_OPERATOR_RESAMPLE1, LINEAR, 0, 0, 1500000000u, 3000000000u, 2, 0.5f, -0.5f,
+         0, 1500000000u},
+        {DMLCL_OPERATOR_RESAMPLE1, NEAREST, 0, 0, 1500000000u, 3000000000u, 2, 0.5f, -0.5f,
+         0, 1500000000u},
+        /* A fuzzer's: every output clamps to the one input element. */
+        {DMLCL_OPERATOR_RESAMPLE1, LINEAR, 0, 0, 1, 2358021260u, 4.77e27f, 2.76e23f, 4.52e27f,
+         0, 1},
+        {DMLCL_OPERATOR_RESAMPLE2, NEAREST, 1, 0, 1000000000u, 3000000000u, 3, 0, 0, 0,
+         1000000000u},
+        {DMLCL_OPERATOR_RESAMPLE3, LINEAR, 0, 1, 4000000000u, 3000000000u, 0.75f, 0.5f, -0.5f,
+         0, 4000000000u},
+        /* Windows of 2e9 taps each. */
+        {DMLCL_OPERATOR_RESAMPLE3, LINEAR, 0, 1, 4000000000u, 3000000000u, 1e-9f, 0.5f, -0.5f,
+         0, 4000000000u},
+        {DMLCL_OPERATOR_RESAMPLE_GRAD1, LINEAR, 0, 0, 1500000000u, 3000000000u, 0.5f, 0.5f,
+         -0.5f, 0, 1500000000u},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tcase c;
+        memset(&c, 0, sizeof c);
+        c.type = cases[k].type, c.rank = 1, c.mode = cases[k].mode, c.dir = cases[k].dir;
+        c.aa = cases[k].aa, c.dtype = F32, c.in[0] = cases[k].in, c.out[0] = cases[k].out;
+        c.scales[0] = cases[k].scale, c.ipo[0] = cases[k].ipo, c.opo[0] = cases[k].opo;
+        const uint32_t n = c.out[0];
+        const uint32_t boxes[5][2] = {{0, n}, {0, n / 2}, {n / 2, n - n / 2}, {n - 1000, 1000},
+                                      {2000000000u, 1}};
+        for (int b = 0; b < 5; b++) {
+            uint32_t is, isz;
+            const double t0 = seconds();
+            tu_assert_ok(input_box(&c, &boxes[b][0], &boxes[b][1], &is, &isz));
+            const double ms = (seconds() - t0) * 1e3;
+            ck_assert_msg(ms < 10, "case %zu box [%u, +%u): %.1f ms", k, boxes[b][0],
+                          boxes[b][1], ms);
+            ck_assert_msg(b > 0 || (is == cases[k].whole_start && isz == cases[k].whole_size),
+                          "case %zu: the whole output reads [%u, +%u)", k, is, isz);
+        }
+    }
 }
 END_TEST
 
@@ -560,6 +695,8 @@ Suite *tiles_suite(void)
     tcase_add_loop_test(tc, halo_is_the_smallest_box, 0, 2);
     tcase_add_test(tc, halo_empty_and_whole);
     tcase_add_test(tc, halo_rejects_bad_boxes);
+    tcase_add_loop_test(tc, halo_of_any_map_is_the_union, 0, 2);
+    tcase_add_test(tc, halo_of_a_long_dimension_is_quick);
     tcase_add_loop_test(tc, tiles_match_the_whole_run, 0, 5);
     tcase_add_test(tc, tiles_slabs_of_a_field);
     tcase_add_test(tc, reverse_tiles_match_the_whole_run);

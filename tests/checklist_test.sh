@@ -33,7 +33,7 @@ python/dmlcl/_core.py~C\.OPERATOR_@E@([^A-Z0-9_]|$)~the Python functions and ope
 fortran/dmlcl.f90~DMLCL_OPERATOR_@E@ = @V@([^0-9]|$)~the enum value in the Fortran module
 fortran/dmlcl.f90~bind\(C\), public :: dmlcl_@L@_desc$~the bind(C) descriptor type
 fortran/dmlclf.c~DMLCL_OPERATOR_@E@([^A-Z0-9_]|$)~the Fortran routines'"'"' C side
-tests/fuzz/fuzz_validation.c~dmlcl_@L@_desc ~the validation fuzz target
+tests/fuzz/fuzz_desc.h~dmlcl_@L@_desc ~the fuzz targets'"'"' descriptors
 tests/check_main.c~@L@_suite}~a test suite
 tests/check_tiles.c~DMLCL_OPERATOR_@E@([^A-Z0-9_]|$)~the tiles and halo-query tests
 tests/cli_test.sh~(^|[ "])@C@( |$)~the command-line tests

@@ -2,6 +2,7 @@
 #ifndef DMLCL_CORE_OP_H
 #define DMLCL_CORE_OP_H
 #include "core/context.h"
+#include "core/slab.h"
 #include "core/tensor.h"
 
 /* ---- operators --------------------------------------------------------------------------- */
@@ -33,6 +34,8 @@ struct dmlcl_operator {
     /* During creation only: the slab of a larger operator this part computes (lib/slabs.c,
      * core/slab.h): boxes of the logical output and input (NULL: all of op's tensors). */
     const dmlcl__box *slab_out, *slab_in;
+    /* During creation only: what the parts of one slabs operator share (NULL: no part). */
+    dmlcl__whole_dims *whole_dims;
     /* A part's tensors' first elements, from the larger operator's bindings' (elements;
      * 0 for an operator that is no part): its enqueue's binding offsets add them. */
     uint64_t shift_in[DMLCL_MAX_BINDINGS], shift_out[DMLCL_MAX_BINDINGS];

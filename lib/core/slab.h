@@ -25,6 +25,16 @@
 typedef void (*dmlcl__slab_reads_fn)(const void *ctx, uint32_t d, uint64_t a, uint64_t b,
                                      uint64_t *lo, uint64_t *hi);
 
+/* What the parts of one slabs operator share about its whole tensors, each fact computed
+ * by the first part that needs it (lib/slabs.c hands every part the same one): per output
+ * dimension, whether its map is a pass-through (rows first + o * step, no weights; see
+ * lib/resample/coord.h), which is a property of the whole dimension, the same for every
+ * part, and may take up to 2^24 map evaluations to tell. */
+typedef struct dmlcl__whole_dims {
+    uint8_t known[DMLCL_MAXDIM], affine[DMLCL_MAXDIM];
+    uint64_t first[DMLCL_MAXDIM], step[DMLCL_MAXDIM];
+} dmlcl__whole_dims;
+
 typedef struct dmlcl__slabs {
     uint64_t limit;                  /* every slab's input and output span is below it */
     uint32_t rank;

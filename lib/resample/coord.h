@@ -5,6 +5,7 @@
 #define DMLCL_RESAMPLE_COORD_H
 #include <float.h>
 #include <math.h>
+#include "core/slab.h"
 #include <stdint.h>
 
 /* The nearest-neighbour index rule: RESAMPLE1's floor(x + 0.5), or RESAMPLE2's rounding
@@ -128,5 +129,51 @@ static inline uint32_t dmlcl__resample_axis_read(const dmlcl__resample_axis *a, 
     float x = dmlcl__resample1_coord(o, a->scale, a->in_offset, a->out_offset);
     return a->linear ? dmlcl__resample1_linear(x, a->n_in, w)
                      : dmlcl__resample_nearest_rule(x, a->n_in, a->rule);
+}
+/* Whether outputs [0, n_out) of the axis each read input first + o * step alone (weight 0
+ * on any upper corner): a pass-through dimension, without a table. Never a pass over the
+ * dimension's length: the reads and their upper corners are nondecreasing in o, so step 0
+ * (every row the same) holds exactly when the last row is the first; a step >= 1 cannot
+ * last past o = 2^24 + 1, where (float)o rounds to 2^24's value and the row repeats, so
+ * only a dimension of at most 2^24 + 1 rows whose last row fits is read row by row. */
+static inline int dmlcl__resample_axis_affine(const dmlcl__resample_axis *a, uint64_t n_out,
+                                              uint64_t *first, uint64_t *step)
+{
+    float w;
+    *first = 0, *step = 1;
+    if (a->identity)
+        return 1; /* rows o, however long */
+    *first = dmlcl__resample_axis_read(a, 0, &w);
+    *step = 0;
+    if (w != 0 || n_out < 2)
+        return w == 0;
+    if (dmlcl__resample_axis_read(a, n_out - 1, &w) == *first)
+        return w == 0;
+    *step = dmlcl__resample_axis_read(a, 1, &w) - *first;
+    if (*step == 0 || n_out > (1u << 24) + 1 ||
+        dmlcl__resample_axis_read(a, n_out - 1, &w) != *first + (n_out - 1) * *step)
+        return 0; /* the ends tell most maps that are not */
+    for (uint64_t o = 1; o < n_out; o++)
+        if (dmlcl__resample_axis_read(a, o, &w) != *first + o * *step || w != 0)
+            return 0;
+    return 1;
+}
+
+/* dmlcl__resample_axis_affine on output dimension d's whole map (n_out outputs), through
+ * wd where given: told by the first part of a slabs operator, read by the others. */
+static inline int dmlcl__resample_whole_affine(const dmlcl__resample_axis *ax, uint64_t n_out,
+                                               uint32_t d, dmlcl__whole_dims *wd,
+                                               uint64_t *first, uint64_t *step)
+{
+    if (wd && wd->known[d]) {
+        *first = wd->first[d], *step = wd->step[d];
+        return wd->affine[d];
+    }
+    const int affine = dmlcl__resample_axis_affine(ax, n_out, first, step);
+    if (wd) {
+        wd->known[d] = 1, wd->affine[d] = (uint8_t)affine;
+        wd->first[d] = *first, wd->step[d] = *step;
+    }
+    return affine;
 }
 #endif

@@ -47,31 +47,34 @@ static uint64_t first_o(const dmlcl__resample_map *m, uint32_t d, const dmlcl__r
 }
 
 /* Dimension d: the input range [*lo, *hi) that output coordinates [a, b) read; empty when
- * none (RESAMPLE_GRAD1 rows that no forward output reads). n_in, n_out: logical sizes. */
+ * none (RESAMPLE_GRAD1 rows that no forward output reads). n_in, n_out: logical sizes.
+ * Forward: each output's first and last reads are nondecreasing in o (forward_reads' map
+ * is monotone; linear's upper corner, read where its weight is not 0, is ceil of the
+ * clamped coordinate; the antialiased window's edges move right with its centre), so the
+ * box is the first output's first read to the last output's last: two evaluations however
+ * long the box, as the element-by-element union would give (tests/check_box_cost.c). */
 static void dim_reads(const dmlcl__resample_map *m, uint32_t d, uint64_t n_in, uint64_t n_out,
                       uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
 {
-    *lo = UINT64_MAX, *hi = 0;
-    uint64_t l, h;
+    *lo = *hi = 0;
+    if (a >= b)
+        return;
     /* The forward pass's input and output sizes: GRAD1's output and input. */
     const uint64_t fwd_in = m->grad ? n_out : n_in, fwd_out = m->grad ? n_in : n_out;
     const dmlcl__resample_axis ax =
         dmlcl__resample_axis_make(m->linear, m->rule, fwd_in, fwd_out, m->scales[d],
                                   m->in_offsets[d], m->out_offsets[d]);
     if (!m->grad) {
-        for (uint64_t o = a; o < b; o++) {
-            forward_reads(m, d, &ax, o, &l, &h);
-            *lo = l < *lo ? l : *lo;
-            *hi = h + 1 > *hi ? h + 1 : *hi;
-        }
+        uint64_t l, h;
+        forward_reads(m, d, &ax, a, lo, &h);
+        forward_reads(m, d, &ax, b - 1, &l, &h);
+        *hi = h + 1;
     } else { /* the incoming gradient's o where forward output o read some of [a, b) */
         const uint64_t first = first_o(m, d, &ax, fwd_out, a, 1);
         const uint64_t end = first_o(m, d, &ax, fwd_out, b, 0);
         if (first < end)
             *lo = first, *hi = end;
     }
-    if (*lo == UINT64_MAX)
-        *lo = *hi = 0;
 }
 
 void dmlcl__resample_input_box(const dmlcl_operator *op, const dmlcl__resample_map *m,

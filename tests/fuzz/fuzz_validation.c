@@ -1,63 +1,35 @@
-/* libFuzzer target: descriptors and bindings built from fuzz bytes go through
- * dmlcl_operator_create and dmlcl_operator_enqueue on a real device (POCL). Invalid input
- * must give a status and a message, never a crash, a hang or an out-of-bounds access.
- * Build: ./configure CC=clang --enable-fuzzing && make tests/fuzz/fuzz_validation */
-#include <dmlcl.h>
-#include <stdint.h>
+/* libFuzzer target: descriptors, tiles, output boxes and bindings built from fuzz bytes go
+ * through dmlcl_operator_create or dmlcl_operator_create_tile, dmlcl_operator_input_box
+ * and dmlcl_operator_enqueue on a real device (POCL), with the slab bound sometimes
+ * lowered so that small operators split into slabs. Invalid input must give a status and
+ * a message, never a crash, a hang (libFuzzer's -timeout) or an out-of-bounds access;
+ * logical tensors of billions of elements must cost no more than small ones to query.
+ * Build: ./configure CC=clang --enable-fuzzing && make tests/fuzz/fuzz_validation
+ * Seeds: tests/fuzz/corpus/validation (tests/fuzz/seeds.py writes them). */
+#include "fuzz_desc.h"
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-typedef struct { const uint8_t *p; size_t n; } reader;
-
-static uint32_t take32(reader *r)
-{
-    uint32_t v = 0;
-    size_t k = r->n < 4 ? r->n : 4;
-    memcpy(&v, r->p, k);
-    r->p += k;
-    r->n -= k;
-    return v;
-}
-
-static uint8_t take8(reader *r) { return (uint8_t)take32(r); }
-
-/* Sizes mostly small (so that valid descriptors stay cheap), sometimes anything. */
-static uint32_t take_size(reader *r)
-{
-    uint8_t mode = take8(r);
-    return mode < 200 ? mode % 9 : take32(r);
-}
-
-typedef struct {
-    uint32_t sizes[9], strides[9];
-    dmlcl_tensor_desc d;
-} ftensor;
-
-static void take_tensor(reader *r, ftensor *t)
-{
-    t->d.data_type = (dmlcl_tensor_data_type)(take8(r) % 13);
-    t->d.dimension_count = take8(r) % 10;
-    for (int i = 0; i < 9; i++)
-        t->sizes[i] = take_size(r);
-    int strided = take8(r) & 1;
-    for (int i = 0; i < 9 && strided; i++)
-        t->strides[i] = take_size(r);
-    t->d.sizes = take8(r) == 255 ? NULL : t->sizes;
-    t->d.strides = strided ? t->strides : NULL;
-    t->d.total_tensor_size_in_bytes = take8(r) < 240 ? 0 : take32(r);
-}
 
 static dmlcl_context *ctx;
 static cl_mem bufs[2];
 
-static void setup(void)
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    if (ctx)
-        return;
+    (void)argc, (void)argv;
+    /* A device of 1 GB: the tables an operator may build (up to its largest allocation)
+     * stay within libFuzzer's memory limit, so that a valid descriptor with large tables
+     * costs a bounded time rather than an out-of-memory report. */
+    setenv("POCL_MEMORY_LIMIT", "1", 0);
+    /* The generic programs only, as make check: no specialised builds on threads of their
+     * own, compiling beside the inputs (a cold compile is seconds on a busy host). */
+    setenv("DMLCL_SPECIALIZE", "off", 0);
     if (dmlcl_context_create_default(&ctx))
         abort();
     for (int i = 0; i < 2; i++)
-        bufs[i] = clCreateBuffer(dmlcl_context_cl_context(ctx), CL_MEM_READ_WRITE, 4096, NULL, NULL);
+        bufs[i] = clCreateBuffer(dmlcl_context_cl_context(ctx), CL_MEM_READ_WRITE, 4096, NULL,
+                                 NULL);
+    return 0;
 }
 
 static void take_bindings(reader *r, dmlcl_buffer_binding *b, int n)
@@ -70,50 +42,86 @@ static void take_bindings(reader *r, dmlcl_buffer_binding *b, int n)
     }
 }
 
+/* The slab bound: unset (2^31 elements), or slab=N for both families' planners; returns
+ * it. */
+static uint64_t take_slab(reader *r)
+{
+    const uint8_t mode = take8(r);
+    if (mode < 128) {
+        unsetenv("DMLCL_RESAMPLE_PLAN");
+        unsetenv("DMLCL_RS_PLAN");
+        return 1ull << 31;
+    }
+    const uint32_t n = 64 + take32(r) % 4032;
+    char v[32];
+    snprintf(v, sizeof v, "slab=%u", n);
+    setenv("DMLCL_RESAMPLE_PLAN", v, 1);
+    setenv("DMLCL_RS_PLAN", v, 1);
+    return n;
+}
+
+/* A tile of tensor t: its logical sizes near t's own (sometimes anything), its start. */
+typedef struct {
+    uint32_t logical[9], start[9];
+    dmlcl_tile_desc d;
+} ftile;
+
+static const dmlcl_tile_desc *take_tile(reader *r, const dmlcl_tensor_desc *t, ftile *f)
+{
+    const uint8_t mode = take8(r);
+    take_near(r, t->sizes, f->logical);
+    take_near(r, NULL, f->start);
+    f->d.dimension_count = mode < 200 ? t->dimension_count : mode % 10;
+    f->d.logical_sizes = mode == 255 ? NULL : f->logical;
+    f->d.start = mode == 254 ? NULL : f->start;
+    return mode < 64 ? NULL : &f->d;
+}
+
+/* The halo query on a box of the output: its answer must lie in the input. */
+static void query(reader *r, const fdesc *f)
+{
+    uint32_t start[9], sizes[9], in_start[9], in_sizes[9];
+    take_near(r, NULL, start);
+    take_near(r, fdesc_output(f)->sizes, sizes);
+    if (dmlcl_operator_input_box(&f->od, start, sizes, in_start, in_sizes) != DMLCL_SUCCESS) {
+        if (dmlcl_last_error()[0] == 0)
+            abort();
+        return;
+    }
+    const dmlcl_tensor_desc *in = fdesc_input(f);
+    for (uint32_t d = 0; d < in->dimension_count; d++)
+        if ((uint64_t)in_start[d] + in_sizes[d] > in->sizes[d])
+            abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    setup();
-    reader r = {data, size};
-    ftensor t[3];
-    for (int i = 0; i < 3; i++)
-        take_tensor(&r, &t[i]);
-    float scales[9], in_off[9], out_off[9];
-    for (int i = 0; i < 9; i++) {
-        uint32_t a = take32(&r), b = take32(&r), c = take32(&r);
-        memcpy(&scales[i], &a, 4);
-        memcpy(&in_off[i], &b, 4);
-        memcpy(&out_off[i], &c, 4);
+    fdesc f;
+    reader r = fuzz_begin(data, size, &f);
+    dmlcl_buffer_binding in[2], out[1];
+    take_bindings(&r, in, 2);
+    take_bindings(&r, out, 1);
+    const uint8_t counts = take8(&r);
+    /* 0: create on the whole tensors; 1: on tiles; 2: the halo query alone (also where the
+     * tables would take long to build: fdesc_cheap). */
+    const uint8_t path = take8(&r) % 3;
+    const uint64_t slab = take_slab(&r);
+    ftile ti, to;
+    const dmlcl_tile_desc *tin = take_tile(&r, fdesc_input(&f), &ti);
+    const dmlcl_tile_desc *tout = take_tile(&r, fdesc_output(&f), &to);
+    if (path == 2 || !fdesc_cheap(&f, slab)) {
+        query(&r, &f);
+        return 0;
     }
-    dmlcl_reverse_subsequences_desc rd = {&t[0].d, &t[1].d, &t[2].d, take8(&r) % 10};
-    dmlcl_resample1_desc r1 = {&t[0].d, &t[2].d, (dmlcl_interpolation_mode)(take8(&r) % 3),
-                               take8(&r) % 10, scales, in_off, out_off};
-    dmlcl_resample_desc r0 = {&t[0].d, &t[2].d, (dmlcl_interpolation_mode)(take8(&r) % 3),
-                              take8(&r) % 10, scales};
-    dmlcl_axis_direction dir = (dmlcl_axis_direction)(take8(&r) % 3);
-    dmlcl_resample2_desc r2 = {r1.input_tensor, r1.output_tensor, r1.interpolation_mode, dir,
-                               r1.dimension_count, scales, in_off, out_off};
-    dmlcl_resample_grad1_desc g1 = {&t[2].d, &t[0].d, r1.interpolation_mode, dir,
-                                    r1.dimension_count, scales, in_off, out_off};
-    dmlcl_resample3_desc r3 = {r1.input_tensor, r1.output_tensor, r1.interpolation_mode, dir,
-                               r1.dimension_count, scales, in_off, out_off, take8(&r) % 3};
-    dmlcl_operator_desc od = {(dmlcl_operator_type)(take8(&r) % 8), NULL};
-    od.desc = od.type == DMLCL_OPERATOR_RESAMPLE1       ? (const void *)&r1
-            : od.type == DMLCL_OPERATOR_RESAMPLE        ? (const void *)&r0
-            : od.type == DMLCL_OPERATOR_RESAMPLE2       ? (const void *)&r2
-            : od.type == DMLCL_OPERATOR_RESAMPLE_GRAD1  ? (const void *)&g1
-            : od.type == DMLCL_OPERATOR_RESAMPLE3       ? (const void *)&r3 : (const void *)&rd;
     dmlcl_operator *op = NULL;
-    dmlcl_status st = dmlcl_operator_create(ctx, &od, &op);
+    dmlcl_status st = path == 1 ? dmlcl_operator_create_tile(ctx, &f.od, tin, tout, &op)
+                                : dmlcl_operator_create(ctx, &f.od, &op);
     if (st != DMLCL_SUCCESS) {
         if (op != NULL || dmlcl_last_error()[0] == 0)
             abort(); /* a failure must reset *out and explain itself */
         return 0;
     }
-    dmlcl_buffer_binding in[2], out[1];
-    take_bindings(&r, in, 2);
-    take_bindings(&r, out, 1);
-    uint8_t counts = take8(&r);
     cl_event ev = NULL;
     st = dmlcl_operator_enqueue(op, in, counts & 3, out, (counts >> 2) & 3, 0, NULL, &ev);
     if (st == DMLCL_SUCCESS) {

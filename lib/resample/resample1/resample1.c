@@ -219,9 +219,9 @@ dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *
     op->vt = vt;
     dmlcl__limits lim = dmlcl__op_limits(op);
     dmlcl__resample1_plan *p = &im->plan;
-    dmlcl__resample1_plan_make_rule(&op->in[0], &op->out[0], m->linear, m->rule, m->scales,
+    dmlcl__resample1_plan_make_part(&op->in[0], &op->out[0], m->linear, m->rule, m->scales,
                                     m->in_offsets, m->out_offsets, &lim,
-                                    dmlcl__resample_force_idx64(), p);
+                                    dmlcl__resample_force_idx64(), op->whole_dims, p);
     /* $DMLCL_RESAMPLE_PLAN overrides the launch shape, for tuning runs. */
     dmlcl__r1_tune tune;
     int given;

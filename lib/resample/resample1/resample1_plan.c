@@ -40,25 +40,6 @@ static dim_fn slot_fn(const dmlcl__resample1_plan *p, uint32_t k)
 /* A dimension is pass-through when its rows are index = first + o * step, all weights 0. */
 typedef struct { int affine; uint64_t first, step; } dim_map;
 
-static dim_map classify(const dim_fn *f, uint64_t n_out)
-{
-    dim_map m = {1, 0, 0};
-    float w;
-    if (f->ax.identity) { /* rows o (coord.h), without computing them all */
-        m.step = 1;
-        return m;
-    }
-    m.first = row(f, 0, &w);
-    m.affine = w == 0;
-    for (uint64_t o = 1; o < n_out && m.affine; o++) {
-        uint64_t i = row(f, o, &w);
-        if (o == 1)
-            m.step = i >= m.first ? i - m.first : 0;
-        m.affine = w == 0 && i == m.first + o * m.step;
-    }
-    return m;
-}
-
 /* Appends a pass-through dimension, merged into the previous one when both tensors step
  * through the pair as one dimension. */
 static void add_pass(dmlcl__resample1_plan *p, uint64_t size, uint64_t in_str, uint64_t out_str)
@@ -111,13 +92,24 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
                                      const dmlcl__limits *lim, int force_idx64,
                                      dmlcl__resample1_plan *p)
 {
+    dmlcl__resample1_plan_make_part(in, out, linear, rule, scales, in_offsets, out_offsets, lim,
+                                    force_idx64, NULL, p);
+}
+
+void dmlcl__resample1_plan_make_part(const dmlcl__tensor *in, const dmlcl__tensor *out,
+                                     int linear, dmlcl__nearest_rule rule, const float *scales,
+                                     const float *in_offsets, const float *out_offsets,
+                                     const dmlcl__limits *lim, int force_idx64,
+                                     dmlcl__whole_dims *wd, dmlcl__resample1_plan *p)
+{
     memset(p, 0, sizeof *p);
     p->rule = rule;
     for (uint32_t d = 0; d < in->rank; d++) {
         uint64_t n_out = out->sizes[d];
         /* Classified on the whole dimension, so that a tile computes as the whole does. */
         dim_fn f = whole_fn(in, out, d, linear, rule, scales, in_offsets, out_offsets);
-        dim_map m = classify(&f, out->whole[d]);
+        dim_map m = {0, 0, 0};
+        m.affine = dmlcl__resample_whole_affine(&f.ax, out->whole[d], d, wd, &m.first, &m.step);
         if (m.affine) {
             /* The tile's first row, relative to the input tile's first element. */
             p->in_base += (m.first + out->origin[d] * m.step - in->origin[d]) * in->strides[d];

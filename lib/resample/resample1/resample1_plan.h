@@ -4,6 +4,7 @@
 #define DMLCL_RESAMPLE_PLAN_H
 #include "resample/tune.h"
 #include "core/plan.h"
+#include "core/slab.h"
 
 /* ---- RESAMPLE1 ------------------------------------------------------------------------
  * The coordinate mapping runs on the host in IEEE float32 (OpenCL's float division is not
@@ -107,6 +108,13 @@ void dmlcl__resample1_plan_make_rule(const dmlcl__tensor *in, const dmlcl__tenso
                                      const float *in_offsets, const float *out_offsets,
                                      const dmlcl__limits *lim, int force_idx64,
                                      dmlcl__resample1_plan *p);
+/* The same for a part of a slabs operator (wd: its parts' shared facts, NULL: none), which
+ * classifies each whole dimension once for all parts. */
+void dmlcl__resample1_plan_make_part(const dmlcl__tensor *in, const dmlcl__tensor *out,
+                                     int linear, dmlcl__nearest_rule rule, const float *scales,
+                                     const float *in_offsets, const float *out_offsets,
+                                     const dmlcl__limits *lim, int force_idx64,
+                                     dmlcl__whole_dims *wd, dmlcl__resample1_plan *p);
 /* Picks the inner dimension, the outputs per unit and the NDRange for a plan whose
  * dimensions are classified (called by plan_make_rule with no overrides). */
 void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,

@@ -152,7 +152,7 @@ static void dim_to_memo(dmlcl_operator *op, const dmlcl__taps_table *t,
  * the dimension's dim_key. */
 static dmlcl_status add_dim(dmlcl_operator *op, dmlcl__taps_table *t, int grad, int linear,
                             dmlcl__nearest_rule rule, int antialiased, dmlcl__taps_dim *p,
-                            const uint64_t *key, uint64_t *floor_words)
+                            uint32_t d, const uint64_t *key, uint64_t *floor_words)
 {
     dim_dest dest = {t, p};
     int hit = dmlcl__memo_visit(&op->ctx->memo, DMLCL__MEMO_TAPS_DIM, key, DIM_KEY * 8,
@@ -162,7 +162,7 @@ static dmlcl_status add_dim(dmlcl_operator *op, dmlcl__taps_table *t, int grad, 
                            op->vt->name);
     if (hit > 0)
         return p->row_word == UINT64_MAX ? DMLCL_SUCCESS : table_floor(op, grad, p, floor_words);
-    if (!dmlcl__taps_affine(grad, linear, rule, antialiased, p)) {
+    if (!dmlcl__taps_affine(grad, linear, rule, antialiased, p, d, op->whole_dims)) {
         dmlcl_status st = table_floor(op, grad, p, floor_words);
         if (st)
             return st;
@@ -195,7 +195,7 @@ static dmlcl_status build(dmlcl_operator *op, taps_impl *im, int grad, int linea
         dim_key(grad, linear, rule, antialiased, &p, key);
         im->tkey_words += DIM_KEY;
         if (!same_map(dims, d, &p) &&
-            (st = add_dim(op, t, grad, linear, rule, antialiased, &p, key, &floor_words)))
+            (st = add_dim(op, t, grad, linear, rule, antialiased, &p, d, key, &floor_words)))
             return st;
         dims[d] = p;
         dmlcl__taps_plan_dim(&im->plan, src, res, d, &p);

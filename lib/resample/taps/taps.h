@@ -53,9 +53,10 @@ int dmlcl__taps_add_forward(dmlcl__taps_table *t, int antialiased, dmlcl__taps_d
 /* Without building rows: if every row of the whole dimension would be one tap of weight 1
  * at source index first + r * step (then shifted to the tiles) (RESAMPLE3's unwidened linear taps on an affine map,
  * RESAMPLE_GRAD1 of a forward map o -> o), sets p's row_word to UINT64_MAX, first and step
- * and returns 1. Spares an identity dimension, however long, its rows. */
+ * and returns 1. Spares an identity dimension, however long, its rows. d: the dimension,
+ * wd: what the parts of a slabs operator share (NULL: none; see core/slab.h). */
 int dmlcl__taps_affine(int grad, int linear, dmlcl__nearest_rule rule, int antialiased,
-                       dmlcl__taps_dim *p);
+                       dmlcl__taps_dim *p, uint32_t d, dmlcl__whole_dims *wd);
 
 /* taps.c: builds the tables of every dimension, plans, gets the kernel and
  * uploads the table into op (op->in[0], op->out[0] validated: source and result). grad:

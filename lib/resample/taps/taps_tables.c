@@ -99,7 +99,7 @@ static void finish(dmlcl__taps_table *t, uint64_t rows, uint64_t n, dmlcl__taps_
 }
 
 int dmlcl__taps_affine(int grad, int linear, dmlcl__nearest_rule rule, int antialiased,
-                       dmlcl__taps_dim *p)
+                       dmlcl__taps_dim *p, uint32_t d, dmlcl__whole_dims *wd)
 {
     if (!grad && antialiased && p->scale < 1)
         return 0; /* widened filters: several taps */
@@ -108,18 +108,9 @@ int dmlcl__taps_affine(int grad, int linear, dmlcl__nearest_rule rule, int antia
     if (grad && n_fwd != n_in)
         return 0; /* some input is read by none or by several outputs */
     const dmlcl__resample_axis ax = fwd_axis(grad, linear, rule, p);
-    uint64_t first = 0, step = 0;
-    for (uint64_t o = 0; o < n_fwd; o++) {
-        uint32_t i0, i1;
-        float w;
-        sample(&ax, o, &i0, &i1, &w);
-        if (o == 0)
-            first = i0;
-        else if (o == 1)
-            step = i0 >= first ? i0 - first : 0;
-        if (w != 0 || i0 != first + o * step)
-            return 0;
-    }
+    uint64_t first, step;
+    if (!dmlcl__resample_whole_affine(&ax, n_fwd, d, wd, &first, &step))
+        return 0;
     if (grad && n_fwd > 1 && (first != 0 || step != 1))
         return 0; /* not a bijection */
     p->row_word = UINT64_MAX;
@@ -292,14 +283,43 @@ static void aa_weights(const dmlcl__taps_dim *p, double c, int64_t xmin, uint64_
     }
 }
 
+/* The first j of [lo, hi) where tap j of the row with centre c is past the centre (want 0),
+ * of nonzero weight (1) or of weight 0 (2); hi if none. Each holds from some j on within
+ * the ranges dmlcl__taps_aa_row asks about: a binary search. */
+static int64_t aa_first(int want, int64_t lo, int64_t hi, double c, double scale)
+{
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        const int yes = want == 0 ? (double)mid + 0.5 - c >= 0
+                        : want == 1 ? aa_weight(mid, c, scale) > 0
+                                    : !(aa_weight(mid, c, scale) > 0);
+        if (yes)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* aa_weights' first and last taps of nonzero weight without visiting the window (it may
+ * span the whole input): a tap's distance to the centre, (double)j + 0.5 - c, is
+ * nondecreasing in j, so weights > 0 are a run of taps, found by binary searches on each
+ * side of the centre. A weight v > 0 stays > 0 normalized: v >= 2^-53 and the sum <= the
+ * tap count < 2^33, far above float's least subnormal. No tap > 0: the edge tap. */
 void dmlcl__taps_aa_row(const dmlcl__taps_dim *p, uint64_t o, int64_t *first, uint64_t *count)
 {
-    int64_t xmin;
-    uint64_t nt, lo, hi;
-    double c = aa_range(p, o, &xmin, &nt);
-    aa_weights(p, c, xmin, nt, NULL, NULL, &lo, &hi);
-    *first = xmin + (int64_t)lo;
-    *count = hi - lo + 1;
+    int64_t a;
+    uint64_t nt;
+    const double c = aa_range(p, o, &a, &nt), s = p->scale;
+    const int64_t b = a + (int64_t)nt, mid = aa_first(0, a, b, c, s);
+    const int64_t end = aa_first(2, mid, b, c, s); /* right of the centre: > 0, then 0 */
+    int64_t lo = aa_first(1, a, mid, c, s), last = end - 1; /* left: 0, then > 0 */
+    if (end == mid) /* none right of the centre: the run ends left of it, if any */
+        last = lo < mid ? mid - 1 : -1;
+    if (last < 0)
+        lo = last = a;
+    *first = lo;
+    *count = (uint64_t)(last - lo + 1);
 }
 
 /* Rows of at most *most taps, and *taps in all: from the support's width where that
