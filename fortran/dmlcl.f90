@@ -285,7 +285,7 @@ module dmlcl
        integer(c_int32_t), intent(out) :: input_start(*), input_sizes(*)
      end function dmlcl_operator_input_box
 
-     !> The output sizes that scales give, floor(float32(n) x scale) per dimension (dmlcl's
+     !> The output sizes that scales give, n x scale rounded down in float32 (dmlcl's
      !> order, as the descriptors'; dmlcl_resample sizes y from its shape instead).
      integer(c_int) function dmlcl_resample_output_sizes(dimension_count, input_sizes, &
           scales, output_sizes) bind(C, name="dmlcl_resample_output_sizes")
@@ -465,10 +465,10 @@ contains
   end subroutine finish
 
   !> Resamples x into y (RESAMPLE1; RESAMPLE2 with rounding; RESAMPLE3 with antialias):
-  !> for output index o (0-based) along dimension d, the input coordinate is
-  !> c = (o - output_offsets(d)) / scales(d) - input_offsets(d) in float32; nearest takes
-  !> the element at floor(c + 0.5) (rounding: DMLCL_AXIS_DIRECTION_INCREASING = ceil(c),
-  !> _DECREASING = floor(c)), linear the weighted corners, both clamped to the edges.
+  !> every dimension by its scale and pixel offsets, the coordinate in float32; nearest
+  !> takes the nearest element, ties up (rounding: DMLCL_AXIS_DIRECTION_INCREASING rounds
+  !> up, _DECREASING down), linear the weighted corners, both clamped to the edges; the
+  !> formulas: doc/operators.md#resample1-and-resample, #resample2 and #resample3.
   !>   x, y:    same type (real(c_float), real(c_double), integer(int8/int16); integer(int32)
   !>            nearest only) and rank (1-8);
   !>            y's shape is the output size; any layout, sections included, no copies
@@ -478,7 +478,8 @@ contains
   !>            absent: a failure stops the program with the message
   !>   input_offsets, output_offsets: one per dimension, default 0.5 and -0.5 (pixel
   !>            centres)
-  !>   antialias: .true.: linear downsampling through the widened triangle filter
+  !>   antialias: .true.: linear downsampling through the widened, normalized triangle
+  !>            filter (PyTorch's antialias=True)
   !>   x_whole, x_start, y_whole, y_start: x and y as boxes of larger logical arrays
   !>            (see the module's header); scales absent: of the logical shapes
   subroutine dmlcl_resample(x, y, scales, mode, status, input_offsets, output_offsets, &

@@ -116,8 +116,9 @@ typedef enum dmlcl_interpolation_mode {
     DMLCL_INTERPOLATION_MODE_LINEAR = 1
 } dmlcl_interpolation_mode;
 
-/* RESAMPLE1: per dimension d, input coordinate
- * x = ((float)o - output_pixel_offsets[d]) / scales[d] - input_pixel_offsets[d].
+/* RESAMPLE1: resamples every dimension by its scale and pixel offsets (DirectML's order),
+ * nearest-neighbour (ties round up) or linear, the edges clamped; the coordinate in float32
+ * and the formulas: doc/operators.md#resample1-and-resample.
  * dimension_count must equal the tensors' rank; the three arrays hold that many values.
  * Types: FLOAT32, FLOAT16, FLOAT64 (cl_khr_fp64), INT8, UINT8, INT16, UINT16 (linear
  * rounds half to even and saturates), INT32 and UINT32 with NEAREST_NEIGHBOR only. */
@@ -131,8 +132,8 @@ typedef struct dmlcl_resample1_desc {
     const float *output_pixel_offsets;
 } dmlcl_resample1_desc;
 
-/* The output sizes that scales give: output_sizes[d] = floor(float32(input_sizes[d]) x
- * scales[d]), the product rounded to float32 as ONNX Runtime computes it (10 x 0.7f is 7).
+/* The output sizes that scales give: input size times scale, rounded down, the product in
+ * float32 as ONNX Runtime computes it (10 x 0.7f is 7; doc/operators.md#resample1-and-resample).
  * A pure host function. Errors (INVALID_ARGUMENT, nothing written): the tensor size rules
  * for input_sizes (dimension_count 1 to 8, sizes >= 1), the scale rule (finite and > 0), a
  * NULL array, an output size outside 1 to 4294967295. */
@@ -150,18 +151,15 @@ typedef struct dmlcl_resample_desc {
 } dmlcl_resample_desc;
 
 /* RESAMPLE2's rounding direction for NEAREST_NEIGHBOR (values equal DirectML's
- * DML_AXIS_DIRECTION): the input index is ceil(x) (INCREASING) or floor(x) (DECREASING),
- * clamped to [0, n-1]. */
+ * DML_AXIS_DIRECTION): the coordinate rounds up (INCREASING) or down (DECREASING). */
 typedef enum dmlcl_axis_direction {
-    DMLCL_AXIS_DIRECTION_INCREASING = 0, /* ceil(x) */
-    DMLCL_AXIS_DIRECTION_DECREASING = 1  /* floor(x) */
+    DMLCL_AXIS_DIRECTION_INCREASING = 0, /* rounds up */
+    DMLCL_AXIS_DIRECTION_DECREASING = 1  /* rounds down */
 } dmlcl_axis_direction;
 
-/* RESAMPLE2: RESAMPLE1 (same coordinate x) whose nearest-neighbour index is ceil(x) or
- * floor(x) by rounding_direction instead of floor(x + 0.5). LINEAR ignores the direction
- * (it must still be 0 or 1). ONNX's nearest modes: round_prefer_floor = INCREASING with
- * input offsets + 0.5; round_prefer_ceil = DECREASING with input offsets - 0.5;
- * floor = DECREASING; ceil = INCREASING (see doc/operators.md). */
+/* RESAMPLE2: RESAMPLE1 whose nearest neighbour rounds the coordinate up or down by
+ * rounding_direction instead of half up. LINEAR ignores the direction (it must still be 0
+ * or 1). ONNX's nearest modes as directions and offsets: doc/operators.md#resample2. */
 typedef struct dmlcl_resample2_desc {
     const dmlcl_tensor_desc *input_tensor;
     const dmlcl_tensor_desc *output_tensor;
@@ -175,10 +173,9 @@ typedef struct dmlcl_resample2_desc {
 
 /* RESAMPLE_GRAD1: the backward pass of RESAMPLE2 with the same mode, direction, scales
  * and offsets (the forward pass's values). input_gradient_tensor is shaped like the
- * forward output, output_gradient_tensor like the forward input. Each forward output's
- * gradient is added to the input elements the forward pass read, times the weights it
- * used; elements nothing read get 0. Deterministic: a gather, no atomics; sums in float
- * (FLOAT64: double) in the order of a forward-order scatter. RESAMPLE1's types but the
+ * forward output, output_gradient_tensor like the forward input. Deterministic: a gather,
+ * no atomics, bit-identical to a forward-order scatter; the sums:
+ * doc/operators.md#resample_grad1. RESAMPLE1's types but the
  * 32-bit integers (float32 holds them exactly only up to 2^24): FLOAT32, FLOAT16, FLOAT64
  * (with cl_khr_fp64), INT8, UINT8, INT16 and UINT16 (the float sum rounds half to even
  * and saturates once, on the store). */
@@ -193,13 +190,10 @@ typedef struct dmlcl_resample_grad1_desc {
     const float *output_pixel_offsets;
 } dmlcl_resample_grad1_desc;
 
-/* RESAMPLE3: RESAMPLE2 plus antialiased (0 or 1, DirectML's BOOL). With antialiased = 1,
- * every LINEAR dimension with scale < 1 uses a triangle filter widened to 1 / scale:
- * centre c = x + 0.5 (x: RESAMPLE1's coordinate), taps j in
- * [max((int)(c - 1/scale + 0.5), 0), min((int)(c + 1/scale + 0.5), n)), weights
- * max(0, 1 - |j + 0.5 - c| * scale) normalized by their sum (PyTorch's
- * F.interpolate(..., mode='bilinear', antialias=True, align_corners=False) with
- * pixel-centre offsets). No effect on NEAREST_NEIGHBOR or on dimensions with scale >= 1. */
+/* RESAMPLE3: RESAMPLE2 plus antialiased (0 or 1, DirectML's BOOL): with 1, LINEAR
+ * downsampling (scale < 1) through a widened, normalized triangle filter, as PyTorch's
+ * antialias=True; the formulas: doc/operators.md#resample3. No effect on NEAREST_NEIGHBOR
+ * or on dimensions with scale >= 1. */
 typedef struct dmlcl_resample3_desc {
     const dmlcl_tensor_desc *input_tensor;
     const dmlcl_tensor_desc *output_tensor;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The adding-an-operator checklist (doc/hacking.md), checked: every operator registered in
 # include/dmlcl.h's dmlcl_operator_type must appear in each place below, and every document
-# that a source file, README.md or doc/*.md cites must be in the repository.
+# that a source file, README.md or doc/*.md cites must be in the repository, and the operators'
+# formulas are written out in doc/operators.md only.
 # Usage: sh tests/checklist_test.sh (from the source tree; make check sets $srcdir).
 # Exit 0 when all holds; 1 with one line per missing entry, naming the file.
 top=${srcdir:-.}
@@ -133,5 +134,49 @@ for f in README.md doc/*.md; do
     done
 done
 
-[ $fail -eq 0 ] && echo "checklist: every registered operator is in every place; every cited document exists"
+# ---- each formula once -------------------------------------------------------------------------
+# doc/operators.md is the only text of the operators' formulas; the header, manual pages, CLI
+# help, bindings' docstrings and other documents say what an operator does and point there.
+# (Code under lib/ and kernels/ may keep the math it implements; tests and the C/Python
+# references keep theirs.) Each fragment below is distinctive of one formula; the files are
+# compared with spaces, backticks and troff's font changes removed, minus and times signs
+# (Unicode and troff) made ASCII.
+fragments='(o-output_
+)/scale-input_
+)/scales[d]-input_
+floor(n*scale)
+floor(nxscale)
+floor(x+0.5)
+floor(c+0.5)
+ceil(x)
+ceil(c)
+floor(x)
+floor(c)
+i0=floor(
+i1=min(i0
+w=x-i0
+w=c-i0
+1-|j+0.5
+c-1/scale
+c+1/scale
+floor(float32(
+floor(inputsize*scale)
+floor(inputsizexscale)
+productof1-worw'
+flat() { # flat FILE: the file's lines as compared, prefixed with their numbers
+    LC_ALL=C sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/\\(mi/-/g' -e 's/−/-/g' \
+        -e 's/\\(mu/*/g' -e 's/×/*/g' -e 's/[[:space:]`]//g' -- "$1" | grep -n ''
+}
+for f in README.md include/*.h doc/*.md doc/*.1 doc/*.3 tools/*.c python/dmlcl/*.py fortran/*.f90; do
+    case $f in doc/operators.md | fortran/check_fortran.f90) continue ;; esac
+    [ -f "$f" ] || continue
+    flat "$f" | grep -F -e "$fragments" | while IFS=: read -r line text; do
+        echo "FAIL: $f:$line writes out a formula of doc/operators.md (point there): $text"
+    done
+done >"${TMPDIR:-/tmp}/checklist.$$"
+if [ -s "${TMPDIR:-/tmp}/checklist.$$" ]; then cat "${TMPDIR:-/tmp}/checklist.$$"; fail=1; fi
+rm -f "${TMPDIR:-/tmp}/checklist.$$"
+
+[ $fail -eq 0 ] && echo "checklist: every registered operator is in every place; every cited" \
+    "document exists; each formula is written in doc/operators.md only"
 exit $fail

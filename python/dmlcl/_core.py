@@ -1103,7 +1103,7 @@ class Resample(_ResampleBase):
             self._desc = lambda x, o, r, s, i, oo: C.Resample3Desc(
                 x, o, m, _ROUNDINGS.get(rounding, 0), r, s, i, oo, 1)
         elif rounding is None:
-            # RESAMPLE1: nearest rounds half up, floor(x + 0.5).
+            # RESAMPLE1: nearest rounds half up.
             self._type = C.OPERATOR_RESAMPLE1
             self._desc = lambda x, o, r, s, i, oo: C.Resample1Desc(x, o, m, r, s, i, oo)
         else:
@@ -1121,8 +1121,8 @@ class Resample(_ResampleBase):
 
 
 def resample_output_shape(shape, scales):
-    """The output shape that ``scales`` give an input of ``shape``: ``floor(float32(n) *
-    float32(s))`` per dimension, the shape ``dmlcl.resample(x, scales)`` returns (the C
+    """The output shape that ``scales`` give an input of ``shape``: n x s rounded down per
+    dimension, the product in float32, the shape ``dmlcl.resample(x, scales)`` returns (the C
     library's ``dmlcl_resample_output_sizes``). ``scales`` is one value for every
     dimension or one per dimension. A size that rounds to 0 or passes 4294967295, a bad
     scale or an empty shape raises ``InvalidArgumentError`` with the library's message.
@@ -1158,23 +1158,21 @@ def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
     ``out`` and returns it.
 
     Every dimension may be resampled (batch and channel included; give scale 1 to keep
-    one). For output index o and dimension d (n = x.shape[d]) the input coordinate is, in
-    IEEE float32 and in this order,
+    one) by its scale and pixel offsets, the input coordinate computed in IEEE float32 in
+    DirectML's order; the formulas: doc/operators.md#resample1-and-resample.
 
-        c = (o - output_offsets[d]) / scales[d] - input_offsets[d]
-
-    - mode="nearest": the input element at ``clamp(floor(c + 0.5), 0, n-1)`` (ties round
-      up; RESAMPLE1); with rounding="increasing", ``ceil(c)``, with "decreasing",
-      ``floor(c)`` (RESAMPLE2). Bits are copied.
-    - mode="linear" (default): ``c = clamp(c, 0, n-1)``, ``i0 = floor(c)``,
-      ``i1 = min(i0+1, n-1)``, ``w = c - i0``; the weighted sum over the 2^k corners of
-      the k resampled dimensions, computed in float32 (float64: double) and rounded once
+    - mode="nearest": the nearest input element, clamped to the input (ties round up;
+      RESAMPLE1); with rounding="increasing" the coordinate rounds up, with "decreasing"
+      down (RESAMPLE2, doc/operators.md#resample2). Bits are copied.
+    - mode="linear" (default): the weighted sum over the 2^k corners of the k resampled
+      dimensions, computed in float32 (float64: double) and rounded once
       (int8/uint8/int16/uint16: half to even, then saturated). Edges repeat the edge
       element.
-    - antialias=True with mode="linear": every dimension with scale < 1 uses a triangle
-      filter widened to 1/scale and normalized (RESAMPLE3; PyTorch's
-      ``F.interpolate(..., antialias=True, align_corners=False)``); no effect on other
-      dimensions or on nearest.
+    - antialias=True with mode="linear": RESAMPLE2 plus antialiased linear downsampling
+      (a widened, normalized triangle filter, as PyTorch's
+      ``F.interpolate(..., antialias=True, align_corners=False)``) in every dimension with
+      scale < 1; no effect on other dimensions or on nearest
+      (doc/operators.md#resample3).
 
     The default offsets 0.5 and -0.5 are pixel-centre sampling (ONNX ``half_pixel``);
     offsets 0 and 0 are ONNX ``asymmetric`` (doc/operators.md lists every ONNX mode).
@@ -1194,7 +1192,7 @@ def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
         Output over input size per dimension (a scalar: every dimension), each finite and
         > 0. Used as float32.
     size : sequence of ints, optional
-        The output shape. Without it, the output shape is ``floor(n x scale)`` per
+        The output shape. Without it, the output shape is n x scale rounded down per
         dimension with the product in float32 (10 x 0.7 gives 7), as ``dmlcl run``
         computes it. With ``size`` (or ``out``) and no ``scales``, each scale is
         ``size / n`` in float32. With both, both are used as given: output sizes need not
@@ -1203,8 +1201,8 @@ def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
     input_offsets, output_offsets : float or sequence of floats
         Per dimension (a scalar: every dimension); default 0.5 and -0.5.
     rounding : None, "increasing" or "decreasing"
-        nearest's rounding: None rounds half up, ``floor(c + 0.5)``; "increasing" is
-        ``ceil(c)`` and "decreasing" ``floor(c)``. Linear ignores it.
+        nearest's rounding: None rounds half up; "increasing" rounds up and "decreasing"
+        down. Linear ignores it.
     antialias : bool
         The widened, normalized filter for linear downsampling.
     out : numpy.ndarray, optional
@@ -1276,11 +1274,11 @@ class ResampleGrad(_ResampleBase):
         m = _MODES[mode]
         if m == C.MODE_NEAREST_NEIGHBOR and rounding is None:
             # RESAMPLE_GRAD1 rounds nearest coordinates only down or up (DirectML's
-            # too). Shifting the offsets by 0.5 to mimic floor(c + 0.5) rounds
+            # too). Shifting the offsets by 0.5 to mimic round half up rounds
             # differently in float32, so it is refused, not approximated.
             raise _fail(self._name, "rounding=None (round half up) has no backward "
                                     "operator: RESAMPLE_GRAD1 rounds down or up only, and "
-                                    "no shift of the offsets gives floor(c + 0.5) exactly; "
+                                    "no shift of the offsets gives round half up exactly; "
                                     "give the forward pass's rounding, 'increasing' or "
                                     "'decreasing' (RESAMPLE2)")
         direction = _ROUNDINGS.get(rounding, 0)
@@ -1307,7 +1305,7 @@ def resample_grad(dy, input_shape, scales=None, mode="linear", input_offsets=0.5
 
     Give the forward pass's ``scales``, ``mode``, offsets and ``rounding``: each element
     of dy is added to the input elements the forward pass read, times the weights it used
-    (linear: the product of 1-w or w per dimension); elements nothing read get 0. The sums
+    (doc/operators.md#resample_grad1); elements nothing read get 0. The sums
     are deterministic (a gather in a fixed order, no atomics), in float32 (float64:
     double), rounded once (int8/uint8/int16/uint16: half to even, saturated once).
     Antialiased forward

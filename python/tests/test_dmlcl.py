@@ -486,7 +486,7 @@ class ResampleGradTest(Assertions):
         self.assertRaisesMessage(dmlcl.InvalidArgumentError,
                                  "resample_grad: rounding=None (round half up) has no "
                                  "backward operator: RESAMPLE_GRAD1 rounds down or up only, "
-                                 "and no shift of the offsets gives floor(c + 0.5) exactly",
+                                 "and no shift of the offsets gives round half up exactly",
                                  dmlcl.resample_grad, dy, (8,), 2, mode="nearest")
         # Why: scale 3, offsets -0.7 / -1.4, 8 -> 24: forward output 13 reads input 5
         # (c + 0.5 = 5.9999995), but floor with the input offset moved by 0.5 gives 6.
