@@ -1,6 +1,7 @@
 /* The generic operator object: the table of operator classes, create/release, binding
  * checks, enqueue (host arrays: host.c). The top floor: it includes the families' entries. */
 #include "operator.h"
+#include "slabs.h"
 #include "resample/resample.h"
 #include "reverse/reverse.h"
 #include <stdio.h>
@@ -24,6 +25,22 @@ const dmlcl__op_class *dmlcl__op_class_find(dmlcl_operator_type type)
     return NULL;
 }
 
+/* op of class cls: its check and overrides once, then its parts where its tensors pass the
+ * slab bound (slabs.c), else the class's create. */
+static dmlcl_status made(dmlcl_operator *op, const dmlcl__op_class *cls, const void *desc)
+{
+    dmlcl__checked ck;
+    dmlcl_status st = cls->check(op, desc, &ck.r);
+    if (!st)
+        st = cls->overrides(cls->name, &ck.tune);
+    int parts = 0; /* tensors past the slab bound: made of parts */
+    if (!st)
+        st = dmlcl__slabs_create(op, cls, desc, &ck, &parts);
+    if (!st && !parts)
+        st = cls->create(op, desc, &ck);
+    return st;
+}
+
 static dmlcl_status create(dmlcl_context *c, const dmlcl_operator_desc *desc,
                            const dmlcl_tile_desc *tile_in, const dmlcl_tile_desc *tile_out,
                            dmlcl_operator **out, const char *fn)
@@ -44,13 +61,10 @@ static dmlcl_status create(dmlcl_context *c, const dmlcl_operator_desc *desc,
     op->tile_in = tile_in;
     op->tile_out = tile_out;
     const dmlcl__op_class *cls = dmlcl__op_class_find(desc->type);
-    int parts = 0; /* tensors past the slab bound: made of parts (slabs.c) */
-    dmlcl_status st = cls ? dmlcl__slabs_create(op, cls, desc->desc, &parts)
+    dmlcl_status st = cls ? made(op, cls, desc->desc)
                           : dmlcl__fail(DMLCL_INVALID_ARGUMENT,
                                         "%s: desc->type %d is not an operator type", fn,
                                         (int)desc->type);
-    if (!st && !parts)
-        st = cls->create(op, desc->desc);
     op->tile_in = op->tile_out = NULL; /* the caller's memory */
     if (st) {
         if (op->vt && op->vt->destroy)

@@ -1,13 +1,12 @@
 /* Slabs (core/slab.h): an operator whose tensors pass the slab bound runs as parts, one
  * per slab of its output, each a whole operator of its class created on that slab's
- * boxes as tiles (the part's check narrows its tensors: dmlcl__op_slab_narrow), so each
+ * boxes as tiles (the part, given the whole operator's checked tensors and what its check
+ * and overrides found, narrows its tensors: dmlcl__op_slab_narrow), so each
  * part plans, compiles and runs with 32-bit index arithmetic; the operator enqueues its
  * parts one after the other with their first elements added to the bindings' offsets.
  * Parts of the same layout share their program. */
-#include "operator.h"
+#include "slabs.h"
 #include "core/launch.h"
-#include "resample/tune.h"
-#include "reverse/tune.h"
 #include "core/slab.h"
 #include <stdio.h>
 #include <string.h>
@@ -122,35 +121,16 @@ static void slabs_describe(dmlcl_operator *op)
     op->plan_text[at + k] = 0;
 }
 
-/* The slab bound of op's family: its planner variable's slab=N (a malformed variable is
- * the class's create's to report: then 0, no slabs). */
-static uint64_t slab_limit(const dmlcl__op_class *cls)
-{
-    if (cls->type == DMLCL_OPERATOR_REVERSE_SUBSEQUENCES) {
-        dmlcl__rs_tune t;
-        return dmlcl__rs_tune_read(cls->name, &t) ? 0 : t.slab;
-    }
-    dmlcl__r1_tune t;
-    return dmlcl__r1_tune_read(cls->name, &t, NULL) ? 0 : t.slab;
-}
-
 dmlcl_status dmlcl__slabs_create(dmlcl_operator *op, const dmlcl__op_class *cls,
-                                 const void *desc, int *made)
+                                 const void *desc, const dmlcl__checked *c, int *made)
 {
     *made = 0;
-    const uint64_t limit = slab_limit(cls);
-    /* The class's check on op (no OpenCL call): its tensors and what it reads. One that
-     * fails is the class's create's to report, as without slabs. */
-    dmlcl__reads r;
-    if (!limit || cls->check(op, desc, &r))
+    const uint64_t limit = cls->slab_bound(&c->tune);
+    if (!limit || (op->out[0].span < limit && op->in[0].span < limit))
         return DMLCL_SUCCESS;
-    if (op->out[0].span < limit && op->in[0].span < limit)
-        return DMLCL_SUCCESS;
-    reads_ctx rc = {op, cls, &r, {{0}, {0}}};
+    reads_ctx rc = {op, cls, &c->r, {{0}, {0}}};
     dmlcl__tile_box(&op->out[0], &rc.out);
-    const uint32_t keep = cls->type == DMLCL_OPERATOR_REVERSE_SUBSEQUENCES
-                              ? 1u << ((const dmlcl_reverse_subsequences_desc *)desc)->axis
-                              : 0;
+    const uint32_t keep = cls->kept_axes(desc);
     dmlcl__slabs plan;
     dmlcl__slabs_plan(&op->in[0], &op->out[0], keep, limit, reads, &rc, &plan);
     slabs_impl *im = dmlcl__calloc(1, sizeof *im);
@@ -180,17 +160,16 @@ dmlcl_status dmlcl__slabs_create(dmlcl_operator *op, const dmlcl__op_class *cls,
         }
         dmlcl__box ob, ib;
         p->ctx = op->ctx;
-        p->tile_in = op->tile_in;
-        p->tile_out = op->tile_out;
+        memcpy(p->in, op->in, sizeof p->in); /* checked: the whole operator's tensors */
+        memcpy(p->out, op->out, sizeof p->out);
         p->whole_dims = &whole;
         if (plan.split) {
             dmlcl__slabs_box(&plan, &op->in[0], &op->out[0], reads, &rc, i, &ob, &ib);
             p->slab_out = &ob;
             p->slab_in = &ib;
         }
-        st = cls->create(p, desc);
+        st = cls->create(p, desc, c);
         p->slab_out = p->slab_in = NULL;
-        p->tile_in = p->tile_out = NULL;
         p->whole_dims = NULL;
         if (st) {
             free_part(p);

@@ -1,4 +1,4 @@
-/* RESAMPLE_GRAD1 as the exact transpose of its forward pass (issue 23), for every
+/* RESAMPLE_GRAD1 as the exact transpose of its forward pass (<Ax, y> = <x, A^T y>), for every
  * coordinate rule the forward pass has: identity (scale 1, offsets that cancel in float32,
  * which the forward pass copies even where the formula lands an ulp off), integer up- and
  * downsampling, fractional scales, shifts, FLT_MAX, nearest's floor and ceil, LINEAR,

@@ -519,6 +519,37 @@ START_TEST(slab_override)
 }
 END_TEST
 
+/* Test hooks exported by the library: the classes' checks and the planner variables' reads
+ * so far. */
+uint64_t dmlcl_test_op_checks(void);
+uint64_t dmlcl_test_override_reads(void);
+
+/* One creation checks its operator and reads its planner variable once, however many
+ * slabs it is made of: the parts take what the whole operator's check found. */
+START_TEST(one_check_per_creation)
+{
+    const uint32_t sizes[2] = {20, 20};
+    dmlcl_tensor_desc t = {F32, 2, sizes, NULL, 0};
+    const float sc[2] = {1, 1};
+    dmlcl_resample1_desc r1 = {&t, &t, LINEAR, 2, sc, rc_zeros, rc_zeros};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &r1};
+    static const char *const plans[2] = {"slab=0", "slab=50"};
+    for (int i = 0; i < 2; i++) {
+        setenv("DMLCL_RESAMPLE_PLAN", plans[i], 1);
+        dmlcl_operator *op = NULL;
+        const uint64_t checks = dmlcl_test_op_checks(), reads = dmlcl_test_override_reads();
+        tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
+        const char *plan = dmlcl_operator_plan(op);
+        if (i) /* 400 elements in slabs of at most 50: eight parts or more */
+            ck_assert_msg(strtoull(plan + strlen("slabs="), NULL, 10) >= 8, "%s", plan);
+        ck_assert_uint_eq(dmlcl_test_op_checks() - checks, 1);
+        ck_assert_uint_eq(dmlcl_test_override_reads() - reads, 1);
+        dmlcl_operator_release(op);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 Suite *slabs_suite(void)
 {
     Suite *s = suite_create("slabs");
@@ -533,6 +564,7 @@ Suite *slabs_suite(void)
     tcase_add_test(tc, grad1_slabs_against_reference);
     tcase_add_test(tc, reverse_slabs_against_reference);
     tcase_add_test(tc, slab_override);
+    tcase_add_test(tc, one_check_per_creation);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -32,6 +32,17 @@ for f in "$srcdir"/lib/*.[ch] "$srcdir"/lib/*/*.[ch] "$srcdir"/lib/*/*/*.[ch]; d
 done
 echo "$checked includes checked"
 
+# Slabs ask the operator class (core/op.h) alone: lib/slabs.c includes core/ and its own
+# header, no family's and not the class table's.
+for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$srcdir/lib/slabs.c"); do
+    case $inc in core/* | slabs.h | config.h | dmlcl.h) ;;
+    *)
+        echo "FAIL: lib/slabs.c includes $inc (it may include core/ and slabs.h only)"
+        status=1
+        ;;
+    esac
+done
+
 # Core knows no family: its code (comments aside) names no family folder (reverse,
 # resample, resample1, taps, ...) nor a family's prefix (rs_, r1_); each family registers
 # what core needs by passing it in (its override keys, its memo kinds).

@@ -77,3 +77,17 @@ void dmlcl__op_slab_narrow(dmlcl_operator *op, int input)
     if (input)
         op->shift_in[0] = dmlcl__tile_narrow(&op->in[0], op->slab_in);
 }
+
+/* Checks run, for the tests (an atomic counter: operators are created on many threads). */
+static uint64_t checks;
+
+void dmlcl__op_count_check(void)
+{
+    __atomic_add_fetch(&checks, 1, __ATOMIC_RELAXED);
+}
+
+uint64_t dmlcl_test_op_checks(void);
+uint64_t dmlcl_test_op_checks(void)
+{
+    return __atomic_load_n(&checks, __ATOMIC_RELAXED);
+}

@@ -56,19 +56,44 @@ typedef union dmlcl__reads {
     unsigned char bytes[64];
 } dmlcl__reads;
 
+/* A family's overrides (its planner variable, parsed), in the form its create wants. */
+typedef union dmlcl__tune {
+    uint64_t align;
+    unsigned char bytes[128];
+} dmlcl__tune;
+
+/* What one creation's check and overrides found, read once (lib/operator.c) and handed to
+ * create, and to each part of a slabs operator: no part checks or reads the variable again. */
+typedef struct dmlcl__checked {
+    dmlcl__reads r;
+    dmlcl__tune tune;
+} dmlcl__checked;
+
 typedef struct dmlcl__op_class {
     dmlcl_operator_type type;
     const char *name;      /* "resample1": messages */
     const char *out_field; /* the data output's field: "output_tensor", ... */
     /* Every rule of the operator (op->ctx may be NULL: no device rules), the tiles placed
-     * from op->tile_in / tile_out, and what it reads into *r. No OpenCL call. */
+     * from op->tile_in / tile_out and checked, and what it reads into *r. No OpenCL call. */
     dmlcl_status (*check)(dmlcl_operator *op, const void *desc, dmlcl__reads *r);
-    /* Checks, plans, fetches kernels and fills op (op->ctx set). */
-    dmlcl_status (*create)(dmlcl_operator *op, const void *desc);
+    /* Reads the family's planner variable into *t (a malformed one fails, naming `name`). */
+    dmlcl_status (*overrides)(const char *name, dmlcl__tune *t);
+    /* Slabs (lib/slabs.h): the bound on a launch's spans in elements the overrides give
+     * (0: no slabs), and the dimensions a slab never cuts (bit d: dimension d, e.g. an axis
+     * whose lines the kernel reads whole). */
+    uint64_t (*slab_bound)(const dmlcl__tune *t);
+    uint32_t (*kept_axes)(const void *desc);
+    /* From op checked (its tensors placed, c found by check and overrides): narrows op to
+     * its slab where it is a part, plans, fetches kernels and fills op (op->ctx set). */
+    dmlcl_status (*create)(dmlcl_operator *op, const void *desc, const dmlcl__checked *c);
     /* The box of op->in[0]'s logical tensor that box `out` of op->out[0]'s reads (op
      * checked); an empty box reads nothing: all sizes 0. */
     void (*input_box)(const dmlcl_operator *op, const dmlcl__reads *r, const dmlcl__box *out,
                       dmlcl__box *in);
 } dmlcl__op_class;
+
+/* Counts a class's check (its hook calls this once per run), for the tests' hook
+ * dmlcl_test_op_checks, which proves one creation checks once. */
+void dmlcl__op_count_check(void);
 
 #endif

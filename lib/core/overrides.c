@@ -58,9 +58,19 @@ int dmlcl__overrides_parse(const char *s, const dmlcl__override_key *keys, void 
     return r;
 }
 
+/* Variables read, for the tests (atomic: operators are created on many threads). */
+static uint64_t reads;
+
+uint64_t dmlcl_test_override_reads(void);
+uint64_t dmlcl_test_override_reads(void)
+{
+    return __atomic_load_n(&reads, __ATOMIC_RELAXED);
+}
+
 dmlcl_status dmlcl__overrides_read(const dmlcl__override_var *v, const char *op, void *dst,
                                    int *given)
 {
+    __atomic_add_fetch(&reads, 1, __ATOMIC_RELAXED);
     const char *s = getenv(v->env);
     if (given)
         *given = s && *s;

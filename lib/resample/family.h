@@ -82,9 +82,10 @@ dmlcl_status dmlcl__resample_grad1_check(dmlcl_operator *op, const void *desc, d
 
 /* ---- the RESAMPLE1 kernels (resample1.c) ---------------------------------------------------
  * Plans, fetches the kernel and uploads the tables of a checked operator (tiles checked)
- * that reads *m; vt names it. */
+ * that reads *m; vt names it; tune: $DMLCL_RESAMPLE_PLAN as read. */
 dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *vt,
-                                    const dmlcl__resample_map *m);
+                                    const dmlcl__resample_map *m,
+                                    const dmlcl__resample_tune *tune);
 dmlcl_status dmlcl__resample1_enqueue(dmlcl_operator *op, const cl_mem *in,
                                       const uint64_t *in_off, const cl_mem *out,
                                       const uint64_t *out_off, cl_uint nwait,

@@ -32,62 +32,96 @@ static dmlcl_status checked(dmlcl_operator *op, const void *desc, const char *na
                             dmlcl_status (*check)(dmlcl_operator *, const void *, dmlcl__reads *),
                             dmlcl__reads *r)
 {
+    dmlcl__op_count_check();
     dmlcl_status st = check(op, desc, r);
     return st ? st : dmlcl__resample_check_tiles(op, name, dmlcl__resample_map_of(r));
 }
 
+#define CHECK(op, name)                                                                        \
+    static dmlcl_status check_##op(dmlcl_operator *o, const void *desc, dmlcl__reads *r)      \
+    {                                                                                          \
+        return checked(o, desc, name, dmlcl__##op##_check, r);                                 \
+    }
+CHECK(resample1, "resample1")
+CHECK(resample, "resample")
+CHECK(resample2, "resample2")
+CHECK(resample3, "resample3")
+CHECK(resample_grad1, "resample_grad1")
+
+/* $DMLCL_RESAMPLE_PLAN, read by both engines. */
+static dmlcl_status overrides(const char *name, dmlcl__tune *t)
+{
+    _Static_assert(sizeof(dmlcl__resample_tune) <= sizeof(dmlcl__tune), "dmlcl__tune too small");
+    dmlcl__resample_tune *rt = (dmlcl__resample_tune *)t;
+    return dmlcl__r1_tune_read(name, &rt->t, &rt->given);
+}
+
+static const dmlcl__resample_tune *tune_of(const dmlcl__checked *c)
+{
+    return (const dmlcl__resample_tune *)&c->tune;
+}
+
+static const dmlcl__resample_map *map_in(const dmlcl__checked *c)
+{
+    return (const dmlcl__resample_map *)&c->r; /* map_of's cast */
+}
+
+static uint64_t slab_bound(const dmlcl__tune *t)
+{
+    return ((const dmlcl__resample_tune *)t)->t.slab;
+}
+
+/* A slab may cut any dimension: the input box it reads follows from the map. */
+static uint32_t kept_axes(const void *desc)
+{
+    (void)desc;
+    return 0;
+}
+
 /* An operator of the RESAMPLE1 kernels. */
-static dmlcl_status create_r1(dmlcl_operator *op, const void *desc, const dmlcl__op_vtable *vt,
-                              dmlcl_status (*check)(dmlcl_operator *, const void *,
-                                                    dmlcl__reads *))
+static dmlcl_status create_r1(dmlcl_operator *op, const dmlcl__checked *c,
+                              const dmlcl__op_vtable *vt)
 {
-    dmlcl__reads r;
-    dmlcl_status st = checked(op, desc, vt->name, check, &r);
-    if (st)
-        return st;
     dmlcl__op_slab_narrow(op, 1); /* a slab's part: its boxes, as tiles */
-    return dmlcl__resample1_build(op, vt, dmlcl__resample_map_of(&r));
+    return dmlcl__resample1_build(op, vt, map_in(c), tune_of(c));
 }
 
-static dmlcl_status create_resample1(dmlcl_operator *op, const void *desc)
+static dmlcl_status create_resample1(dmlcl_operator *op, const void *desc, const dmlcl__checked *c)
 {
-    return create_r1(op, desc, &resample1_vt, dmlcl__resample1_check);
+    (void)desc;
+    return create_r1(op, c, &resample1_vt);
 }
 
-static dmlcl_status create_resample(dmlcl_operator *op, const void *desc)
+static dmlcl_status create_resample(dmlcl_operator *op, const void *desc, const dmlcl__checked *c)
 {
-    return create_r1(op, desc, &resample_vt, dmlcl__resample_check);
+    (void)desc;
+    return create_r1(op, c, &resample_vt);
 }
 
-static dmlcl_status create_resample2(dmlcl_operator *op, const void *desc)
+static dmlcl_status create_resample2(dmlcl_operator *op, const void *desc, const dmlcl__checked *c)
 {
-    return create_r1(op, desc, &resample2_vt, dmlcl__resample2_check);
+    (void)desc;
+    return create_r1(op, c, &resample2_vt);
 }
 
-static dmlcl_status create_resample3(dmlcl_operator *op, const void *desc)
+static dmlcl_status create_resample3(dmlcl_operator *op, const void *desc, const dmlcl__checked *c)
 {
-    dmlcl__reads r;
-    dmlcl_status st = dmlcl__resample3_check(op, desc, &r);
-    const dmlcl__resample_map *m = dmlcl__resample_map_of(&r);
-    if (st || (st = dmlcl__resample_check_tiles(op, "resample3", m)))
-        return st;
-    dmlcl__op_slab_narrow(op, 1);
+    const dmlcl__resample_map *m = map_in(c);
     if (!m->widen)
-        return dmlcl__resample1_build(op, &resample3_vt, m);
+        return create_r1(op, c, &resample3_vt);
+    (void)desc;
+    dmlcl__op_slab_narrow(op, 1);
     return dmlcl__taps_create(op, &resample3_taps_vt, 0, 1, DMLCL__NEAREST_HALF_UP, 1, m->scales,
-                              m->in_offsets, m->out_offsets);
+                              m->in_offsets, m->out_offsets, tune_of(c));
 }
 
-static dmlcl_status create_grad1(dmlcl_operator *op, const void *desc)
+static dmlcl_status create_grad1(dmlcl_operator *op, const void *desc, const dmlcl__checked *c)
 {
-    dmlcl__reads r;
-    dmlcl_status st = checked(op, desc, "resample_grad1", dmlcl__resample_grad1_check, &r);
-    const dmlcl__resample_map *m = dmlcl__resample_map_of(&r);
-    if (st)
-        return st;
+    const dmlcl__resample_map *m = map_in(c);
+    (void)desc;
     dmlcl__op_slab_narrow(op, 1);
     return dmlcl__taps_create(op, &grad1_vt, 1, m->linear, m->rule, 0, m->scales, m->in_offsets,
-                              m->out_offsets);
+                              m->out_offsets, tune_of(c));
 }
 
 static void input_box(const dmlcl_operator *op, const dmlcl__reads *r, const dmlcl__box *out,
@@ -97,13 +131,17 @@ static void input_box(const dmlcl_operator *op, const dmlcl__reads *r, const dml
 }
 
 const dmlcl__op_class dmlcl__resample1_class = {DMLCL_OPERATOR_RESAMPLE1, "resample1",
-    "output_tensor", dmlcl__resample1_check, create_resample1, input_box};
-const dmlcl__op_class dmlcl__resample_class = {DMLCL_OPERATOR_RESAMPLE, "resample",
-    "output_tensor", dmlcl__resample_check, create_resample, input_box};
-const dmlcl__op_class dmlcl__resample2_class = {DMLCL_OPERATOR_RESAMPLE2, "resample2",
-    "output_tensor", dmlcl__resample2_check, create_resample2, input_box};
-const dmlcl__op_class dmlcl__resample3_class = {DMLCL_OPERATOR_RESAMPLE3, "resample3",
-    "output_tensor", dmlcl__resample3_check, create_resample3, input_box};
-const dmlcl__op_class dmlcl__resample_grad1_class = {DMLCL_OPERATOR_RESAMPLE_GRAD1,
-    "resample_grad1", "output_gradient_tensor", dmlcl__resample_grad1_check, create_grad1,
+    "output_tensor", check_resample1, overrides, slab_bound, kept_axes, create_resample1,
     input_box};
+const dmlcl__op_class dmlcl__resample_class = {DMLCL_OPERATOR_RESAMPLE, "resample",
+    "output_tensor", check_resample, overrides, slab_bound, kept_axes, create_resample,
+    input_box};
+const dmlcl__op_class dmlcl__resample2_class = {DMLCL_OPERATOR_RESAMPLE2, "resample2",
+    "output_tensor", check_resample2, overrides, slab_bound, kept_axes, create_resample2,
+    input_box};
+const dmlcl__op_class dmlcl__resample3_class = {DMLCL_OPERATOR_RESAMPLE3, "resample3",
+    "output_tensor", check_resample3, overrides, slab_bound, kept_axes, create_resample3,
+    input_box};
+const dmlcl__op_class dmlcl__resample_grad1_class = {DMLCL_OPERATOR_RESAMPLE_GRAD1,
+    "resample_grad1", "output_gradient_tensor", check_resample_grad1, overrides, slab_bound, kept_axes,
+    create_grad1, input_box};

@@ -23,6 +23,12 @@ typedef struct dmlcl__r1_tune {
                     * unless given; 0: no slabs (64-bit indices past 2^32) */
 } dmlcl__r1_tune;
 
+/* The variable as one creation read it (the class's overrides, core/op.h's dmlcl__tune). */
+typedef struct dmlcl__resample_tune {
+    dmlcl__r1_tune t;
+    int given; /* the variable is set and not empty */
+} dmlcl__resample_tune;
+
 /* Parses a string of the variable's syntax into *t: 0, or -1. NULL or "" = none. */
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t);
 /* Reads $DMLCL_RESAMPLE_PLAN for operator `op` (its message names it when malformed);

@@ -80,12 +80,28 @@ static void rs_destroy(dmlcl_operator *op)
 
 static const dmlcl__op_vtable rs_vtable = {OP, rs_enqueue, rs_destroy, NULL};
 
-static dmlcl_status create(dmlcl_operator *op, const void *desc)
+/* $DMLCL_RS_PLAN overrides the planner's choices: for tuning runs and for the tests that
+ * cover every variant on one device. */
+static dmlcl_status overrides(const char *name, dmlcl__tune *t)
+{
+    _Static_assert(sizeof(dmlcl__rs_tune) <= sizeof(dmlcl__tune), "dmlcl__tune too small");
+    return dmlcl__rs_tune_read(name, (dmlcl__rs_tune *)t);
+}
+
+static uint64_t slab_bound(const dmlcl__tune *t)
+{
+    return ((const dmlcl__rs_tune *)t)->slab;
+}
+
+/* A sequence's line along the axis stays in one slab: the kernel reverses it whole. */
+static uint32_t kept_axes(const void *desc)
+{
+    return 1u << ((const dmlcl_reverse_subsequences_desc *)desc)->axis;
+}
+
+static dmlcl_status create(dmlcl_operator *op, const void *desc, const dmlcl__checked *c)
 {
     const dmlcl_reverse_subsequences_desc *d = desc;
-    dmlcl_status st = dmlcl__reverse_subsequences_check(op, d);
-    if (st)
-        return st;
     dmlcl__op_slab_narrow(op, 0); /* a slab's part: its output box (the input's follows) */
     op->n_in = 2;
     op->n_out = 1;
@@ -95,11 +111,7 @@ static dmlcl_status create(dmlcl_operator *op, const void *desc)
     op->impl = im;
     op->vt = &rs_vtable;
     dmlcl__limits lim = dmlcl__op_limits(op);
-    /* $DMLCL_RS_PLAN overrides the planner's choices: for tuning runs and for the tests
-     * that cover every variant on one device. */
-    dmlcl__rs_tune tune;
-    if ((st = dmlcl__rs_tune_read(OP, &tune)))
-        return st;
+    const dmlcl__rs_tune *tune = (const dmlcl__rs_tune *)&c->tune;
     /* A tile plans on the part of the input and lengths tiles under the output tile; the
      * offsets of their first elements ride on the bindings' offsets. */
     const dmlcl__tensor *out = &op->out[0];
@@ -112,7 +124,7 @@ static dmlcl_status create(dmlcl_operator *op, const void *desc)
     dmlcl__tensor in, len;
     im->shift[0] = dmlcl__tensor_view(&op->in[0], at, out->sizes, &in);
     im->shift[1] = dmlcl__tensor_view(&op->in[1], lat, lsz, &len);
-    dmlcl__rs_plan_make_tuned(&in, &len, out, d->axis, &lim, &tune, &im->plan);
+    dmlcl__rs_plan_make_tuned(&in, &len, out, d->axis, &lim, tune, &im->plan);
     const dmlcl__rs_plan *p = &im->plan;
     snprintf(op->plan_text, sizeof op->plan_text,
              "variant=%s vec=%u rank=%u axis=%u units=%llu segs=%llu global=%zu local=%zu "
@@ -125,4 +137,4 @@ static dmlcl_status create(dmlcl_operator *op, const void *desc)
 
 const dmlcl__op_class dmlcl__reverse_subsequences_class = {
     DMLCL_OPERATOR_REVERSE_SUBSEQUENCES, OP, "output_tensor", dmlcl__reverse_subsequences_reads,
-    create, dmlcl__reverse_subsequences_input_box};
+    overrides, slab_bound, kept_axes, create, dmlcl__reverse_subsequences_input_box};

@@ -84,7 +84,7 @@ static void plan_gpu_range(dmlcl__rs_plan *p, const dmlcl__limits *lim, const dm
     size_t wg = t && t->wg ? t->wg : 256;
     if (wg > lim->max_work_group_size)
         wg = lim->max_work_group_size;
-    /* 128 groups per compute unit measured best on the H200 (issue 5's sweep: 32 and 8
+    /* 128 groups per compute unit measured best on the H200 (a sweep of waves: 32 and 8
      * lose 2-8%, no cap loses up to 25% on narrow types). */
     uint64_t waves = t && t->waves ? t->waves : 128;
     uint64_t cap = (uint64_t)lim->compute_units * wg * waves;

@@ -105,6 +105,7 @@ dmlcl_status dmlcl__reverse_subsequences_reads(dmlcl_operator *op, const void *d
     const dmlcl_reverse_subsequences_desc *d = desc;
     _Static_assert(sizeof(reads) <= sizeof(dmlcl__reads), "dmlcl__reads too small");
     ((reads *)r)->axis = d->axis;
+    dmlcl__op_count_check();
     return dmlcl__reverse_subsequences_check(op, d);
 }
 

@@ -285,7 +285,7 @@ static cl_mem new_buffer(bench *b, uint64_t bytes, const char *what)
 
 /* Poison, run once, read back, compare samples with the reference. */
 /* Fills the output with 0xA5 bytes. A kernel of ours, not clEnqueueFillBuffer, which
- * did not finish on 8 GiB buffers with NVIDIA's driver 580 (issue 5's first GPU run). */
+ * did not finish on 8 GiB buffers with NVIDIA's driver 580. */
 static int poison(bench *b, cl_mem out, uint64_t bytes)
 {
     cl_int err;

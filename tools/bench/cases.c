@@ -61,7 +61,8 @@ static dmlcl_tensor_desc desc_of(const btensor *t)
 
 /* ---- the cases ---------------------------------------------------------------------- */
 
-/* Issue 5's row lengths: row r of 1024 reverses min((r*37) % 1124, 1024) elements. */
+/* Mixed row lengths (short, partial and whole rows; a fixed pattern, so runs compare):
+ * row r of 1024 reverses min((r*37) % 1124, 1024) elements. */
 static int row_lengths(bcase *c, uint64_t rows)
 {
     c->lengths = malloc(rows * sizeof *c->lengths);

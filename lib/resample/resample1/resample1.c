@@ -207,7 +207,8 @@ void dmlcl__resample1_describe(dmlcl_operator *op)
 }
 
 dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *vt,
-                                    const dmlcl__resample_map *m)
+                                    const dmlcl__resample_map *m,
+                                    const dmlcl__resample_tune *tune)
 {
     dmlcl_status st;
     op->n_in = 1;
@@ -223,12 +224,8 @@ dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *
                                     m->in_offsets, m->out_offsets, &lim,
                                     dmlcl__resample_force_idx64(), op->whole_dims, p);
     /* $DMLCL_RESAMPLE_PLAN overrides the launch shape, for tuning runs. */
-    dmlcl__r1_tune tune;
-    int given;
-    if ((st = dmlcl__r1_tune_read(vt->name, &tune, &given)))
-        return st;
-    if (given)
-        dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune,
+    if (tune->given)
+        dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune->t,
                                      dmlcl__resample_force_idx64());
     if ((st = upload_tables(op, vt->name))) /* fills the pairs into p */
         return st;

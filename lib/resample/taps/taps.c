@@ -253,7 +253,7 @@ void dmlcl__taps_describe(dmlcl_operator *op)
 dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, int grad,
                                 int linear, dmlcl__nearest_rule rule, int antialiased,
                                 const float *scales, const float *in_offsets,
-                                const float *out_offsets)
+                                const float *out_offsets, const dmlcl__resample_tune *tune)
 {
     op->n_in = 1;
     op->n_out = 1;
@@ -267,12 +267,9 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
                             out_offsets, &t);
     dmlcl__limits lim = dmlcl__op_limits(op);
     /* $DMLCL_RESAMPLE_PLAN's rows, seg and wg apply here too (its v does not). */
-    dmlcl__r1_tune tune;
-    if (!st)
-        st = dmlcl__r1_tune_read(vt->name, &tune, NULL);
     dmlcl__taps_plan *p = &im->plan;
     if (!st) {
-        dmlcl__taps_plan_launch(p, &t, &op->in[0], &op->out[0], &lim, &tune,
+        dmlcl__taps_plan_launch(p, &t, &op->in[0], &op->out[0], &lim, &tune->t,
                                 dmlcl__resample_force_idx64());
         im->table_bytes = t.n * 4;
         snprintf(im->options, sizeof im->options, "%s", p->options);

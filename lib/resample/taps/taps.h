@@ -60,11 +60,11 @@ int dmlcl__taps_affine(int grad, int linear, dmlcl__nearest_rule rule, int antia
 
 /* taps.c: builds the tables of every dimension, plans, gets the kernel and
  * uploads the table into op (op->in[0], op->out[0] validated: source and result). grad:
- * 1 = RESAMPLE_GRAD1 rows, 0 = RESAMPLE3 forward rows. */
+ * 1 = RESAMPLE_GRAD1 rows, 0 = RESAMPLE3 forward rows; tune: $DMLCL_RESAMPLE_PLAN as read. */
 dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, int grad,
                                 int linear, dmlcl__nearest_rule rule, int antialiased,
                                 const float *scales, const float *in_offsets,
-                                const float *out_offsets);
+                                const float *out_offsets, const dmlcl__resample_tune *tune);
 dmlcl_status dmlcl__taps_enqueue(dmlcl_operator *op, const cl_mem *in, const uint64_t *in_off,
                                  const cl_mem *out, const uint64_t *out_off, cl_uint nwait,
                                  const cl_event *wait, cl_event *event);
