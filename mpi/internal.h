@@ -23,8 +23,8 @@ dmlcl_status mpil_dmlcl_fail(dmlcl_status status, const char *call);
 dmlcl_status mpil_cl_fail(const char *call, cl_int err);
 /* "call: MPI's error string", IO_ERROR. */
 dmlcl_status mpil_mpi_fail(const char *call, int err);
-/* Collective: every rank returns the lowest failing rank's status with the message
- * "function: rank R: its message"; SUCCESS where every rank succeeded. */
+/* Collective (agree.c): every rank returns the lowest failing rank's status with the
+ * message "function: rank R: its message"; SUCCESS where every rank succeeded. */
 dmlcl_status mpil_agree(MPI_Comm comm, const char *function, dmlcl_status status);
 
 /* ---- bounded waits (wait.c): each polls until done or DMLCL_MPI_TIMEOUT seconds ------- */
@@ -130,8 +130,14 @@ struct dmlcl_mpi_field {
     dmlcl_mpi_halo_stats stats;
 };
 
+/* Makes a field whose ghost box holds needed_all[its rank] (every rank's read box, as the
+ * face exchange plans from them); found: a failure the caller found, agreed like the
+ * field's own (field.c). Collective. */
+dmlcl_status field_create(dmlcl_context *context, const dmlcl_mpi_layout *layout,
+                          const box *needed_all, dmlcl_status found,
+                          const dmlcl_buffer_binding *buffer, dmlcl_mpi_field **out);
 /* Copies region (inside the ghost box) between the device buffer and a packed host array
- * of it, enqueued (not blocking); *event: the last command's. */
+ * of it, enqueued (not blocking); *event: the last command's (field_rect.c). */
 cl_int field_rect(const dmlcl_mpi_field *f, cl_command_queue q, const box *region, void *host,
                   int read,
                   cl_event *event);
