@@ -1,4 +1,4 @@
-/* The operator classes' table (operator.c), for the top floor's other files (halo.c,
+/* The operator classes' table (operator.c), for the top floor's other files (input_box.c,
  * slabs.c, host.c), the slabs' creation (slabs.c) and the host path's pinned staging
  * (staging.c). */
 #ifndef DMLCL_OPERATOR_H

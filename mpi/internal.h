@@ -94,7 +94,7 @@ void desc_copy_tile(const desc_copy *whole, desc_copy *tile, const uint32_t *in_
 const dmlcl_tensor_desc *desc_input(const dmlcl_operator_desc *d);
 const dmlcl_tensor_desc *desc_output(const dmlcl_operator_desc *d);
 
-/* ---- fields and their halo exchange (field.c, halo.c) -------------------------------- */
+/* ---- fields and their halo exchange (field.c, face_exchange.c) ------------------------- */
 typedef struct face {
     int rank;
     box region;       /* global indices, inside the field's ghost box */
@@ -141,7 +141,7 @@ dmlcl_status field_create(dmlcl_context *context, const dmlcl_mpi_layout *layout
 cl_int field_rect(const dmlcl_mpi_field *f, cl_command_queue q, const box *region, void *host,
                   int read,
                   cl_event *event);
-/* Plans the exchange from every rank's needed box (halo.c); local. */
+/* Plans the exchange from every rank's needed box (face_exchange.c); local. */
 dmlcl_status exchange_plan(dmlcl_mpi_field *f, const box *needed_all);
 void exchange_free(exchange *ex, cl_command_queue q);
 
