@@ -1,6 +1,7 @@
-/* What the MPI layer's files share: its objects, boxes, errors and the operator
- * descriptor copy. Built on the public API only (dmlcl.h, dmlcl_mpi.h): the layer is a
- * library of its own on top of libdmlcl. */
+/* What the MPI layer's files share: its objects, boxes and errors. Built on the public
+ * API only (dmlcl.h, dmlcl_mpi.h): the layer is a library of its own on top of libdmlcl,
+ * and it holds and retiles operator descriptors through libdmlcl's (dmlcl_operator_desc_copy,
+ * dmlcl_operator_create_tile_box), so it names no operator's descriptor struct. */
 #ifndef DMLCL_MPI_INTERNAL_H
 #define DMLCL_MPI_INTERNAL_H
 
@@ -61,38 +62,6 @@ struct dmlcl_mpi_layout {
     uint32_t elem, dims, sizes[MAXDIM], grid[MAXDIM];
     int fields; /* fields created on it: each field's message tag */
 };
-
-/* ---- the operator descriptor, copied (desc.c) ----------------------------------------
- * The layer creates tile operators after the caller's descriptor is gone (when a run's
- * fields have other ghost boxes than creation assumed), so it keeps its own copy. */
-typedef struct desc_copy {
-    dmlcl_operator_type type;
-    union {
-        dmlcl_resample_desc r0;
-        dmlcl_resample1_desc r1;
-        dmlcl_resample2_desc r2;
-        dmlcl_resample_grad1_desc g1;
-        dmlcl_resample3_desc r3;
-        dmlcl_reverse_subsequences_desc rs;
-    } u;
-    dmlcl_tensor_desc in, out, len; /* len: REVERSE_SUBSEQUENCES' sequence lengths */
-    uint32_t in_sizes[MAXDIM], out_sizes[MAXDIM], in_strides[MAXDIM], out_strides[MAXDIM];
-    uint32_t len_sizes[MAXDIM], len_strides[MAXDIM];
-    float scales[MAXDIM], in_offsets[MAXDIM], out_offsets[MAXDIM];
-    dmlcl_operator_desc op;
-} desc_copy;
-
-/* Copies a valid descriptor of the RESAMPLE family or REVERSE_SUBSEQUENCES (the whole
- * tensors, packed). Errors: UNSUPPORTED for other operators. */
-dmlcl_status desc_copy_init(desc_copy *c, const dmlcl_operator_desc *d);
-/* *tile = whole with the tensors' sizes and strides replaced (REVERSE_SUBSEQUENCES: the
- * lengths' sizes are the input's with the axis 1 long, their strides len_strides). */
-void desc_copy_tile(const desc_copy *whole, desc_copy *tile, const uint32_t *in_sizes,
-                    const uint32_t *in_strides, const uint32_t *out_sizes,
-                    const uint32_t *out_strides, const uint32_t *len_strides);
-/* The operator's data input and output tensors of a descriptor (NULL if unknown type). */
-const dmlcl_tensor_desc *desc_input(const dmlcl_operator_desc *d);
-const dmlcl_tensor_desc *desc_output(const dmlcl_operator_desc *d);
 
 /* ---- fields and their halo exchange (field.c, face_exchange.c) ------------------------- */
 typedef struct face {

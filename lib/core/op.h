@@ -56,6 +56,17 @@ typedef union dmlcl__reads {
     unsigned char bytes[64];
 } dmlcl__reads;
 
+/* Where a descriptor keeps what a copy or a retiled copy must follow (lib/desc_layout.c),
+ * so that layers (the MPI layer) copy and retile any operator's descriptor without knowing
+ * its struct: offsets of its tensor pointers (the data input, the data output, then the
+ * input's companion, a tensor of the input's box with size 1 where its whole is; 0: none
+ * past tensors) and of its float arrays, each of `count_at`'s uint32 elements. */
+typedef struct dmlcl__desc_layout {
+    size_t size;
+    uint32_t tensors, arrays;
+    size_t tensor_at[3], array_at[3], count_at;
+} dmlcl__desc_layout;
+
 typedef struct dmlcl__op_class {
     dmlcl_operator_type type;
     const char *name;      /* "resample1": messages */
@@ -69,6 +80,7 @@ typedef struct dmlcl__op_class {
      * checked); an empty box reads nothing: all sizes 0. */
     void (*input_box)(const dmlcl_operator *op, const dmlcl__reads *r, const dmlcl__box *out,
                       dmlcl__box *in);
+    dmlcl__desc_layout layout;
 } dmlcl__op_class;
 
 #endif
