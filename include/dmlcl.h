@@ -348,6 +348,40 @@ dmlcl_status dmlcl_operator_input_box(const dmlcl_operator_desc *desc,
                                       const uint32_t *output_sizes, uint32_t *input_start,
                                       uint32_t *input_sizes);
 
+/* ------------------------------------------------------------------ descriptors held by layers */
+
+/* For a layer that cuts operators into tiles (the MPI layer) without knowing each operator's
+ * descriptor struct. dmlcl_operator_desc_copy: *copy = desc with its tensors and arrays, in
+ * one allocation the caller frees with dmlcl_operator_desc_free (NULL is ignored); the
+ * operator's rules are not checked (dmlcl_operator_input_box checks them). Errors:
+ * INVALID_ARGUMENT (NULL desc or copy, an unknown type, a NULL tensor, a shape or array over
+ * DMLCL_TENSOR_DIMENSION_COUNT_MAX), OUT_OF_MEMORY. */
+dmlcl_status dmlcl_operator_desc_copy(const dmlcl_operator_desc *desc,
+                                      dmlcl_operator_desc **copy);
+void dmlcl_operator_desc_free(dmlcl_operator_desc *copy);
+/* desc's data input (which 0: as dmlcl_operator_create_tile places it), data output
+ * (which 1) or REVERSE_SUBSEQUENCES' sequence lengths (which 2) tensor; NULL for an
+ * unknown type or a which the operator has not. */
+const dmlcl_tensor_desc *dmlcl_operator_desc_tensor(const dmlcl_operator_desc *desc,
+                                                    uint32_t which);
+
+/* A tile of one tensor: its box of the logical tensor (start, sizes: one value per
+ * dimension) and its strides in elements (NULL: packed). */
+typedef struct dmlcl_tile_box {
+    const uint32_t *start;
+    const uint32_t *sizes;
+    const uint32_t *strides;
+} dmlcl_tile_box;
+
+/* dmlcl_operator_create_tile from a descriptor of the whole (logical) tensors: the data
+ * input and output become tiles of the boxes and strides of input and output (a
+ * REVERSE_SUBSEQUENCES lengths tensor: the input's box with size 1 on the axis, packed).
+ * Errors: as dmlcl_operator_create_tile; INVALID_ARGUMENT for a NULL box, start or sizes. */
+dmlcl_status dmlcl_operator_create_tile_box(dmlcl_context *context,
+                                            const dmlcl_operator_desc *whole,
+                                            const dmlcl_tile_box *input,
+                                            const dmlcl_tile_box *output, dmlcl_operator **out);
+
 /* ------------------------------------------------------------------ program cache */
 
 /* Process-wide counters of the program cache. */

@@ -76,16 +76,17 @@ typedef struct dmlcl_mpi_operator dmlcl_mpi_operator;
 /* dmlcl_mpi_operator_create flags. */
 #define DMLCL_MPI_OVERLAP 1u /* run: interior outputs while the halo is in flight, then the rest */
 
-/* Collective. desc: an operator of the RESAMPLE family or REVERSE_SUBSEQUENCES on the whole
- * (logical) tensors, whose data input (RESAMPLE_GRAD1: the input gradient) is laid out by
+/* Collective. desc: any libdmlcl operator (the RESAMPLE family, REVERSE_SUBSEQUENCES) on the
+ * whole (logical) tensors, held through dmlcl_operator_desc_copy (the caller's may go),
+ * whose data input (RESAMPLE_GRAD1: the input gradient) is laid out by
  * `input` and output by `output` (same sizes and data type, same communicator;
  * REVERSE_SUBSEQUENCES: both grids alike, 1 along the axis, so a sequence and its length
  * stay on one rank; its lengths are a field given to dmlcl_mpi_operator_run_inputs). Each rank computes its
  * output box, reading the input box dmlcl_operator_input_box() gives for it; the tile
  * operators are created here (with DMLCL_MPI_OVERLAP also one for the outputs that read
  * only owned elements and one per boundary slab). context: this rank's; it must outlive
- * the operator. Errors: INVALID_ARGUMENT (descriptor, layouts, flags), UNSUPPORTED (other
- * operators), as dmlcl_operator_create_tile, all agreed. */
+ * the operator. Errors: INVALID_ARGUMENT (descriptor, layouts, flags), as
+ * dmlcl_operator_create_tile_box, all agreed. */
 dmlcl_status dmlcl_mpi_operator_create(dmlcl_context *context, const dmlcl_operator_desc *desc,
                                        const dmlcl_mpi_layout *input,
                                        const dmlcl_mpi_layout *output, uint32_t flags,

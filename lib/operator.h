@@ -1,4 +1,4 @@
-/* The operator classes' table (operator.c), for the top floor's other files (halo.c,
+/* The operator classes' table (operator.c), for the top floor's other files (input_box.c,
  * host.c), and the host path's pinned staging (staging.c). */
 #ifndef DMLCL_OPERATOR_H
 #define DMLCL_OPERATOR_H

@@ -1,4 +1,4 @@
-/* The layer's thread-local message and the collective agreement on failures. */
+/* The layer's thread-local message (agree.c makes it every rank's). */
 #include "internal.h"
 
 #include <stdarg.h>
@@ -41,38 +41,4 @@ dmlcl_status mpil_mpi_fail(const char *call, int err)
     int len = 0;
     MPI_Error_string(err, text, &len);
     return mpil_fail(DMLCL_IO_ERROR, "%s: %s", call, text);
-}
-
-/* One allreduce when every rank is fine (each wait bounded: wait.c) (MINLOC on "ok" finds the lowest failing rank);
- * a broadcast of that rank's status and message when one is not. */
-dmlcl_status mpil_agree(MPI_Comm comm, const char *function, dmlcl_status status)
-{
-    struct {
-        int ok, rank;
-    } mine, first;
-    MPI_Comm_rank(comm, &mine.rank);
-    mine.ok = status == DMLCL_SUCCESS;
-    MPI_Request req;
-    int err = MPI_Iallreduce(&mine, &first, 1, MPI_2INT, MPI_MINLOC, comm, &req);
-    if (err == MPI_SUCCESS)
-        err = mpil_collective_wait(comm, &req, function, status);
-    if (err != MPI_SUCCESS)
-        return mpil_mpi_fail("MPI_Allreduce (agreeing on errors)", err);
-    if (first.ok)
-        return DMLCL_SUCCESS;
-    struct {
-        int status;
-        char text[sizeof message - 64];
-    } m;
-    memset(&m, 0, sizeof m);
-    if (mine.rank == first.rank) {
-        m.status = (int)status;
-        memcpy(m.text, message, sizeof m.text - 1); /* m is zeroed: ends in 0 */
-    }
-    err = MPI_Ibcast(&m, (int)sizeof m, MPI_BYTE, first.rank, comm, &req);
-    if (err == MPI_SUCCESS)
-        err = mpil_collective_wait(comm, &req, function, status);
-    if (err != MPI_SUCCESS)
-        return mpil_mpi_fail("MPI_Bcast (agreeing on errors)", err);
-    return mpil_fail((dmlcl_status)m.status, "%s: rank %d: %s", function, first.rank, m.text);
 }

@@ -10,14 +10,10 @@ static int fail_next_alloc; /* dmlcl_mpi_test_fail_next_alloc */
 void dmlcl_mpi_test_fail_next_alloc(int on) { fail_next_alloc = on; }
 
 /* The rules one rank checks alone, before any MPI work (buffer queries excepted). */
-static dmlcl_status validate(const dmlcl_mpi_field *f, const dmlcl_mpi_operator *reader,
-                             const box *reader_box, const dmlcl_buffer_binding *buffer)
+static dmlcl_status validate(const dmlcl_mpi_field *f, const dmlcl_buffer_binding *buffer)
 {
     const uint64_t bytes = box_count(&f->ghost) * f->layout->elem;
     char a[200];
-    if (reader && !reader_box)
-        return mpil_fail(DMLCL_INVALID_ARGUMENT,
-                         "reader's input layout is not this field's layout");
     if (!bytes)
         return DMLCL_SUCCESS; /* nothing owned or read here: no buffer */
     if (buffer) {
@@ -116,28 +112,17 @@ void dmlcl_mpi_field_release(dmlcl_mpi_field *f)
     free(f);
 }
 
-/* Input box of reader's outputs on every rank (empty without a reader). */
-static void reader_boxes(const dmlcl_mpi_layout *l, const dmlcl_mpi_operator *reader, box *all)
+dmlcl_status field_create(dmlcl_context *context, const dmlcl_mpi_layout *layout,
+                          const box *needed_all, dmlcl_status found,
+                          const dmlcl_buffer_binding *buffer, dmlcl_mpi_field **out)
 {
-    for (int r = 0; r < l->size; r++)
-        if (reader)
-            dmlcl_mpi_operator_input_box(reader, r, &all[r]);
-        else
-            box_empty(l->dims, &all[r]);
-}
-
-dmlcl_status dmlcl_mpi_field_create(dmlcl_context *context, const dmlcl_mpi_layout *layout,
-                                    const dmlcl_mpi_operator *reader,
-                                    const dmlcl_buffer_binding *buffer, dmlcl_mpi_field **out)
-{
-    if (!layout) /* nobody to agree with */
-        return mpil_fail(DMLCL_INVALID_ARGUMENT, "dmlcl_mpi_field_create: layout is NULL");
     if (out)
         *out = NULL;
     dmlcl_mpi_field *f = calloc(1, sizeof *f);
-    box *needed_all = calloc((size_t)layout->size, sizeof *needed_all);
-    dmlcl_status st = DMLCL_SUCCESS;
-    if (!f || !needed_all) {
+    dmlcl_status st = found;
+    if (st != DMLCL_SUCCESS) {
+        /* the caller's failure, agreed below */
+    } else if (!f || !needed_all) {
         st = mpil_fail(DMLCL_OUT_OF_MEMORY, "out of host memory");
     } else if (!context || !out) {
         st = mpil_fail(DMLCL_INVALID_ARGUMENT, "%s is NULL", context ? "out" : "context");
@@ -146,15 +131,12 @@ dmlcl_status dmlcl_mpi_field_create(dmlcl_context *context, const dmlcl_mpi_layo
         f->layout = layout;
         f->tag = layout->fields;
         dmlcl_mpi_layout_box(layout, -1, &f->owned);
-        int readable = !reader || operator_reads(reader, layout);
-        if (readable)
-            reader_boxes(layout, reader, needed_all);
         f->needed = needed_all[layout->rank];
         box_hull(&f->owned, &f->needed, &f->ghost);
         uint64_t s = 1;
         for (uint32_t d = layout->dims; d-- > 0;)
             f->stride[d] = s, s *= f->ghost.sizes[d];
-        st = validate(f, reader, readable ? &f->needed : NULL, buffer);
+        st = validate(f, buffer);
     }
     /* Every rank runs the same collectives: the count of fields (the message tag) moves on
      * whatever happens. */
@@ -173,11 +155,9 @@ dmlcl_status dmlcl_mpi_field_create(dmlcl_context *context, const dmlcl_mpi_layo
         st = exchange_plan(f, needed_all);
     if ((st = mpil_agree(layout->comm, "dmlcl_mpi_field_create", st)) != DMLCL_SUCCESS)
         goto fail;
-    free(needed_all);
     *out = f;
     return DMLCL_SUCCESS;
 fail:
-    free(needed_all);
     dmlcl_mpi_field_release(f);
     return st;
 }
@@ -192,70 +172,6 @@ cl_mem dmlcl_mpi_field_buffer(const dmlcl_mpi_field *f, dmlcl_mpi_box *ghost,
     if (offset)
         *offset = f->offset;
     return f->buffer;
-}
-
-/* Splits region into at most three dimensions a rect copy takes: the contiguous block of
- * its innermost dimensions (those spanning the ghost box whole merge with the one above),
- * then rows and slices; any further outer dimensions are a loop of rect copies. */
-cl_int field_rect(const dmlcl_mpi_field *f, cl_command_queue q, const box *region, void *host,
-                  int read, cl_event *event)
-{
-    const uint32_t n = region->dimension_count, e = f->layout->elem;
-    if (!box_count(region))
-        return CL_SUCCESS;
-    uint32_t k = n - 1;
-    while (k > 0 && region->sizes[k] == f->ghost.sizes[k])
-        k--;
-    uint64_t block = e, inner = 0; /* bytes of the block; its first element's offset */
-    for (uint32_t d = 0; d < n; d++) {
-        if (d >= k)
-            block *= region->sizes[d];
-        if (d >= k)
-            inner += (uint64_t)(region->start[d] - f->ghost.start[d]) * f->stride[d];
-    }
-    const uint32_t row_dim = k >= 1 ? k - 1 : 0, slice_dim = k >= 2 ? k - 2 : 0;
-    const size_t rows = k >= 1 ? region->sizes[row_dim] : 1;
-    const size_t slices = k >= 2 ? region->sizes[slice_dim] : 1;
-    const size_t row_pitch = k >= 1 ? (size_t)f->stride[row_dim] * e : (size_t)block;
-    const size_t slice_pitch = k >= 2 ? (size_t)f->stride[slice_dim] * e : row_pitch * rows;
-    const size_t y0 = k >= 1 ? region->start[row_dim] - f->ghost.start[row_dim] : 0;
-    const size_t z0 = k >= 2 ? region->start[slice_dim] - f->ghost.start[slice_dim] : 0;
-    const uint32_t loops = k >= 2 ? k - 2 : 0; /* dimensions 0..loops-1 */
-    uint32_t idx[MAXDIM] = {0};
-    unsigned char *h = host;
-    cl_int err = CL_SUCCESS;
-    for (;;) {
-        uint64_t outer = 0;
-        for (uint32_t d = 0; d < loops; d++)
-            outer += (uint64_t)(region->start[d] - f->ghost.start[d] + idx[d]) * f->stride[d];
-        const size_t x0 = (size_t)(f->offset + (outer + inner) * e);
-        if (event && *event)
-            clReleaseEvent(*event), *event = NULL;
-        if (rows == 1 && slices == 1) {
-            size_t at = x0 + y0 * row_pitch + z0 * slice_pitch;
-            err = read ? clEnqueueReadBuffer(q, f->buffer, CL_FALSE, at, (size_t)block, h, 0, NULL,
-                                             event)
-                       : clEnqueueWriteBuffer(q, f->buffer, CL_FALSE, at, (size_t)block, h, 0,
-                                              NULL, event);
-        } else {
-            const size_t origin[3] = {x0, y0, z0}, zero[3] = {0, 0, 0};
-            const size_t shape[3] = {(size_t)block, rows, slices};
-            err = read ? clEnqueueReadBufferRect(q, f->buffer, CL_FALSE, origin, zero, shape,
-                                                 row_pitch, slice_pitch, (size_t)block,
-                                                 (size_t)block * rows, h, 0, NULL, event)
-                       : clEnqueueWriteBufferRect(q, f->buffer, CL_FALSE, origin, zero, shape,
-                                                  row_pitch, slice_pitch, (size_t)block,
-                                                  (size_t)block * rows, h, 0, NULL, event);
-        }
-        if (err != CL_SUCCESS)
-            return err;
-        h += (size_t)block * rows * slices;
-        int d = (int)loops - 1; /* odometer over the loop dimensions */
-        while (d >= 0 && ++idx[d] == region->sizes[d])
-            idx[d--] = 0;
-        if (d < 0)
-            return CL_SUCCESS;
-    }
 }
 
 /* A blocking copy of the owned box. */

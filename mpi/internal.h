@@ -1,6 +1,7 @@
-/* What the MPI layer's files share: its objects, boxes, errors and the operator
- * descriptor copy. Built on the public API only (dmlcl.h, dmlcl_mpi.h): the layer is a
- * library of its own on top of libdmlcl. */
+/* What the MPI layer's files share: its objects, boxes and errors. Built on the public
+ * API only (dmlcl.h, dmlcl_mpi.h): the layer is a library of its own on top of libdmlcl,
+ * and it holds and retiles operator descriptors through libdmlcl's (dmlcl_operator_desc_copy,
+ * dmlcl_operator_create_tile_box), so it names no operator's descriptor struct. */
 #ifndef DMLCL_MPI_INTERNAL_H
 #define DMLCL_MPI_INTERNAL_H
 
@@ -23,8 +24,8 @@ dmlcl_status mpil_dmlcl_fail(dmlcl_status status, const char *call);
 dmlcl_status mpil_cl_fail(const char *call, cl_int err);
 /* "call: MPI's error string", IO_ERROR. */
 dmlcl_status mpil_mpi_fail(const char *call, int err);
-/* Collective: every rank returns the lowest failing rank's status with the message
- * "function: rank R: its message"; SUCCESS where every rank succeeded. */
+/* Collective (agree.c): every rank returns the lowest failing rank's status with the
+ * message "function: rank R: its message"; SUCCESS where every rank succeeded. */
 dmlcl_status mpil_agree(MPI_Comm comm, const char *function, dmlcl_status status);
 
 /* ---- bounded waits (wait.c): each polls until done or DMLCL_MPI_TIMEOUT seconds ------- */
@@ -62,39 +63,7 @@ struct dmlcl_mpi_layout {
     int fields; /* fields created on it: each field's message tag */
 };
 
-/* ---- the operator descriptor, copied (desc.c) ----------------------------------------
- * The layer creates tile operators after the caller's descriptor is gone (when a run's
- * fields have other ghost boxes than creation assumed), so it keeps its own copy. */
-typedef struct desc_copy {
-    dmlcl_operator_type type;
-    union {
-        dmlcl_resample_desc r0;
-        dmlcl_resample1_desc r1;
-        dmlcl_resample2_desc r2;
-        dmlcl_resample_grad1_desc g1;
-        dmlcl_resample3_desc r3;
-        dmlcl_reverse_subsequences_desc rs;
-    } u;
-    dmlcl_tensor_desc in, out, len; /* len: REVERSE_SUBSEQUENCES' sequence lengths */
-    uint32_t in_sizes[MAXDIM], out_sizes[MAXDIM], in_strides[MAXDIM], out_strides[MAXDIM];
-    uint32_t len_sizes[MAXDIM], len_strides[MAXDIM];
-    float scales[MAXDIM], in_offsets[MAXDIM], out_offsets[MAXDIM];
-    dmlcl_operator_desc op;
-} desc_copy;
-
-/* Copies a valid descriptor of the RESAMPLE family or REVERSE_SUBSEQUENCES (the whole
- * tensors, packed). Errors: UNSUPPORTED for other operators. */
-dmlcl_status desc_copy_init(desc_copy *c, const dmlcl_operator_desc *d);
-/* *tile = whole with the tensors' sizes and strides replaced (REVERSE_SUBSEQUENCES: the
- * lengths' sizes are the input's with the axis 1 long, their strides len_strides). */
-void desc_copy_tile(const desc_copy *whole, desc_copy *tile, const uint32_t *in_sizes,
-                    const uint32_t *in_strides, const uint32_t *out_sizes,
-                    const uint32_t *out_strides, const uint32_t *len_strides);
-/* The operator's data input and output tensors of a descriptor (NULL if unknown type). */
-const dmlcl_tensor_desc *desc_input(const dmlcl_operator_desc *d);
-const dmlcl_tensor_desc *desc_output(const dmlcl_operator_desc *d);
-
-/* ---- fields and their halo exchange (field.c, halo.c) -------------------------------- */
+/* ---- fields and their halo exchange (field.c, face_exchange.c) ------------------------- */
 typedef struct face {
     int rank;
     box region;       /* global indices, inside the field's ghost box */
@@ -130,12 +99,18 @@ struct dmlcl_mpi_field {
     dmlcl_mpi_halo_stats stats;
 };
 
+/* Makes a field whose ghost box holds needed_all[its rank] (every rank's read box, as the
+ * face exchange plans from them); found: a failure the caller found, agreed like the
+ * field's own (field.c). Collective. */
+dmlcl_status field_create(dmlcl_context *context, const dmlcl_mpi_layout *layout,
+                          const box *needed_all, dmlcl_status found,
+                          const dmlcl_buffer_binding *buffer, dmlcl_mpi_field **out);
 /* Copies region (inside the ghost box) between the device buffer and a packed host array
- * of it, enqueued (not blocking); *event: the last command's. */
+ * of it, enqueued (not blocking); *event: the last command's (field_rect.c). */
 cl_int field_rect(const dmlcl_mpi_field *f, cl_command_queue q, const box *region, void *host,
                   int read,
                   cl_event *event);
-/* Plans the exchange from every rank's needed box (halo.c); local. */
+/* Plans the exchange from every rank's needed box (face_exchange.c); local. */
 dmlcl_status exchange_plan(dmlcl_mpi_field *f, const box *needed_all);
 void exchange_free(exchange *ex, cl_command_queue q);
 

@@ -14,7 +14,8 @@ typedef struct piece {
 struct dmlcl_mpi_operator {
     dmlcl_context *ctx;
     const dmlcl_mpi_layout *in, *out;
-    desc_copy whole;
+    dmlcl_operator_desc *whole; /* the library's copy: tiles are made at runs too */
+    const dmlcl_tensor_desc *lengths; /* whole's sequence lengths (NULL: one input) */
     box *needed; /* every rank's input box */
     box out_box;
     uint32_t flags;
@@ -33,27 +34,27 @@ void dmlcl_mpi_operator_input_box(const dmlcl_mpi_operator *op, int rank, dmlcl_
 }
 
 /* The input box of an output box (empty for an empty one); the descriptor is valid. */
-static void input_box(const desc_copy *w, const box *out, box *in)
+static void input_box(const dmlcl_operator_desc *w, const box *out, box *in)
 {
     box_empty(out->dimension_count, in);
     if (box_count(out))
-        dmlcl_operator_input_box(&w->op, out->start, out->sizes, in->start, in->sizes);
+        dmlcl_operator_input_box(w, out->start, out->sizes, in->start, in->sizes);
 }
 
-/* REVERSE_SUBSEQUENCES: a sequence's elements and its length stay on one rank, so the
- * layouts leave the axis whole and cut both tensors alike (the lengths then follow the
- * input's grid: a rank's lengths are its box's). */
-static dmlcl_status validate_reverse(const dmlcl_reverse_subsequences_desc *rs,
-                                     const dmlcl_mpi_layout *in, const dmlcl_mpi_layout *out)
+/* An operator with sequence lengths (REVERSE_SUBSEQUENCES, whose lengths tensor is 1 long
+ * on the axis): a sequence's elements and its length stay on one rank, so the layouts
+ * leave the axis whole and cut both tensors alike (the lengths then follow the input's
+ * grid: a rank's lengths are its box's). The descriptor is valid. */
+static dmlcl_status validate_lengths_cut(const dmlcl_tensor_desc *len,
+                                         const dmlcl_mpi_layout *in, const dmlcl_mpi_layout *out)
 {
-    if (in->dims != out->dims || rs->axis >= in->dims)
-        return DMLCL_SUCCESS; /* the tensor checks below name it */
-    if (in->grid[rs->axis] != 1)
-        return mpil_fail(DMLCL_INVALID_ARGUMENT,
-                         "REVERSE_SUBSEQUENCES: the input layout cuts the axis (grid[%u] = "
-                         "%u): a sequence's elements would lie on several ranks; cut the "
-                         "other dimensions",
-                         rs->axis, in->grid[rs->axis]);
+    for (uint32_t d = 0; d < in->dims; d++)
+        if (len->sizes[d] == 1 && in->sizes[d] > 1 && in->grid[d] != 1)
+            return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                             "REVERSE_SUBSEQUENCES: the input layout cuts the axis (grid[%u] = "
+                             "%u): a sequence's elements would lie on several ranks; cut the "
+                             "other dimensions",
+                             d, in->grid[d]);
     for (uint32_t d = 0; d < in->dims; d++)
         if (in->grid[d] != out->grid[d])
             return mpil_fail(DMLCL_INVALID_ARGUMENT,
@@ -77,15 +78,12 @@ static dmlcl_status validate(const dmlcl_operator_desc *desc, const dmlcl_mpi_la
     if (same != MPI_IDENT && same != MPI_CONGRUENT)
         return mpil_fail(DMLCL_INVALID_ARGUMENT,
                          "the input and output layouts are of different communicators");
-    const dmlcl_tensor_desc *ti = desc_input(desc), *to = desc_output(desc);
-    if (!ti || !to)
-        return mpil_fail(DMLCL_UNSUPPORTED,
-                         "operator type %d: the MPI layer runs the RESAMPLE family and "
-                         "REVERSE_SUBSEQUENCES",
-                         (int)desc->type);
     uint32_t start[MAXDIM] = {0}, is[MAXDIM], isz[MAXDIM];
     if (dmlcl_operator_input_box(desc, start, out->sizes, is, isz) != DMLCL_SUCCESS)
         return mpil_dmlcl_fail(DMLCL_INVALID_ARGUMENT, "desc");
+    const dmlcl_tensor_desc *ti = dmlcl_operator_desc_tensor(desc, 0);
+    const dmlcl_tensor_desc *to = dmlcl_operator_desc_tensor(desc, 1);
+    const dmlcl_tensor_desc *len = dmlcl_operator_desc_tensor(desc, 2);
     const dmlcl_mpi_layout *ls[2] = {in, out};
     const dmlcl_tensor_desc *ts[2] = {ti, to};
     for (int k = 0; k < 2; k++) {
@@ -103,14 +101,12 @@ static dmlcl_status validate(const dmlcl_operator_desc *desc, const dmlcl_mpi_la
                                  "layout %u: the layout cuts the whole tensor",
                                  name, d, ts[k]->sizes[d], name, ls[k]->sizes[d]);
     }
-    if (desc->type == DMLCL_OPERATOR_REVERSE_SUBSEQUENCES)
-        return validate_reverse(desc->desc, in, out);
-    return DMLCL_SUCCESS;
+    return len ? validate_lengths_cut(len, in, out) : DMLCL_SUCCESS;
 }
 
 /* The input range, in dimension d, that outputs [o, o + 1) of d read (b's other dims). */
-static void row_reads(const desc_copy *w, const box *b, uint32_t d, uint32_t o, uint64_t *s,
-                      uint64_t *e)
+static void row_reads(const dmlcl_operator_desc *w, const box *b, uint32_t d, uint32_t o,
+                      uint64_t *s, uint64_t *e)
 {
     box q = *b, in;
     q.start[d] = o, q.sizes[d] = 1;
@@ -132,14 +128,14 @@ static int interior(const dmlcl_mpi_operator *op, const box *owned, box *inner)
         uint64_t rs, re;
         while (a < b) {
             uint32_t m = a + (b - a) / 2;
-            row_reads(&op->whole, &op->out_box, d, m, &rs, &re);
+            row_reads(op->whole, &op->out_box, d, m, &rs, &re);
             if (rs >= os) b = m; else a = m + 1;
         }
         uint32_t lo = a;
         a = s, b = e;
         while (a < b) {
             uint32_t m = a + (b - a) / 2;
-            row_reads(&op->whole, &op->out_box, d, m, &rs, &re);
+            row_reads(op->whole, &op->out_box, d, m, &rs, &re);
             if (re > oe) b = m; else a = m + 1;
         }
         if (lo >= a)
@@ -147,7 +143,7 @@ static int interior(const dmlcl_mpi_operator *op, const box *owned, box *inner)
         inner->start[d] = lo, inner->sizes[d] = a - lo;
     }
     box reads;
-    input_box(&op->whole, inner, &reads);
+    input_box(op->whole, inner, &reads);
     return box_contains(owned, &reads);
 }
 
@@ -199,40 +195,35 @@ static dmlcl_status strides_of(const box *g, uint32_t *strides)
     return DMLCL_SUCCESS;
 }
 
-/* The lengths' box of an input box (REVERSE_SUBSEQUENCES): the axis 1 long; empty for an
- * empty one. */
+/* The lengths' box of an input box (REVERSE_SUBSEQUENCES): 1 long where the lengths
+ * tensor is (the axis); empty for an empty one. */
 static box lengths_box(const dmlcl_mpi_operator *op, const box *in)
 {
     box b = *in;
-    if (box_count(in))
-        b.start[op->whole.u.rs.axis] = 0, b.sizes[op->whole.u.rs.axis] = 1;
+    for (uint32_t d = 0; box_count(in) && d < in->dimension_count; d++)
+        if (op->lengths->sizes[d] == 1)
+            b.start[d] = 0, b.sizes[d] = 1;
     return b;
 }
 
 /* The tile operators for an input field of ghost box gin and an output field of gout. */
 static dmlcl_status make_ops(dmlcl_mpi_operator *op, const box *gin, const box *gout)
 {
-    uint32_t si[MAXDIM], so[MAXDIM], sl[MAXDIM] = {0};
+    uint32_t si[MAXDIM], so[MAXDIM];
     dmlcl_status st = strides_of(gin, si);
     if (st == DMLCL_SUCCESS)
         st = strides_of(gout, so);
-    if (st == DMLCL_SUCCESS && op->whole.type == DMLCL_OPERATOR_REVERSE_SUBSEQUENCES) {
-        box gl = lengths_box(op, gin);
-        st = strides_of(&gl, sl);
-    }
     release_ops(op);
     for (int i = 0; i < op->count && st == DMLCL_SUCCESS; i++) {
         piece *p = &op->parts[i];
-        input_box(&op->whole, &p->out, &p->in);
+        input_box(op->whole, &p->out, &p->in);
         if (!box_count(&p->out))
             continue;
-        desc_copy tile;
-        desc_copy_tile(&op->whole, &tile, p->in.sizes, si, p->out.sizes, so, sl);
-        dmlcl_tile_desc ti = {op->in->dims, op->whole.in_sizes, p->in.start};
-        dmlcl_tile_desc to = {op->out->dims, op->whole.out_sizes, p->out.start};
-        st = dmlcl_operator_create_tile(op->ctx, &tile.op, &ti, &to, &p->op);
+        dmlcl_tile_box ti = {p->in.start, p->in.sizes, si};
+        dmlcl_tile_box to = {p->out.start, p->out.sizes, so};
+        st = dmlcl_operator_create_tile_box(op->ctx, op->whole, &ti, &to, &p->op);
         if (st != DMLCL_SUCCESS)
-            st = mpil_dmlcl_fail(st, "dmlcl_operator_create_tile");
+            st = mpil_dmlcl_fail(st, "dmlcl_operator_create_tile_box");
     }
     op->made_in = *gin, op->made_out = *gout;
     return st;
@@ -257,8 +248,11 @@ dmlcl_status dmlcl_mpi_operator_create(dmlcl_context *context, const dmlcl_opera
         st = mpil_fail(DMLCL_INVALID_ARGUMENT, "%s is NULL", context ? "out" : "context");
     else
         st = validate(desc, input, output, flags);
+    if (st == DMLCL_SUCCESS &&
+        (st = dmlcl_operator_desc_copy(desc, &op->whole)) != DMLCL_SUCCESS)
+        st = mpil_dmlcl_fail(st, "dmlcl_operator_desc_copy");
     if (st == DMLCL_SUCCESS)
-        st = desc_copy_init(&op->whole, desc);
+        op->lengths = dmlcl_operator_desc_tensor(op->whole, 2);
     if ((st = mpil_agree(input->comm, "dmlcl_mpi_operator_create", st)) != DMLCL_SUCCESS)
         goto fail;
 
@@ -267,7 +261,7 @@ dmlcl_status dmlcl_mpi_operator_create(dmlcl_context *context, const dmlcl_opera
     for (int r = 0; r < input->size; r++) { /* the halo query for every rank: host only */
         box ob;
         dmlcl_mpi_layout_box(output, r, &ob);
-        input_box(&op->whole, &ob, &op->needed[r]);
+        input_box(op->whole, &ob, &op->needed[r]);
     }
     dmlcl_mpi_layout_box(output, -1, &op->out_box);
     plan_pieces(op);
@@ -292,6 +286,7 @@ void dmlcl_mpi_operator_release(dmlcl_mpi_operator *op)
     if (!op)
         return;
     release_ops(op);
+    dmlcl_operator_desc_free(op->whole);
     free(op->needed);
     free(op);
 }
@@ -304,17 +299,17 @@ static dmlcl_status validate_lengths(const dmlcl_mpi_operator *op, const dmlcl_m
     const dmlcl_mpi_layout *l = len->layout;
     const box want = lengths_box(op, &in->ghost);
     char a[200], b[200];
-    if (l->type != op->whole.len.data_type || l->dims != op->in->dims)
+    if (l->type != op->lengths->data_type || l->dims != op->in->dims)
         return mpil_fail(DMLCL_INVALID_ARGUMENT,
                          "the sequence lengths field's layout (type %d, %u dimensions) is not "
                          "the descriptor's sequence_lengths_tensor (type %d, %u dimensions)",
-                         (int)l->type, l->dims, (int)op->whole.len.data_type, op->in->dims);
+                         (int)l->type, l->dims, (int)op->lengths->data_type, op->in->dims);
     for (uint32_t d = 0; d < l->dims; d++)
-        if (l->sizes[d] != op->whole.len_sizes[d] || l->grid[d] != op->in->grid[d])
+        if (l->sizes[d] != op->lengths->sizes[d] || l->grid[d] != op->in->grid[d])
             return mpil_fail(DMLCL_INVALID_ARGUMENT,
                              "the sequence lengths field's layout has sizes[%u] = %u and "
                              "grid[%u] = %u; the lengths tensor's is %u, the input's grid %u",
-                             d, l->sizes[d], d, l->grid[d], op->whole.len_sizes[d],
+                             d, l->sizes[d], d, l->grid[d], op->lengths->sizes[d],
                              op->in->grid[d]);
     if (memcmp(&len->ghost, &want, sizeof want))
         return mpil_fail(DMLCL_INVALID_ARGUMENT,
@@ -329,7 +324,7 @@ static dmlcl_status validate_run(const dmlcl_mpi_operator *op, const dmlcl_mpi_f
                                  const dmlcl_mpi_field *out, uint32_t flags)
 {
     char a[200], b[200];
-    const uint32_t inputs = op->whole.type == DMLCL_OPERATOR_REVERSE_SUBSEQUENCES ? 2 : 1;
+    const uint32_t inputs = op->lengths ? 2 : 1;
     if (input_count != inputs)
         return mpil_fail(DMLCL_INVALID_ARGUMENT,
                          "input_count is %u: the operator reads %u input field%s%s", input_count,

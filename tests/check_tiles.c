@@ -441,16 +441,27 @@ static void copy_box(uint32_t rank, uint32_t es, const uint32_t *sizes, const un
     } while (tu_next_index(rank, size, idx));
 }
 
-static dmlcl_operator *create_tile(const tcase *c, const uint32_t *is, const uint32_t *isz,
+/* The tile's operator; with `whole` (the descriptor of the whole tensors), made as a layer
+ * makes it: from the library's copy of whole, given each tile's box and strides. */
+static dmlcl_operator *create_tile(const tcase *c, const dmlcl_operator_desc *whole,
+                                   const uint32_t *is, const uint32_t *isz,
                                    const uint32_t *istr, const uint32_t *os,
                                    const uint32_t *osz, const uint32_t *ostr)
 {
+    dmlcl_operator *op = NULL;
+    if (whole) {
+        dmlcl_operator_desc *copy = NULL;
+        tu_assert_ok(dmlcl_operator_desc_copy(whole, &copy));
+        dmlcl_tile_box bin = {is, isz, istr}, bout = {os, osz, ostr};
+        tu_assert_ok(dmlcl_operator_create_tile_box(tu_context(), copy, &bin, &bout, &op));
+        dmlcl_operator_desc_free(copy);
+        return op;
+    }
     dmlcl_tensor_desc ti = {c->dtype, c->rank, isz, istr, 0};
     dmlcl_tensor_desc to = {c->dtype, c->rank, osz, ostr, 0};
     dmlcl_tile_desc tin = {c->rank, c->in, is}, tout = {c->rank, c->out, os};
     descs ds;
     make_desc(c, &ti, &to, &ds);
-    dmlcl_operator *op = NULL;
     tu_assert_ok(dmlcl_operator_create_tile(tu_context(), &ds.od, &tin, &tout, &op));
     return op;
 }
@@ -511,7 +522,9 @@ static void check_split(const tcase *c, uint64_t *rng)
         unsigned char *ti = calloc(tu_span(c->rank, isz, istr), es);
         unsigned char *to = calloc(tu_span(c->rank, osz, ostr), es);
         copy_box(c->rank, es, c->in, in, is, isz, istr, ti, 0, NULL);
-        dmlcl_operator *op = create_tile(c, is, isz, istr, os, osz, ostr);
+        /* every third tile as a layer makes it, from the whole descriptor */
+        dmlcl_operator *op =
+            create_tile(c, count % 3 == 2 ? &ds.od : NULL, is, isz, istr, os, osz, ostr);
         const void *tins[1] = {ti};
         void *touts[1] = {to};
         tu_assert_ok(dmlcl_operator_execute_host(op, tins, touts));
@@ -615,6 +628,19 @@ START_TEST(reverse_tiles_match_the_whole_run)
             for (uint32_t x = 0; x < 6; x++)
                 ck_assert_uint_eq(got[(a * 2 + b) * 6 + x],
                                   want[((a + 1) * 4 + b + 1) * 6 + x]);
+    /* The same tile from the whole descriptor, as a layer makes it: the lengths follow the
+     * input's box, 1 long on the axis. */
+    ck_assert_ptr_eq(dmlcl_operator_desc_tensor(&od, 2), &l);
+    dmlcl_tile_box bin = {is, isz, NULL}, bout = {os, osz, NULL};
+    memset(got, 0, sizeof got);
+    tu_assert_ok(dmlcl_operator_create_tile_box(tu_context(), &od, &bin, &bout, &op));
+    tu_assert_ok(dmlcl_operator_execute_host(op, ins, touts));
+    dmlcl_operator_release(op);
+    for (uint32_t a = 0; a < 3; a++)
+        for (uint32_t b = 0; b < 2; b++)
+            for (uint32_t x = 0; x < 6; x++)
+                ck_assert_uint_eq(got[(a * 2 + b) * 6 + x],
+                                  want[((a + 1) * 4 + b + 1) * 6 + x]);
     /* A tile that cuts the axis is refused. */
     const uint32_t cut[3] = {3, 2, 4};
     dmlcl_tensor_desc tc = {DMLCL_TENSOR_DATA_TYPE_UINT32, 3, cut, NULL, 0};
@@ -682,6 +708,63 @@ START_TEST(bad_tiles_are_refused)
 }
 END_TEST
 
+/* ---- descriptors held by layers ------------------------------------------------------ */
+
+START_TEST(held_descriptors_are_deep_and_checked)
+{
+    const uint32_t in[2] = {4, 6}, out[2] = {8, 12};
+    float sc[2] = {2, 2};
+    dmlcl_tensor_desc ti = {F32, 2, in, NULL, 0}, to = {F32, 2, out, NULL, 0};
+    dmlcl_resample1_desc rd = {&ti, &to, LINEAR, 2, sc, tu_pix_in, tu_pix_out};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
+    dmlcl_operator_desc *copy = NULL;
+    tu_assert_ok(dmlcl_operator_desc_copy(&od, &copy));
+    /* The copy holds its own tensors and arrays: the caller's may change or go. */
+    sc[0] = 3;
+    const dmlcl_tensor_desc *ci = dmlcl_operator_desc_tensor(copy, 0);
+    const dmlcl_tensor_desc *co = dmlcl_operator_desc_tensor(copy, 1);
+    ck_assert(ci != &ti && co != &to && ci->sizes != in && ci->sizes[1] == 6 && co->sizes[0] == 8);
+    ck_assert(((const dmlcl_resample1_desc *)copy->desc)->scales[0] == 2);
+    ck_assert_ptr_null(dmlcl_operator_desc_tensor(copy, 2)); /* no lengths */
+    const uint32_t s0[2] = {0, 0}, s2[2] = {2, 0}, sz[2] = {2, 6}, osz[2] = {4, 12};
+    dmlcl_tile_box bin = {s0, sz, NULL}, bout = {s0, osz, NULL};
+    dmlcl_operator *op = NULL;
+    dmlcl_context *ctx = tu_context();
+    /* The tile's rules are dmlcl_operator_create_tile's, named as there. */
+    tu_assert_fails(dmlcl_operator_create_tile_box(ctx, copy, &bin, &bout, &op),
+                    DMLCL_INVALID_ARGUMENT,
+                    "resample1: input_tile covers [0, 2) of dimension 0, but the output "
+                    "tile reads [0, 3) (see dmlcl_operator_input_box)");
+    bin.start = s2;
+    tu_assert_fails(dmlcl_operator_create_tile_box(ctx, copy, &bin, &bout, &op),
+                    DMLCL_INVALID_ARGUMENT, "input_tile covers [2, 4) of dimension 0");
+    tu_assert_fails(dmlcl_operator_create_tile_box(ctx, copy, NULL, &bout, &op),
+                    DMLCL_INVALID_ARGUMENT, "dmlcl_operator_create_tile_box: input is NULL");
+    bout.sizes = NULL;
+    tu_assert_fails(dmlcl_operator_create_tile_box(ctx, copy, &bin, &bout, &op),
+                    DMLCL_INVALID_ARGUMENT,
+                    "dmlcl_operator_create_tile_box: output->sizes is NULL");
+    ck_assert_ptr_null(op);
+    dmlcl_operator_desc_free(copy);
+    dmlcl_operator_desc_free(NULL);
+    /* What cannot be copied is refused, naming why. */
+    od.type = (dmlcl_operator_type)99;
+    tu_assert_fails(dmlcl_operator_desc_copy(&od, &copy), DMLCL_INVALID_ARGUMENT,
+                    "dmlcl_operator_desc_copy: desc->type 99 is not an operator type");
+    ck_assert_ptr_null(copy);
+    ck_assert_ptr_null(dmlcl_operator_desc_tensor(&od, 0));
+    od.type = DMLCL_OPERATOR_RESAMPLE1;
+    rd.input_tensor = NULL;
+    tu_assert_fails(dmlcl_operator_desc_copy(&od, &copy), DMLCL_INVALID_ARGUMENT,
+                    "dmlcl_operator_desc_copy: resample1's tensor 0 is NULL");
+    rd.input_tensor = &ti;
+    rd.dimension_count = 99;
+    tu_assert_fails(dmlcl_operator_desc_copy(&od, &copy), DMLCL_INVALID_ARGUMENT,
+                    "dmlcl_operator_desc_copy: resample1's arrays hold 99 values, over the "
+                    "most dimensions");
+}
+END_TEST
+
 static void report(void)
 {
     printf("tiles: %zu tile runs matched their whole runs bit for bit\n", tiles_run);
@@ -701,6 +784,7 @@ Suite *tiles_suite(void)
     tcase_add_test(tc, tiles_slabs_of_a_field);
     tcase_add_test(tc, reverse_tiles_match_the_whole_run);
     tcase_add_test(tc, bad_tiles_are_refused);
+    tcase_add_test(tc, held_descriptors_are_deep_and_checked);
     tcase_add_unchecked_fixture(tc, NULL, report);
     suite_add_tcase(s, tc);
     return s;

@@ -31,8 +31,8 @@ check_mpi() {
     PKG_CONFIG_PATH="$DESTDIR$pkgconfigdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" &&
     export PKG_CONFIG_PATH &&
     flags=`$PKG_CONFIG --cflags --libs dmlcl-mpi OpenCL` &&
-    echo "$MPICC $ex/mpi_resample.c $ex/resident.c $ex/test_mode.c $ex/halo.c $flags -lm" &&
-    $MPICC $ex/mpi_resample.c $ex/resident.c $ex/test_mode.c $ex/halo.c $flags -lm -o $tmp/mpi_resample &&
+    echo "$MPICC $ex/mpi_resample.c $ex/resident.c $ex/test_mode.c $ex/host_exchange.c $flags -lm" &&
+    $MPICC $ex/mpi_resample.c $ex/resident.c $ex/test_mode.c $ex/host_exchange.c $flags -lm -o $tmp/mpi_resample &&
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 DMLCL_CACHE_DIR=off \
     OMPI_MCA_btl_vader_single_copy_mechanism=none \
     DMLCL_DEVICE=${DMLCL_TEST_DEVICE:-cpu} POCL_MAX_PTHREAD_COUNT=1 \

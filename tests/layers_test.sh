@@ -76,10 +76,11 @@ else
     echo "core names no family: $(echo "$families" | tr '|' ' ')"
 fi
 
-# No circle of calls between the files of one library or program (lib/, tools/):
+# No circle of calls between the files of one library or program (lib/, tools/, mpi/):
 # file A calls file B when A's object leaves undefined a symbol B's object defines; such a
 # graph must sort (tsort names the files of a circle). Objects as the build left them:
-# libtool's .libs/NAME.o, the tool's tools/**/NAME.o.
+# libtool's .libs/NAME.o (the MPI layer's .libs/libdmlcl_mpi_la-NAME.o), the tool's
+# tools/**/NAME.o.
 circles() { # GROUP OBJECT...: prints "circle in GROUP: FILE FILE ..." for each circle
     local group=$1
     shift
@@ -95,7 +96,8 @@ circles() { # GROUP OBJECT...: prints "circle in GROUP: FILE FILE ..." for each 
         sed "s|^|circle in $group: |"
 }
 found=$(circles lib lib/.libs/*.o lib/*/.libs/*.o lib/*/*/.libs/*.o
-    circles tools tools/*.o tools/bench/*.o)
+    circles tools tools/*.o tools/bench/*.o
+    circles mpi mpi/.libs/libdmlcl_mpi_la-*.o)
 if ! ls lib/.libs/*.o >/dev/null 2>&1; then
     echo "FAIL: no objects under lib/.libs: build the library before this test"
     status=1
@@ -104,7 +106,7 @@ elif [ -n "$found" ]; then
     echo "$found"
     status=1
 else
-    echo "no circle of calls in lib/, tools/"
+    echo "no circle of calls in lib/, tools/, mpi/"
 fi
 
 # kernels/ mirrors lib/: each folder of programs is an engine's, named as its host code's

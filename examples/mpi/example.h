@@ -9,7 +9,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "halo.h"
+#include "host_exchange.h"
 
 #define DIMS 3
 

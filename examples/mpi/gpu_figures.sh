@@ -14,7 +14,7 @@
 #      reference. Goal: GB/s per GPU >= 0.90 of one GPU's on the 1 GiB case (row 1's
 #      1-rank GB/s).
 #   3. the host-staged baseline (today's path: the whole input tile uploaded every step,
-#      halo.c's host exchange), 1 GiB per rank, linear 2x.
+#      host_exchange.c), 1 GiB per rank, linear 2x.
 # Environment: MPIEXEC (default mpiexec), MPIEXEC_FLAGS (default for Open MPI:
 # --oversubscribe --bind-to none), EXAMPLE (default ./examples/mpi/mpi_resample), ITERS (10),
 # MIB_PER_RANK (1024), BIG_MIB (8192), FIGURES_DEVICE (default: unset DMLCL_DEVICE, so

@@ -16,7 +16,7 @@
  * tensors (dmlcl_operator_create), byte for byte: PASS or FAIL per case, exit status 1 on
  * any FAIL. Uneven cuts, empty tiles (more ranks than rows) and tiles thinner than the
  * halo (a rank reading from ranks beyond its neighbours) are all fine: the layer works
- * on any boxes. halo.c's host exchange (MPI_Neighbor_alltoallv on host arrays) remains
+ * on any boxes. host_exchange.c (MPI_Neighbor_alltoallv on host arrays) remains
  * as the gather and as --bench --staged, the host-staged baseline (job_setup() below
  * shows the tile API with it, step by step).
  *
@@ -62,7 +62,7 @@
 #include <unistd.h>
 
 #include "example.h"
-#include "halo.h"
+#include "host_exchange.h"
 
 
 /* ------------------------------------------------------------------ errors */
@@ -746,7 +746,7 @@ static void usage(FILE *f)
                "                        device where it holds the whole field, else sampled\n"
                "                        outputs against a C reference\n"
                "  --staged              --bench: the host-staged path (the whole input tile\n"
-               "                        uploaded every step, halo.c's exchange): the baseline\n"
+               "                        uploaded every step, host_exchange.c): the baseline\n"
                "  --no-overlap          --bench: no interior compute while the faces fly\n"
                "  --max-buffer-mb N     --bench: size the fields as if the devices' largest\n"
                "                        buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) were N MiB\n"

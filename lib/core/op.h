@@ -69,6 +69,17 @@ typedef struct dmlcl__checked {
     dmlcl__tune tune;
 } dmlcl__checked;
 
+/* Where a descriptor keeps what a copy or a retiled copy must follow (lib/desc_layout.c),
+ * so that layers (the MPI layer) copy and retile any operator's descriptor without knowing
+ * its struct: offsets of its tensor pointers (the data input, the data output, then the
+ * input's companion, a tensor of the input's box with size 1 where its whole is; 0: none
+ * past tensors) and of its float arrays, each of `count_at`'s uint32 elements. */
+typedef struct dmlcl__desc_layout {
+    size_t size;
+    uint32_t tensors, arrays;
+    size_t tensor_at[3], array_at[3], count_at;
+} dmlcl__desc_layout;
+
 typedef struct dmlcl__op_class {
     dmlcl_operator_type type;
     const char *name;      /* "resample1": messages */
@@ -90,6 +101,7 @@ typedef struct dmlcl__op_class {
      * checked); an empty box reads nothing: all sizes 0. */
     void (*input_box)(const dmlcl_operator *op, const dmlcl__reads *r, const dmlcl__box *out,
                       dmlcl__box *in);
+    dmlcl__desc_layout layout;
 } dmlcl__op_class;
 
 /* Counts a class's check (its hook calls this once per run), for the tests' hook

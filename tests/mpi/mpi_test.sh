@@ -4,14 +4,15 @@
 # otherwise), through the MPI layer. Every case of every run compares the gathered tiles
 # with one process's whole-tensor run, byte for byte. Also: uneven cuts (5 rows over 3 ranks), empty tiles
 # and tiles thinner than the halo (3 rows over 4 ranks; the script checks that the
-# example reports both), the MPI layer (tests/mpi/layer_test), the halo helper alone on random boxes (tests/mpi/halo_test), a
+# example reports both), the MPI layer (tests/mpi/layer_test), the host exchange helper
+# alone on random boxes (tests/mpi/host_exchange_test), a
 # broken halo that must be reported as FAIL (DMLCL_MPI_EXAMPLE_CORRUPT), and --bench
 # running (its figures are not checked: no timed tests). Run by `make check` from the
 # build folder when configure found MPI; prints "N passed, N failed".
 set -u
 MPIEXEC=${MPIEXEC:-mpiexec}
 EXAMPLE=${EXAMPLE:-./examples/mpi/mpi_resample}
-HALO_TEST=${HALO_TEST:-./tests/mpi/halo_test}
+HOST_EXCHANGE_TEST=${HOST_EXCHANGE_TEST:-./tests/mpi/host_exchange_test}
 LAYER_TEST=${LAYER_TEST:-./tests/mpi/layer_test}
 work=$(mktemp -d "${TMPDIR:-/tmp}/dmlcl_mpi.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT
@@ -86,7 +87,7 @@ mpi() {
 
 # The exchange alone, on plain arrays (no OpenCL): cheap, so many configurations.
 for np in 1 2 3 4; do
-    mpi "halo exchange and gather, $np ranks" 0 "PASS" "$np" "$HALO_TEST" 150
+    mpi "halo exchange and gather, $np ranks" 0 "PASS" "$np" "$HOST_EXCHANGE_TEST" 150
 done
 
 # The MPI layer (include/dmlcl_mpi.h): device-resident fields, halo faces only, every

@@ -1,4 +1,4 @@
-/* halo: boxes of a domain-decomposed array and the MPI exchange that fills a rank's
+/* The host exchange (its functions named halo_*): boxes of a domain-decomposed array and the MPI exchange that fills a rank's
  * halo (ghost) region from the ranks that own it. Part of dmlcl's MPI example; no dmlcl
  * or OpenCL in here, copy it into your own code.
  *
@@ -19,8 +19,8 @@
  * HALO_ERR_NOMEM, HALO_ERR_TOO_BIG (a message over MPI's int counts: split the field
  * further) or HALO_ERR_PEER (another rank failed). They are collective where they say so: every rank of the communicator calls
  * them, also a rank whose boxes are empty. */
-#ifndef DMLCL_EXAMPLE_HALO_H
-#define DMLCL_EXAMPLE_HALO_H
+#ifndef DMLCL_EXAMPLE_HOST_EXCHANGE_H
+#define DMLCL_EXAMPLE_HOST_EXCHANGE_H
 
 #include <mpi.h>
 #include <stddef.h>
@@ -32,7 +32,9 @@
 #define HALO_ERR_PEER (-3) /* another rank failed; this one is fine */
 
 /* A box of a global array: global index of its first element and its size, per dimension
- * (HDF5's hyperslab start and count). dims: 1..HALO_MAX_DIMS. */
+ * (HDF5's hyperslab start and count). dims: 1..HALO_MAX_DIMS. Not dmlcl_mpi_box, the
+ * box libdmlcl_mpi and the rest of the example use: this helper is to be copied into code
+ * without dmlcl, so it includes no dmlcl header. */
 typedef struct halo_box {
     uint32_t dims;
     uint32_t start[HALO_MAX_DIMS];

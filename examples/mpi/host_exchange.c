@@ -1,5 +1,5 @@
-/* halo: see halo.h. */
-#include "halo.h"
+/* The host exchange: see host_exchange.h. */
+#include "host_exchange.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * halo_plan_exchange() every needed element must hold its global index's pattern; after
  * halo_gather() the whole array on root must. Run under mpiexec with any number of ranks
  * (tests/mpi/mpi_test.sh: 1 to 4). Exit status 0 when every configuration passed. */
-#include "halo.h"
+#include "host_exchange.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,7 +174,7 @@ int main(int argc, char **argv)
         bad += one_case(MPI_COMM_WORLD, rank, ranks, verbose);
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("halo_test: %d ranks, %d configurations: %s (%llu wrong)\n", ranks, cases,
+        printf("host_exchange_test: %d ranks, %d configurations: %s (%llu wrong)\n", ranks, cases,
                bad ? "FAIL" : "PASS", bad);
     MPI_Finalize();
     return bad ? 1 : 0;
