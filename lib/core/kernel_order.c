@@ -76,7 +76,8 @@ static dmlcl_status enqueue_after(dmlcl_context *c, slot *s, cl_kernel k, cl_uin
         if (!(all = dmlcl__malloc((nwait + 1) * sizeof *all)))
             return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "launching %s: out of host memory",
                                s->kernel);
-        memcpy(all, wait, nwait * sizeof *all);
+        if (nwait)
+            memcpy(all, wait, nwait * sizeof *all); /* wait may be NULL */
         all[nwait++] = s->last;
     }
     cl_event mine = NULL;
