@@ -608,7 +608,8 @@ static int time_host_path(bench *b, const bcase *c, op_call *call, uint64_t in_b
                                  : 0;
     if (!rc) {
         memcpy(p, hin, in_b);
-        memcpy(p + in_b, c->lengths, len_b);
+        if (len_b) /* a resample case has no lengths (NULL) */
+            memcpy(p + in_b, c->lengths, len_b);
         memset(hout, 0xA5, out_b); /* the device output's poison, which padding keeps */
     }
     const void *ins[2] = {hin, c->lengths};
