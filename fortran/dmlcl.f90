@@ -575,9 +575,9 @@ contains
     call finish("dmlcl_resample_grad_input_box", st, status)
   end subroutine dmlcl_resample_grad_input_box
 
-  !> REVERSE_SUBSEQUENCES along dimension dim (1-based, Fortran's): the first
-  !> min(lengths(j), size(x, dim)) elements of every line are reversed into y, the rest
-  !> copied. x, y: same type (any integer or real kind above) and shape; lengths:
+  !> REVERSE_SUBSEQUENCES along dimension dim (1-based, Fortran's): the first lengths(j)
+  !> elements (at most size(x, dim)) of every line are reversed into y, the rest copied
+  !> (the formula: doc/operators.md). x, y: same type (any integer or real kind above) and shape; lengths:
   !> integer(int32) or integer(int64), >= 0, shaped like x with extent 1 along dim.
   !> x_whole, x_start, y_whole, y_start: boxes of larger logical arrays, cut along any
   !> dimension but dim (y spans the whole of dim); lengths are then x's box with 1 on dim.

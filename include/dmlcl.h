@@ -100,10 +100,10 @@ uint32_t dmlcl_data_type_size(dmlcl_tensor_data_type type);
 
 /* ------------------------------------------------------------------ operators */
 
-/* REVERSE_SUBSEQUENCES: for every index i, with j = i except j[axis] = 0,
- * L = min(lengths[j], sizes[axis]): out[i] = in[i'] where i'[axis] = i[axis] < L ?
- * L-1-i[axis] : i[axis]. Any of the 11 data types (bits are moved, never converted);
- * sequence_lengths UINT32 or UINT64, shaped like input but with sizes[axis] == 1. */
+/* REVERSE_SUBSEQUENCES: reverses the first lengths[j] elements (at most the line) of every
+ * line along axis and copies the rest; the formula: doc/operators.md#reverse_subsequences.
+ * Any of the 11 data types (bits are moved, never converted); sequence_lengths UINT32 or
+ * UINT64, shaped like input but with sizes[axis] == 1. */
 typedef struct dmlcl_reverse_subsequences_desc {
     const dmlcl_tensor_desc *input_tensor;
     const dmlcl_tensor_desc *sequence_lengths_tensor;

@@ -175,7 +175,10 @@ c+1/scale
 floor(float32(
 floor(inputsize*scale)
 floor(inputsizexscale)
-productof1-worw'
+productof1-worw
+L=min(lengths
+L-1-i[axis]
+min(lengths(j)'
 flat() { # flat FILE: the file's lines as compared, prefixed with their numbers
     LC_ALL=C sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/\\(mi/-/g' -e 's/−/-/g' \
         -e 's/\\(mu/*/g' -e 's/×/*/g' -e 's/[[:space:]`]//g' -- "$1" | grep -n ''

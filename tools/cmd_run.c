@@ -63,8 +63,9 @@ static const char RUN_HELP[] =
 static const char REVERSE_HELP[] =
     "usage: dmlcl run reverse-subsequences --input X.npy --lengths L.npy --axis N\n"
     "                 --output Y.npy [--device SEL] [--verbose]\n"
-    "REVERSE_SUBSEQUENCES: along the axis, the first L = min(lengths[j], size) elements of\n"
-    "each line are reversed, the rest copied. Any of the 11 dtypes (bits are moved).\n"
+    "REVERSE_SUBSEQUENCES: along the axis, the first lengths[j] elements (at most the line)\n"
+    "of each line are reversed, the rest copied (doc/operators.md). Any of the 11 dtypes\n"
+    "(bits are moved).\n"
     "  --input X.npy          the input tensor, 1 to 8 dimensions\n"
     "  --lengths L.npy        uint32 or uint64, the input's shape with 1 on the axis\n"
     "  --axis N               0 to rank-1; negative counts from the end (-1 = last)\n"

@@ -773,10 +773,9 @@ def reverse_subsequences(x, lengths, axis, out=None, context=None, input_tile=No
     """Reverses the first ``lengths[j]`` elements of every line of ``x`` along ``axis``
     (REVERSE_SUBSEQUENCES); returns a new array, or writes ``out`` and returns it.
 
-    For every index i, with j = i except j[axis] = 0, n = x.shape[axis] and
-    L = min(lengths[j], n): ``out[i] = x[i']`` where i' = i except
-    i'[axis] = L-1-i[axis] if i[axis] < L else i[axis]. Lengths 0 and 1 copy the line;
-    lengths above n act as n. Bits are moved, never converted (NaN payloads and signed
+    The line through each index with 0 on ``axis`` takes its length from ``lengths`` at
+    that index; the formula is doc/operators.md's (REVERSE_SUBSEQUENCES). Lengths 0 and 1
+    copy the line; lengths above ``x.shape[axis]`` act as it. Bits are moved, never converted (NaN payloads and signed
     zeros come out unchanged).
 
     Parameters
