@@ -87,7 +87,24 @@ def _cl_get_device_info():
 
 # ---- contexts -----------------------------------------------------------------------------------
 
-class Context:
+class _Closes:
+    """What an object owning one C handle does around its close(): `with` closes it, and so
+    does the garbage collector (errors at interpreter exit swallowed)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class Context(_Closes):
     """An OpenCL device (and queue) that operators run on.
 
     ``Context()`` picks the device as the C library does: ``$DMLCL_DEVICE`` if set, else the
@@ -186,18 +203,6 @@ class Context:
         h, self._handle = self._handle, None
         if h is not None and C is not None and C.lib is not None:
             C.lib.dmlcl_context_release(h)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self):
         if self._handle is None:

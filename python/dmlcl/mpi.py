@@ -123,7 +123,7 @@ def _fail(name, text):
     return C.InvalidArgumentError("%s: %s" % (name, text), C.INVALID_ARGUMENT)
 
 
-class _Handle:
+class _Handle(_core._Closes):
     """A C object released once, by close(), ``with`` or garbage collection."""
     _release = None
     _handle = None
@@ -138,18 +138,6 @@ class _Handle:
         h, self._handle = self._handle, None
         if h is not None and _lib is not None:
             getattr(_lib, self._release)(h)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 class Layout(_Handle):
