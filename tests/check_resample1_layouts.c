@@ -102,7 +102,7 @@ END_TEST
  * and the segment kernel, each type in each (every_launch_shape's shapes, linear). */
 START_TEST(sixteen_bit_rows_and_segments)
 {
-    static const char *const plans[] = {"rows=1", "seg=7"};
+    static const char *const plans[] = {"rows=1", "rows=0,seg=7"};
     uint64_t rng = 0x1616;
     for (int n = 0; n < 4; n++) {
         setenv("DMLCL_RESAMPLE_PLAN", plans[n / 2], 1);
