@@ -153,10 +153,11 @@ dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *
     if (!op)
         return dmlcl__fail(DMLCL_INVALID_ARGUMENT, "dmlcl_operator_execute_host: op is NULL");
     dmlcl_status st = check_arrays(op, inputs, outputs);
-    int staged;
-    uint64_t piece, largest = 0;
-    if (st || (st = dmlcl__host_path(op->ctx, &staged, &piece)))
+    dmlcl__host_plan hp;
+    uint64_t largest = 0;
+    if (st || (st = dmlcl__host_path(op->ctx, &hp)))
         return st;
+    const int staged = hp.staged;
     host_array a[2 * DMLCL_MAX_BINDINGS];
     uint32_t n = 0;
     for (uint32_t i = 0; i < op->n_in; i++)
@@ -170,7 +171,7 @@ dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *
         largest = a[i].bytes > largest ? a[i].bytes : largest;
     dmlcl__staging s = {0};
     if (staged)
-        st = dmlcl__staging_create(op->ctx, piece, largest, &s);
+        st = dmlcl__staging_create(op->ctx, &hp, largest, &s);
     dmlcl_buffer_binding b[2 * DMLCL_MAX_BINDINGS] = {{0}};
     for (uint32_t i = 0; i < n && !st; i++)
         if (!(st = make_buffer(op, &a[i])))

@@ -9,22 +9,43 @@ const dmlcl__op_class *dmlcl__op_class_find(dmlcl_operator_type type);
 
 /* ---- host arrays through pinned staging (staging.c) -------------------------------------- */
 /* Whether execute_host stages its copies (devices other than CPUs; $DMLCL_HOST_PATH=staged
- * everywhere, which tests use on POCL) and the piece's size ($DMLCL_HOST_PATH=staged:BYTES,
- * else 16 MiB). A malformed variable: INVALID_ARGUMENT naming it. */
-dmlcl_status dmlcl__host_path(const dmlcl_context *c, int *staged, uint64_t *piece);
-/* Two pinned buffers of min(piece, largest, the device's buffer limit) bytes, mapped, and
- * the transfer of each piece in flight. */
-typedef struct dmlcl__staging {
+ * everywhere, which tests use on POCL), the piece's size ($DMLCL_HOST_PATH=staged:BYTES,
+ * else 16 MiB) and the host's copying threads (dmlcl__host_threads). A malformed
+ * variable: INVALID_ARGUMENT naming it. */
+typedef struct {
+    int staged;
+    uint64_t piece;
+    int threads;
+} dmlcl__host_plan;
+dmlcl_status dmlcl__host_path(const dmlcl_context *c, dmlcl__host_plan *p);
+/* A memcpy split over threads that live from start to stop (host_copy.c): `threads` in
+ * all, the caller included, or fewer where copies of `largest` bytes cannot use them. */
+typedef struct dmlcl__copier dmlcl__copier;
+dmlcl_status dmlcl__host_threads(int *threads); /* $DMLCL_HOST_THREADS, else the CPUs */
+dmlcl_status dmlcl__copier_start(dmlcl__copier **c, int threads, uint64_t largest);
+void dmlcl__copier_copy(dmlcl__copier *c, void *dst, const void *src, size_t n);
+void dmlcl__copier_stop(dmlcl__copier *c); /* NULL: nothing */
+
+/* Three pinned buffers of min(piece, largest, the device's buffer limit) bytes, mapped
+ * (kept by the context between calls), and the transfer of each piece in flight. */
+#define DMLCL_STAGING_BUFFERS 3
+struct dmlcl__pinned { /* the buffers, which the context keeps between calls */
     cl_command_queue queue;
     uint64_t piece;
-    cl_mem buf[2];
-    char *host[2];
-    cl_event ev[2];
+    cl_mem buf[DMLCL_STAGING_BUFFERS];
+    char *host[DMLCL_STAGING_BUFFERS];
+};
+typedef struct dmlcl__staging {
+    dmlcl_context *ctx;
+    dmlcl__copier *copier;
+    uint64_t piece;
+    struct dmlcl__pinned *pin;
+    cl_event ev[DMLCL_STAGING_BUFFERS];
 } dmlcl__staging;
-dmlcl_status dmlcl__staging_create(dmlcl_context *c, uint64_t piece, uint64_t largest,
-                                   dmlcl__staging *s);
+dmlcl_status dmlcl__staging_create(dmlcl_context *c, const dmlcl__host_plan *p,
+                                   uint64_t largest, dmlcl__staging *s);
 /* Waits for the transfers in flight; then frees what create made (also after a failed
- * create). */
+ * create), the pinned buffers kept by the context where it keeps none yet. */
 void dmlcl__staging_release(dmlcl__staging *s);
 /* bytes of src into dst from offset 0, enqueued; the last pieces may still be in flight
  * (enqueue after them: an in-order queue, or a barrier). */

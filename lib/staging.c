@@ -1,9 +1,11 @@
 /* Host arrays through pinned staging (execute_host on devices with their own memory,
  * doc/api.md "Host arrays"): an array goes to or from its device buffer in pieces through
- * two pinned buffers (CL_MEM_ALLOC_HOST_PTR, mapped once), which the device copies at the
- * bus's speed. While the device copies one piece, the host fills or empties the other, so
- * the host's memcpy and the device's transfer overlap. Bytes are copied as they are: the
- * results are those of the operator on device buffers, bit for bit. */
+ * three pinned buffers (CL_MEM_ALLOC_HOST_PTR, mapped), which the device copies at the
+ * bus's speed. While the device copies one piece, the host's threads (host_copy.c) fill
+ * or empty another, so the host's copies and the device's transfers overlap. Bytes are
+ * copied as they are: the results are those of the operator on device buffers, bit for
+ * bit. The pinned buffers stay with the context for its next call: pinning memory is slow
+ * (a 16 MiB pinned buffer per piece and per call cost the GPU node's host path ~10 %). */
 #include "operator.h"
 #include "core/context.h"
 #include <stdio.h>
@@ -13,23 +15,24 @@
 /* Pieces of 16 MiB: large enough for a transfer at the bus's full speed. */
 #define PIECE_DEFAULT ((uint64_t)16 << 20)
 
-dmlcl_status dmlcl__host_path(const dmlcl_context *c, int *staged, uint64_t *piece)
+dmlcl_status dmlcl__host_path(const dmlcl_context *c, dmlcl__host_plan *p)
 {
     const char *v = getenv("DMLCL_HOST_PATH");
-    *staged = !c->info.is_cpu;
-    *piece = PIECE_DEFAULT;
-    if (!v || !*v || !strcmp(v, "auto"))
-        return DMLCL_SUCCESS;
+    p->staged = !c->info.is_cpu;
+    p->piece = PIECE_DEFAULT;
+    dmlcl_status st = dmlcl__host_threads(&p->threads);
+    if (st || !v || !*v || !strcmp(v, "auto"))
+        return st;
     char *end = NULL;
     if (!strcmp(v, "staged")) {
-        *staged = 1;
+        p->staged = 1;
         return DMLCL_SUCCESS;
     }
     if (!strncmp(v, "staged:", 7) && v[7] >= '1' && v[7] <= '9') {
         unsigned long long n = strtoull(v + 7, &end, 10);
         if (!*end) {
-            *staged = 1;
-            *piece = n;
+            p->staged = 1;
+            p->piece = n;
             return DMLCL_SUCCESS;
         }
     }
@@ -38,27 +41,64 @@ dmlcl_status dmlcl__host_path(const dmlcl_context *c, int *staged, uint64_t *pie
                        "got '%s'", v);
 }
 
-dmlcl_status dmlcl__staging_create(dmlcl_context *c, uint64_t piece, uint64_t largest,
-                                   dmlcl__staging *s)
+static void pinned_free(struct dmlcl__pinned *p)
 {
-    memset(s, 0, sizeof *s);
-    s->queue = c->queue;
-    s->piece = piece < largest ? piece : largest;
-    if (s->piece > c->info.max_mem_alloc)
-        s->piece = c->info.max_mem_alloc;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < DMLCL_STAGING_BUFFERS; k++) {
+        if (p->host[k]) {
+            cl_event e = NULL;
+            if (!clEnqueueUnmapMemObject(p->queue, p->buf[k], p->host[k], 0, NULL, &e))
+                clWaitForEvents(1, &e);
+            if (e)
+                clReleaseEvent(e);
+        }
+        if (p->buf[k])
+            clReleaseMemObject(p->buf[k]);
+    }
+    free(p);
+}
+
+static dmlcl_status pinned_make(dmlcl_context *c, uint64_t piece, struct dmlcl__pinned **out)
+{
+    struct dmlcl__pinned *p = calloc(1, sizeof *p);
+    *out = p;
+    if (!p)
+        return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "execute_host: out of host memory");
+    p->queue = c->queue;
+    p->piece = piece;
+    for (int k = 0; k < DMLCL_STAGING_BUFFERS; k++) {
         cl_int err;
-        s->buf[k] = clCreateBuffer(c->cl_ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                                   (size_t)s->piece, NULL, &err);
+        p->buf[k] = clCreateBuffer(c->cl_ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                   (size_t)piece, NULL, &err);
         if (err)
             return dmlcl__cl_fail("clCreateBuffer", err);
-        s->host[k] = clEnqueueMapBuffer(s->queue, s->buf[k], CL_TRUE,
-                                        CL_MAP_READ | CL_MAP_WRITE, 0, (size_t)s->piece, 0,
-                                        NULL, NULL, &err);
+        p->host[k] = clEnqueueMapBuffer(p->queue, p->buf[k], CL_TRUE,
+                                        CL_MAP_READ | CL_MAP_WRITE, 0, (size_t)piece, 0, NULL,
+                                        NULL, &err);
         if (err)
             return dmlcl__cl_fail("clEnqueueMapBuffer", err);
     }
     return DMLCL_SUCCESS;
+}
+
+dmlcl_status dmlcl__staging_create(dmlcl_context *c, const dmlcl__host_plan *p,
+                                   uint64_t largest, dmlcl__staging *s)
+{
+    memset(s, 0, sizeof *s);
+    s->ctx = c;
+    s->piece = p->piece < largest ? p->piece : largest;
+    if (s->piece > c->info.max_mem_alloc)
+        s->piece = c->info.max_mem_alloc;
+    dmlcl_status st = dmlcl__copier_start(&s->copier, p->threads, s->piece);
+    if (st)
+        return st;
+    /* The context's buffers where no other call holds them and they suit: at least a
+     * piece, at most the piece asked for (a smaller DMLCL_HOST_PATH=staged:BYTES). */
+    s->pin = __atomic_exchange_n(&c->staging_kept, NULL, __ATOMIC_ACQ_REL);
+    if (s->pin && (s->pin->piece < s->piece || s->pin->piece > p->piece)) {
+        pinned_free(s->pin);
+        s->pin = NULL;
+    }
+    return s->pin ? DMLCL_SUCCESS : pinned_make(c, s->piece, &s->pin);
 }
 
 /* Piece k's buffer free again: its last transfer over. */
@@ -74,18 +114,17 @@ static dmlcl_status settle(dmlcl__staging *s, int k)
 
 void dmlcl__staging_release(dmlcl__staging *s)
 {
-    for (int k = 0; k < 2; k++) {
-        settle(s, k);
-        if (s->host[k]) {
-            cl_event e = NULL;
-            if (!clEnqueueUnmapMemObject(s->queue, s->buf[k], s->host[k], 0, NULL, &e))
-                clWaitForEvents(1, &e);
-            if (e)
-                clReleaseEvent(e);
-        }
-        if (s->buf[k])
-            clReleaseMemObject(s->buf[k]);
-    }
+    dmlcl_status st = DMLCL_SUCCESS;
+    for (int k = 0; k < DMLCL_STAGING_BUFFERS; k++)
+        st = settle(s, k) ? DMLCL_OPENCL_ERROR : st;
+    dmlcl__copier_stop(s->copier);
+    /* Kept for the context's next call unless one is kept already (a concurrent call's)
+     * or a transfer failed (the buffers' state unknown). */
+    struct dmlcl__pinned *none = NULL;
+    s->ctx->staging_free = pinned_free;
+    if (s->pin && (st || !__atomic_compare_exchange_n(&s->ctx->staging_kept, &none, s->pin, 0,
+                                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)))
+        pinned_free(s->pin);
     memset(s, 0, sizeof *s);
 }
 
@@ -96,47 +135,55 @@ dmlcl_status dmlcl__staging_upload(dmlcl__staging *s, const char *src, cl_mem ds
 {
     dmlcl_status st = DMLCL_SUCCESS;
     int k = 0;
-    for (uint64_t at = 0; at < bytes && !st; at += s->piece, k ^= 1) {
+    for (uint64_t at = 0; at < bytes && !st; at += s->piece, k = (k + 1) % DMLCL_STAGING_BUFFERS) {
         const uint64_t n = bytes - at < s->piece ? bytes - at : s->piece;
         if ((st = settle(s, k)))
             break;
-        memcpy(s->host[k], src + at, (size_t)n);
-        cl_int err = clEnqueueWriteBuffer(s->queue, dst, CL_FALSE, (size_t)at, (size_t)n,
-                                          s->host[k], 0, NULL, &s->ev[k]);
+        dmlcl__copier_copy(s->copier, s->pin->host[k], src + at, (size_t)n);
+        cl_int err = clEnqueueWriteBuffer(s->pin->queue, dst, CL_FALSE, (size_t)at, (size_t)n,
+                                          s->pin->host[k], 0, NULL, &s->ev[k]);
+        if (!err) /* on its way now, while the host fills the next buffer */
+            err = clFlush(s->pin->queue);
         if (err)
             st = dmlcl__cl_fail("clEnqueueWriteBuffer", err);
     }
     return st;
 }
 
-/* One piece from src into pinned buffer k, after `after`. */
+/* Piece `at` of src into pinned buffer k, after `after`. */
 static dmlcl_status read_piece(dmlcl__staging *s, cl_mem src, uint64_t at, uint64_t bytes,
                                int k, cl_event after)
 {
     const uint64_t n = bytes - at < s->piece ? bytes - at : s->piece;
-    cl_int err = clEnqueueReadBuffer(s->queue, src, CL_FALSE, (size_t)at, (size_t)n,
-                                     s->host[k], after ? 1 : 0, after ? &after : NULL,
+    cl_int err = clEnqueueReadBuffer(s->pin->queue, src, CL_FALSE, (size_t)at, (size_t)n,
+                                     s->pin->host[k], after ? 1 : 0, after ? &after : NULL,
                                      &s->ev[k]);
+    if (!err)
+        err = clFlush(s->pin->queue);
     return err ? dmlcl__cl_fail("clEnqueueReadBuffer", err) : DMLCL_SUCCESS;
 }
 
-/* Piece i+1 is on its way while the host copies piece i out. */
+/* The pieces after piece i are on their way (as many as there are other buffers) while
+ * the host copies piece i out. */
 dmlcl_status dmlcl__staging_download(dmlcl__staging *s, cl_mem src, cl_event after, char *dst,
                                      uint64_t bytes)
 {
-    dmlcl_status st = settle(s, 0);
-    if (!st)
-        st = settle(s, 1);
-    if (!st && bytes)
-        st = read_piece(s, src, 0, bytes, 0, after);
-    int k = 0;
-    for (uint64_t at = 0; at < bytes && !st; at += s->piece, k ^= 1) {
-        const uint64_t n = bytes - at < s->piece ? bytes - at : s->piece;
-        if (at + n < bytes && (st = read_piece(s, src, at + n, bytes, k ^ 1, after)))
+    enum { NB = DMLCL_STAGING_BUFFERS };
+    dmlcl_status st = DMLCL_SUCCESS;
+    for (int k = 0; k < NB && !st; k++)
+        st = settle(s, k);
+    const uint64_t pieces = (bytes + s->piece - 1) / s->piece;
+    for (uint64_t i = 0; i < pieces && i < NB - 1 && !st; i++)
+        st = read_piece(s, src, i * s->piece, bytes, (int)i, after);
+    for (uint64_t i = 0; i < pieces && !st; i++) {
+        const int k = (int)(i % NB);
+        const uint64_t at = i * s->piece, n = bytes - at < s->piece ? bytes - at : s->piece;
+        if (i + NB - 1 < pieces &&
+            (st = read_piece(s, src, (i + NB - 1) * s->piece, bytes, (int)((i + NB - 1) % NB), after)))
             break;
         if ((st = settle(s, k)))
             break;
-        memcpy(dst + at, s->host[k], (size_t)n);
+        dmlcl__copier_copy(s->copier, dst + at, s->pin->host[k], (size_t)n);
     }
     return st;
 }

@@ -6,6 +6,8 @@
  * through pinned staging, in pieces that $DMLCL_HOST_PATH=staged:BYTES makes small. */
 #include "testutil.h"
 #include "core/context.h"
+#include "operator.h"
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,21 +178,169 @@ START_TEST(staged_bit_for_bit)
 }
 END_TEST
 
-/* A malformed DMLCL_HOST_PATH is refused by name, before any buffer. */
-START_TEST(host_path_variable)
+/* RESAMPLE1 linear by 1.7 on N^3 values into M^3, its input random, and its output as
+ * run in place (the reference of the staged runs). */
+typedef struct {
+    dmlcl_operator *op;
+    float *in, *want;
+    size_t in_n, out_n;
+} linear_case;
+
+static void linear_make(dmlcl_context *ctx, uint32_t n, uint32_t m, linear_case *c)
 {
+    const uint32_t in_sizes[3] = {n, n, n}, out_sizes[3] = {m, m, m};
+    const float scales[3] = {1.7f, 1.7f, 1.7f}, io[3] = {0.5f, 0.5f, 0.5f},
+                oo[3] = {-0.5f, -0.5f, -0.5f};
+    dmlcl_tensor_desc ti = {F32, 3, in_sizes, NULL, 0}, to = {F32, 3, out_sizes, NULL, 0};
+    dmlcl_resample1_desc rd = {&ti, &to, LINEAR, 3, scales, io, oo};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &rd};
+    c->op = NULL;
+    tu_assert_ok(dmlcl_operator_create(ctx, &od, &c->op));
+    c->in_n = (size_t)n * n * n;
+    c->out_n = (size_t)m * m * m;
+    c->in = malloc(c->in_n * sizeof(float));
+    c->want = malloc(c->out_n * sizeof(float));
+    ck_assert(c->in && c->want);
+    uint64_t seed = 11 + n;
+    for (size_t k = 0; k < c->in_n; k++)
+        c->in[k] = (float)(tu_rand(&seed) % 2001) / 1000.0f - 1.0f;
+    const void *ins[1] = {c->in};
+    void *outs[1] = {c->want};
+    tu_assert_ok(dmlcl_operator_execute_host(c->op, ins, outs));
+}
+
+static void linear_free(linear_case *c)
+{
+    dmlcl_operator_release(c->op);
+    free(c->in);
+    free(c->want);
+}
+
+/* One staged run of the case: whether its bytes are the in-place run's. */
+static int linear_staged_right(const linear_case *c, float *out)
+{
+    memset(out, 0, c->out_n * sizeof *out);
+    const void *ins[1] = {c->in};
+    void *outs[1] = {out};
+    return dmlcl_operator_execute_host(c->op, ins, outs) == DMLCL_SUCCESS &&
+           memcmp(out, c->want, c->out_n * sizeof *out) == 0;
+}
+
+/* 40^3 values into 68^3 (250 KiB in, 1.2 MiB out), staged in pieces of 300,001 bytes that
+ * five threads copy in parts (each a multiple of 64 bytes but the last, elements
+ * straddling parts and pieces): the bits of the run in place. */
+START_TEST(staged_on_threads)
+{
+    linear_case c;
+    linear_make(tu_context(), 40, 68, &c);
+    float *out = malloc(c.out_n * sizeof *out);
+    setenv("DMLCL_HOST_PATH", "staged:300001", 1);
+    setenv("DMLCL_HOST_THREADS", "5", 1);
+    ck_assert_msg(linear_staged_right(&c, out), "%s", dmlcl_last_error());
+    unsetenv("DMLCL_HOST_THREADS");
+    unsetenv("DMLCL_HOST_PATH");
+    free(out);
+    linear_free(&c);
+}
+END_TEST
+
+/* The context keeps its pinned buffers for the next staged call, which reuses them, and
+ * replaces them when a call asks for smaller pieces; every run right. */
+START_TEST(staged_buffers_kept)
+{
+    dmlcl_context *ctx = NULL;
+    tu_assert_ok(dmlcl_context_create_default(&ctx));
+    linear_case c;
+    linear_make(ctx, 20, 34, &c);
+    float *out = malloc(c.out_n * sizeof *out);
+    setenv("DMLCL_HOST_PATH", "staged:4096", 1);
+    ck_assert_msg(linear_staged_right(&c, out), "%s", dmlcl_last_error());
+    struct dmlcl__pinned *kept = ctx->staging_kept;
+    ck_assert_ptr_nonnull(kept);
+    ck_assert_uint_eq(kept->piece, 4096);
+    ck_assert_msg(linear_staged_right(&c, out), "%s", dmlcl_last_error());
+    ck_assert_ptr_eq(ctx->staging_kept, kept);
+    setenv("DMLCL_HOST_PATH", "staged:1000", 1);
+    ck_assert_msg(linear_staged_right(&c, out), "%s", dmlcl_last_error());
+    unsetenv("DMLCL_HOST_PATH");
+    ck_assert_ptr_nonnull(ctx->staging_kept);
+    ck_assert_uint_eq(ctx->staging_kept->piece, 1000);
+    free(out);
+    linear_free(&c);
+    dmlcl_context_release(ctx); /* frees the kept buffers (LeakSanitizer's runs check) */
+}
+END_TEST
+
+/* Four threads stage on one context at once, 12 calls each: the kept buffers go to one
+ * call at a time, the others make their own; every run right. */
+typedef struct {
+    const linear_case *c;
+    int wrong;
+    char error[256];
+} stager;
+
+static void *stage_often(void *arg)
+{
+    stager *w = arg;
+    float *out = malloc(w->c->out_n * sizeof *out);
+    for (int i = 0; i < 12 && out; i++)
+        if (!linear_staged_right(w->c, out) && !w->wrong++)
+            snprintf(w->error, sizeof w->error, "%s", dmlcl_last_error());
+    w->wrong += !out;
+    free(out);
+    return NULL;
+}
+
+START_TEST(staged_from_threads)
+{
+    dmlcl_context *ctx = NULL;
+    tu_assert_ok(dmlcl_context_create_default(&ctx));
+    linear_case c;
+    linear_make(ctx, 20, 34, &c);
+    setenv("DMLCL_HOST_PATH", "staged:8192", 1);
+    pthread_t t[4];
+    stager w[4];
+    for (int i = 0; i < 4; i++) {
+        w[i] = (stager){&c, 0, ""};
+        ck_assert_int_eq(pthread_create(&t[i], NULL, stage_often, &w[i]), 0);
+    }
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    unsetenv("DMLCL_HOST_PATH");
+    for (int i = 0; i < 4; i++)
+        ck_assert_msg(w[i].wrong == 0, "thread %d: %d wrong runs, first: %s", i, w[i].wrong,
+                      w[i].error);
+    linear_free(&c);
+    dmlcl_context_release(ctx);
+}
+END_TEST
+
+/* A malformed DMLCL_HOST_PATH or DMLCL_HOST_THREADS is refused by name, before any
+ * buffer, on every device (whether or not it stages). */
+START_TEST(host_variables)
+{
+    static const struct {
+        const char *var, *value, *rule;
+    } bad[] = {
+        {"DMLCL_HOST_PATH", "staged:0", "auto, staged or staged:BYTES (BYTES >= 1)"},
+        {"DMLCL_HOST_PATH", "stage", "auto, staged or staged:BYTES (BYTES >= 1)"},
+        {"DMLCL_HOST_PATH", "staged:12k", "auto, staged or staged:BYTES (BYTES >= 1)"},
+        {"DMLCL_HOST_THREADS", "0", "auto or a number of threads from 1 to 64"},
+        {"DMLCL_HOST_THREADS", "65", "auto or a number of threads from 1 to 64"},
+        {"DMLCL_HOST_THREADS", "4x", "auto or a number of threads from 1 to 64"},
+        {"DMLCL_HOST_THREADS", "-1", "auto or a number of threads from 1 to 64"},
+    };
     dmlcl_operator *op = make_op(4);
     float in[12] = {0}, out[12];
     const void *ins[2] = {in, lengths};
     void *outs[1] = {out};
-    const char *bad[3] = {"staged:0", "stage", "staged:12k"};
-    for (int i = 0; i < 3; i++) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "DMLCL_HOST_PATH must be auto, staged or staged:BYTES "
-                                  "(BYTES >= 1), got '%s'", bad[i]);
-        setenv("DMLCL_HOST_PATH", bad[i], 1);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s must be %s, got '%s'", bad[i].var, bad[i].rule,
+                 bad[i].value);
+        setenv(bad[i].var, bad[i].value, 1);
         dmlcl_status st = dmlcl_operator_execute_host(op, ins, outs);
-        unsetenv("DMLCL_HOST_PATH");
+        unsetenv(bad[i].var);
         tu_assert_fails(st, DMLCL_INVALID_ARGUMENT, msg);
     }
     dmlcl_operator_release(op);
@@ -208,7 +358,10 @@ Suite *host_suite(void)
     tcase_add_test(tc, limits_before_any_buffer);
     tcase_add_test(tc, staged_in_pieces);
     tcase_add_test(tc, staged_bit_for_bit);
-    tcase_add_test(tc, host_path_variable);
+    tcase_add_test(tc, staged_on_threads);
+    tcase_add_test(tc, staged_buffers_kept);
+    tcase_add_test(tc, staged_from_threads);
+    tcase_add_test(tc, host_variables);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -189,6 +189,8 @@ void dmlcl_context_release(dmlcl_context *c)
         return;
     dmlcl__builds_finish(&c->builds); /* they use c */
     dmlcl__memo_free(&c->memo);
+    if (c->staging_kept)
+        c->staging_free(c->staging_kept);
     dmlcl__cache_detach(c->cl_ctx);
     clReleaseCommandQueue(c->queue);
     clReleaseDevice(c->device);

@@ -33,6 +33,10 @@ struct dmlcl_context {
     int refs; /* atomic: the caller's reference plus one per live operator */
     dmlcl__memo memo; /* tables its operators built (memo.h) */
     dmlcl__builds builds; /* specialised programs built in the background (specialize.h) */
+    /* The host path's pinned buffers, kept for the next call (staging.c), taken and given
+     * back atomically: a call that finds none makes its own; freed with staging_free. */
+    struct dmlcl__pinned *staging_kept;
+    void (*staging_free)(struct dmlcl__pinned *);
 };
 void dmlcl__context_retain(dmlcl_context *c);
 /* Whether one buffer of `bytes` fits the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, asked

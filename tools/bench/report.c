@@ -112,7 +112,8 @@ void print_header_text(bench *b, const devinfo *d, FILE *f)
     int host = host_baseline(b);
     if (b->o.host_path)
         say(f, "  host path (--host-path): execute_host on host arrays against pinned uploads\n"
-               "    + download of the same bytes, wall clock, medians; pinned/host near 1 is best\n");
+               "    + download of the same bytes, wall clock, medians; pinned/host near 1 is best;\n"
+               "    GPUs: and against a host memcpy of those bytes on execute_host's threads\n");
     fprintf(f, ROW_FMT, "case", "in MiB", "op GB/s", "copy GB/s", "ratio", "probe");
     if (host)
         fprintf(f, HOST_FMT, "memcpy GB/s", "ratio");
@@ -157,6 +158,10 @@ void print_result_text(bench *b, const bcase *c, const result *r, FILE *f)
         fprintf(f, "    host path %.2f ms (op %.2f ms on device buffers); pinned copies %.2f ms: "
                    "%.2f\n", r->hostpath.med_ms, r->op.med_ms, r->pinned.med_ms,
                 ratio(r->pinned.med_ms, r->hostpath.med_ms));
+    if (r->hostcopy.runs)
+        fprintf(f, "    host memcpy of the same bytes on %d threads %.2f ms: %.2f\n",
+                r->hostcopy_threads, r->hostcopy.med_ms,
+                ratio(r->hostcopy.med_ms, r->hostpath.med_ms));
     if (r->note[0])
         say(f, "    %s\n", r->note);
     /* --mb sizes a backward case's forward input, so its own input, the forward output's
@@ -222,6 +227,9 @@ void print_result_json(bench *b, const bcase *c, const result *r, int first)
                    "\"pinned_copy_median_ms\": %.6f, \"pinned_over_host_path\": %.4f",
                    r->hostpath.med_ms, r->hostpath.best_ms, r->pinned.med_ms,
                    ratio(r->pinned.med_ms, r->hostpath.med_ms));
+        if (r->hostcopy.runs)
+            printf(", \"host_memcpy_median_ms\": %.6f, \"host_memcpy_threads\": %d",
+                   r->hostcopy.med_ms, r->hostcopy_threads);
         printf(",\n     \"create_us_median\": %.2f, \"create_us_best\": %.2f, \"first_create_ms\": "
                "%.3f, "
                "\"checked\": %lld",

@@ -52,6 +52,8 @@ typedef struct result {
     char note[256];                         /* why the case is smaller than --mb says */
     timing op, copy, host, probe;
     timing hostpath, pinned; /* --host-path: execute_host; pinned uploads + download */
+    timing hostcopy;         /* --host-path, GPUs: host memcpy of the same bytes */
+    int hostcopy_threads;
     double first_create_ms, create_us_med, create_us_best;
     /* A scale never seen (its offsets shifted) once the case's generic program is built:
      * create + first run, and the seconds until its specialised program took over (0:
