@@ -19,6 +19,14 @@ typedef struct slabs_impl {
     cl_event *events;     /* n of them: the parts' events, for the caller's one */
 } slabs_impl;
 
+/* Each dimension's last answer: the planner and every slab's box ask the same range of
+ * an uncut dimension again and again, and each answer is a whole input box (RESAMPLE_GRAD1:
+ * its inverse maps, two thirds of a 5-slab creation before). */
+typedef struct {
+    int known;
+    uint64_t a, b, lo, hi;
+} last_read;
+
 /* What a slab reads, through the class's input box (separable: core/slab.h), of a box
  * that is the whole output tile but along d. */
 typedef struct {
@@ -26,17 +34,22 @@ typedef struct {
     const dmlcl__op_class *cls;
     const dmlcl__reads *r;
     dmlcl__box out;
+    last_read *last; /* DMLCL_MAXDIM of them */
 } reads_ctx;
 
 static void reads(const void *vc, uint32_t d, uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
 {
     const reads_ctx *c = vc;
-    dmlcl__box ob = c->out, ib;
-    ob.start[d] = a;
-    ob.size[d] = b - a;
-    c->cls->input_box(c->op, c->r, &ob, &ib);
-    *lo = ib.start[d];
-    *hi = ib.start[d] + ib.size[d];
+    last_read *l = &c->last[d];
+    if (!l->known || l->a != a || l->b != b) {
+        dmlcl__box ob = c->out, ib;
+        ob.start[d] = a;
+        ob.size[d] = b - a;
+        c->cls->input_box(c->op, c->r, &ob, &ib);
+        *l = (last_read){1, a, b, ib.start[d], ib.start[d] + ib.size[d]};
+    }
+    *lo = l->lo;
+    *hi = l->hi;
 }
 
 static void free_part(dmlcl_operator *p)
@@ -128,7 +141,9 @@ dmlcl_status dmlcl__slabs_create(dmlcl_operator *op, const dmlcl__op_class *cls,
     const uint64_t limit = cls->slab_bound(&c->tune);
     if (!limit || (op->out[0].span < limit && op->in[0].span < limit))
         return DMLCL_SUCCESS;
-    reads_ctx rc = {op, cls, &c->r, {{0}, {0}}};
+    last_read last[DMLCL_MAXDIM];
+    memset(last, 0, sizeof last);
+    reads_ctx rc = {op, cls, &c->r, {{0}, {0}}, last};
     dmlcl__tile_box(&op->out[0], &rc.out);
     const uint32_t keep = cls->kept_axes(desc);
     dmlcl__slabs plan;

@@ -27,6 +27,7 @@ typedef struct scase {
     const char *env;  /* the family's planner variable */
     const char *slab; /* its value for the split run */
     int fallback;     /* no cut fits: "slabs=0", 64-bit */
+    const char *shows; /* NULL, or what the split plan's text must hold */
 } scase;
 
 static uint64_t elems(const dmlcl_tensor_desc *t)
@@ -120,6 +121,8 @@ static void split_equals_whole(uint64_t *rng, const scase *c)
     else
         ck_assert_msg(n > 1 && strstr(splan, "-DIDX64=0"), "%s: expected slabs, plan %s",
                       c->what, splan);
+    ck_assert_msg(!c->shows || strstr(splan, c->shows), "%s: expected %s in plan %s", c->what,
+                  c->shows, splan);
     ck_assert_uint_eq(wb, sb);
     for (size_t k = 0; k < wb; k++)
         tu_assert_each(whole[k] == split[k], "%s (plan %s): byte %zu is 0x%02x, the whole run's "
@@ -550,6 +553,37 @@ START_TEST(one_check_per_creation)
 }
 END_TEST
 
+/* The parts of one operator share their planner's sampled searches where they read the
+ * same (a cut along a dimension the searches do not read): with the specialised
+ * programs, which compile the searches' results in (the rows kernels' window and pairs,
+ * the CPU row blocks' lane patterns), the parts still compute the whole's bits. */
+START_TEST(parts_share_their_searches)
+{
+    uint64_t rng = 0x5ea4;
+    static const struct {
+        const char *what;
+        uint32_t rank, in[5], out[5];
+        const char *slab, *shows;
+    } cases[] = {
+        {"linear 2x NCHW, rows kernels", 4, {3, 3, 6, 40}, {3, 3, 12, 80},
+         "slab=3000,rows=1,win=1,pair=1", "-DPAIR_K="},
+        {"linear 2x NCHW, CPU row blocks", 4, {3, 3, 6, 64}, {3, 3, 12, 128}, "slab=5000",
+         "-DCR_PL="},
+        {"trilinear 2x, CPU row blocks", 5, {3, 2, 3, 4, 32}, {3, 2, 6, 8, 64}, "slab=7000",
+         "-DCR_PL="},
+    };
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        store s;
+        memset(&s, 0, sizeof s);
+        scase c = resample_case(&s, cases[n].what, DMLCL_OPERATOR_RESAMPLE1, cases[n].rank,
+                                cases[n].in, cases[n].out, 1, 0, cases[n].slab);
+        c.shows = cases[n].shows;
+        fix(&c, &s);
+        split_equals_whole(&rng, &c);
+    }
+}
+END_TEST
+
 Suite *slabs_suite(void)
 {
     Suite *s = suite_create("slabs");
@@ -566,5 +600,11 @@ Suite *slabs_suite(void)
     tcase_add_test(tc, slab_override);
     tcase_add_test(tc, one_check_per_creation);
     suite_add_tcase(s, tc);
+    TCase *sp = tcase_create("specialised");
+    tcase_set_timeout(sp, 300);
+    tcase_add_checked_fixture(sp, tu_specialize_sync, tu_specialize_restore);
+    tcase_add_checked_fixture(sp, NULL, forget_overrides);
+    tcase_add_test(sp, parts_share_their_searches);
+    suite_add_tcase(s, sp);
     return s;
 }

@@ -14,6 +14,12 @@ dmlcl__fastdiv dmlcl__fastdiv_make(uint64_t d, unsigned bits)
     /* mul = floor(2^bits * (2^s - d) / d) + 1 by long division; 2^s - d < d, so the
      * quotient fits in `bits` bits. (2^64 - d wraps to the right value when s == 64.) */
     uint64_t rem = (s == 64 ? 0 : (uint64_t)1 << s) - d, q = 0;
+#ifdef __SIZEOF_INT128__
+    /* One divide instruction instead of `bits` rounds: a plan makes up to 17 of these,
+     * and every part of a slabs operator its own. */
+    q = (uint64_t)(((unsigned __int128)rem << bits) / d);
+    bits = 0;
+#endif
     for (unsigned i = 0; i < bits; i++) {
         uint64_t carry = rem >> 63;
         rem <<= 1;

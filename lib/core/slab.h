@@ -33,6 +33,16 @@ typedef void (*dmlcl__slab_reads_fn)(const void *ctx, uint32_t d, uint64_t a, ui
 typedef struct dmlcl__whole_dims {
     uint8_t known[DMLCL_MAXDIM], affine[DMLCL_MAXDIM];
     uint64_t first[DMLCL_MAXDIM], step[DMLCL_MAXDIM];
+    /* A family planner's sampled searches (RESAMPLE1's window, row pairs and CPU lane
+     * patterns: hundreds of map evaluations each), in its own layout, with the inputs
+     * they read: a part whose inputs are the last one's takes its results (a slab cut
+     * along a dimension they do not read). Two slots (the planner's own choice, and the
+     * one under the planner variable's overrides); bit i of searched: slot i written. */
+    unsigned searched;
+    union {
+        uint64_t align;
+        unsigned char bytes[2048];
+    } search;
 } dmlcl__whole_dims;
 
 typedef struct dmlcl__slabs {

@@ -225,8 +225,8 @@ dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *
                                     dmlcl__resample_force_idx64(), op->whole_dims, p);
     /* $DMLCL_RESAMPLE_PLAN overrides the launch shape, for tuning runs. */
     if (tune->given)
-        dmlcl__resample1_plan_launch(p, &op->in[0], &op->out[0], &lim, &tune->t,
-                                     dmlcl__resample_force_idx64());
+        dmlcl__resample1_plan_launch_part(p, &op->in[0], &op->out[0], &lim, &tune->t,
+                                          dmlcl__resample_force_idx64(), op->whole_dims);
     if ((st = upload_tables(op, vt->name))) /* fills the pairs into p */
         return st;
     /* A plan with its scales' constants compiled in starts as the generic one where that

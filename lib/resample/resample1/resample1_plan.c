@@ -57,6 +57,10 @@ static void add_pass(dmlcl__resample1_plan *p, uint64_t size, uint64_t in_str, u
     p->np++;
 }
 
+static void launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in, const dmlcl__tensor *out,
+                   const dmlcl__limits *lim, const dmlcl__r1_tune *tune, int force_idx64,
+                   dmlcl__whole_dims *wd);
+
 void dmlcl__resample1_plan_make(const dmlcl__tensor *in, const dmlcl__tensor *out, int linear,
                                 const float *scales, const float *in_offsets,
                                 const float *out_offsets, const dmlcl__limits *lim,
@@ -134,7 +138,7 @@ void dmlcl__resample1_plan_make_part(const dmlcl__tensor *in, const dmlcl__tenso
     p->variant = p->nr == 0 ? "copy" : p->linear ? "linear" : "gather";
     p->table_bytes = p->table_rows * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
     p->count = out->elements;
-    dmlcl__resample1_plan_launch(p, in, out, lim, NULL, force_idx64);
+    launch(p, in, out, lim, NULL, force_idx64, wd);
 }
 
 /* The inner dimension: the one the output steps through fastest (ties: the first), so
@@ -636,30 +640,105 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     /* Lanes of the accumulators (LINEAR: float, double for FLOAT64) or of the elements:
      * two registers (the kernel's CR_W says why). */
     p->cpu_w = dmlcl__simd_lanes(lim, p->linear ? (elem_size == 8 ? 8 : 4) : elem_size, 2);
-    if (p->inner_res)
-        cpu_patterns(p);
-    p->seg = 0;
+    p->seg = 0; /* the patterns (inner resampled): searched() */
     p->chunks = blocks;
     p->units = blocks * ((rows + per - 1) / per);
     p->local = 1;
     p->global = (size_t)p->units;
 }
 
+/* Everything the sampled searches (pick_window, pick_pairs, cpu_patterns) read, and what
+ * they found: the parts of a slabs operator share it (core/slab.h's search). */
+typedef struct {
+    int win, pair; /* the tune's (-2: no tune) */
+    int rows_2d, linear, inner_res, cpu_rows;
+    dmlcl__nearest_rule rule;
+    uint32_t nr, inner_k, rv, cpu_w;
+    uint64_t chunks, inner_size, inner_in, cpu_span;
+    dmlcl__resample_axis rax[DMLCL_MAXDIM];
+    uint64_t ro0[DMLCL_MAXDIM], ri0[DMLCL_MAXDIM], rnin[DMLCL_MAXDIM], rsize[DMLCL_MAXDIM];
+} search_key;
+
+typedef struct {
+    search_key key;
+    uint64_t wpat, pair_groups;
+    uint32_t win, pair_k, cpu_np;
+    int pair;
+    uint64_t cpu_pl[DMLCL_R1_CPU_PATTERNS], cpu_pu[DMLCL_R1_CPU_PATTERNS];
+    uint32_t cpu_high[DMLCL_R1_CPU_PATTERNS];
+} search_found;
+_Static_assert(2 * sizeof(search_found) <= sizeof(((dmlcl__whole_dims *)0)->search),
+               "dmlcl__whole_dims' search too small");
+
+static void search_key_of(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *t,
+                          search_key *k)
+{
+    memset(k, 0, sizeof *k); /* padding too: keys compare as bytes */
+    k->win = t ? t->win : -2;
+    k->pair = t ? t->pair : -2;
+    k->rows_2d = p->rows_2d, k->linear = p->linear, k->inner_res = p->inner_res;
+    k->cpu_rows = p->cpu_rows != 0, k->rule = p->rule;
+    k->nr = p->nr, k->inner_k = p->inner_k, k->rv = p->rv, k->cpu_w = p->cpu_w;
+    k->chunks = p->chunks, k->inner_size = p->inner_size, k->inner_in = p->inner_in;
+    k->cpu_span = p->cpu_span;
+    for (uint32_t j = 0; j < p->nr; j++) {
+        k->rax[j] = p->rax[j];
+        k->ro0[j] = p->ro0[j], k->ri0[j] = p->ri0[j];
+        k->rnin[j] = p->rnin[j], k->rsize[j] = p->rsize[j];
+    }
+}
+
+/* The window, the row pairs and the CPU lane patterns: searched, or the last part's where
+ * it read the same (wd: the parts' shared facts, NULL: none). Runs after launch_seg and
+ * launch_cpu_rows, which leave what pick_window reads alone where it applies (the row
+ * kernels) and need none of its results. */
+static void searched(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t, dmlcl__whole_dims *wd)
+{
+    search_key k;
+    const unsigned slot = t != NULL; /* the planner's own choice, or the overrides' */
+    search_found *f = wd ? (search_found *)wd->search.bytes + slot : NULL;
+    if (wd)
+        search_key_of(p, t, &k);
+    if (wd && (wd->searched >> slot & 1) && !memcmp(&f->key, &k, sizeof k)) {
+        p->wpat = f->wpat, p->win = f->win;
+        p->pair = f->pair, p->pair_k = f->pair_k, p->pair_groups = f->pair_groups;
+        p->gtab = p->table_rows;
+        p->cpu_np = f->cpu_np;
+        memcpy(p->cpu_pl, f->cpu_pl, sizeof p->cpu_pl);
+        memcpy(p->cpu_pu, f->cpu_pu, sizeof p->cpu_pu);
+        memcpy(p->cpu_high, f->cpu_high, sizeof p->cpu_high);
+        return;
+    }
+    pick_window(p, t);
+    pick_pairs(p, t);
+    if (p->cpu_rows && p->inner_res)
+        cpu_patterns(p);
+    if (!wd)
+        return;
+    f->key = k;
+    f->wpat = p->wpat, f->win = p->win;
+    f->pair = p->pair, f->pair_k = p->pair_k, f->pair_groups = p->pair_groups;
+    f->cpu_np = p->cpu_np;
+    memcpy(f->cpu_pl, p->cpu_pl, sizeof f->cpu_pl);
+    memcpy(f->cpu_pu, p->cpu_pu, sizeof f->cpu_pu);
+    memcpy(f->cpu_high, p->cpu_high, sizeof f->cpu_high);
+    wd->searched |= 1u << slot;
+}
+
 static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in);
 
-void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
-                                  const dmlcl__tensor *out, const dmlcl__limits *lim,
-                                  const dmlcl__r1_tune *tune, int force_idx64)
+static void launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in, const dmlcl__tensor *out,
+                   const dmlcl__limits *lim, const dmlcl__r1_tune *tune, int force_idx64,
+                   dmlcl__whole_dims *wd)
 {
     pick_inner(p);
     p->pass_inner = pass_is_inner(p);
     launch_shape(p, lim, tune, in->elem_size);
     launch_rows(p, lim, tune);
-    pick_window(p, tune);
-    pick_pairs(p, tune);
-    p->table_bytes = (p->table_rows + p->pair_groups) * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
     launch_seg(p, lim, tune);
     launch_cpu_rows(p, lim, tune, in->elem_size);
+    searched(p, tune, wd);
+    p->table_bytes = (p->table_rows + p->pair_groups) * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
     /* 32-bit indices while every offset relative to a binding, the grid-stride unit
      * (plus the global size), a unit's last output and the table rows stay below 2^32. */
     const uint64_t lim32 = (uint64_t)1 << 32;
@@ -676,6 +755,21 @@ void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor 
         p->rdiv[k] = dmlcl__fastdiv_make(p->pair && k == p->pair_k ? p->pair_groups
                                                                     : p->rsize[k], bits);
     format_options(p, in);
+}
+
+void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
+                                  const dmlcl__tensor *out, const dmlcl__limits *lim,
+                                  const dmlcl__r1_tune *tune, int force_idx64)
+{
+    launch(p, in, out, lim, tune, force_idx64, NULL);
+}
+
+void dmlcl__resample1_plan_launch_part(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
+                                       const dmlcl__tensor *out, const dmlcl__limits *lim,
+                                       const dmlcl__r1_tune *tune, int force_idx64,
+                                       dmlcl__whole_dims *wd)
+{
+    launch(p, in, out, lim, tune, force_idx64, wd);
 }
 
 /* The plan's build options (p->options): its variant. */

@@ -120,6 +120,12 @@ void dmlcl__resample1_plan_make_part(const dmlcl__tensor *in, const dmlcl__tenso
 void dmlcl__resample1_plan_launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
                                   const dmlcl__tensor *out, const dmlcl__limits *lim,
                                   const dmlcl__r1_tune *tune, int force_idx64);
+/* The same for a part of a slabs operator (wd: its parts' shared facts, NULL: none), which
+ * takes the last part's sampled searches where they read the same. */
+void dmlcl__resample1_plan_launch_part(dmlcl__resample1_plan *p, const dmlcl__tensor *in,
+                                       const dmlcl__tensor *out, const dmlcl__limits *lim,
+                                       const dmlcl__r1_tune *tune, int force_idx64,
+                                       dmlcl__whole_dims *wd);
 /* The generic variant of a plan with constants of its scales and offsets compiled in (the
  * CPU row blocks' patterns, the rows kernels' window and pairs): *g the same plan without
  * them, reading the same table (its coordinate rows come first); 0 (g untouched) where p
