@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _capi as C
 from . import _dask
+from . import _outputs
 from ._capi import DataTypeError, InvalidArgumentError
 
 __all__ = ["Context", "default_context", "ReverseSubsequences", "Resample", "ResampleGrad",
@@ -122,6 +123,7 @@ class Context(_Closes):
 
     def __init__(self, device=None, *, cl_context=None, queue=None):
         self._handle = None
+        self._spares = _outputs.Spares()  # memory for new outputs (_outputs.py)
         self._queue = queue
         self._cl_context = cl_context
         h = c_void_p()
@@ -201,6 +203,7 @@ class Context(_Closes):
     def close(self):
         """Releases the C context (operators created from it keep it alive)."""
         h, self._handle = self._handle, None
+        self._spares.close()
         if h is not None and C is not None and C.lib is not None:
             C.lib.dmlcl_context_release(h)
 
@@ -696,11 +699,11 @@ class ReverseSubsequences(_Operator):
                 raise _fail(self._name, "out has shape %s, x has %s" % (out.shape, x.shape))
         else:
             shape, tiles = self._out_shape(x.shape, out, input_tile, output_tile)
-        y = np.empty(shape, x.dtype) if out is None else out
+        ctx = self._ctx()
+        y = ctx._spares.empty(shape, x.dtype) if out is None else out
         target = y
         if out is not None and _negative(out):
             target = np.empty(shape, x.dtype)  # written, then copied into out
-        ctx = self._ctx()
         key = (id(ctx), axis, x.dtype, x.shape, x.strides, lengths.dtype, lengths.strides,
                target.dtype, target.shape, target.strides, tiles)
         e = self._entries.get(key)
@@ -991,7 +994,7 @@ class _ResampleBase(_Operator):
         if out is None:
             _fits(self._name, ctx, "the output", size, x.dtype,
                   "use smaller scales or size")
-            y = target = np.empty(size, x.dtype)
+            y = target = ctx._spares.empty(size, x.dtype)
         else:
             y = target = out
             if _negative(out):
@@ -1231,7 +1234,9 @@ def resample(x, scales=None, size=None, mode="linear", input_offsets=0.5,
 
     Returns
     -------
-    The output array. With PyOpenCL arrays (x and out), nothing is copied: the operator
+    The output array; a new one of 4 MiB or more is memory the context kept from an
+    earlier output that is gone (its pages already in place; doc/python.md, "NumPy
+    arrays in place"). With PyOpenCL arrays (x and out), nothing is copied: the operator
     is enqueued on the context's queue after the arrays' events, and the returned array
     carries the completion event in ``.events`` (``dmlcl.Resample(...).enqueue`` returns
     it).

@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference as ref  # noqa: E402
 
 import dmlcl  # noqa: E402
+from dmlcl import _outputs  # noqa: E402
 
 RNG = np.random.default_rng(16)
 ALL_DTYPES = [np.float32, np.float16, np.float64, np.int8, np.int16, np.int32, np.int64,
@@ -827,6 +828,69 @@ class ContextTest(Assertions):
         self.assertEqual(e.status_name, "DMLCL_NO_DEVICE")
         self.assertRaises(TypeError, dmlcl.resample, x, 2, context="cpu")
         self.assertEqual(dmlcl.version(), dmlcl.__version__)
+
+
+class NewOutputTest(Assertions):
+    """The arrays that calls without out= return: from 4 MiB, memory that the context keeps
+    when the last array on it goes and gives to its next call of that size (the kernel
+    zeroes fresh pages at the first write, the operator's; python/dmlcl/_outputs.py), the
+    results those of out= all the same."""
+    shape, scales, out_shape = (512, 700), (2.0, 1.5), (1024, 1050)  # 4.1 MiB out
+
+    def runs(self, ctx):
+        op = dmlcl.Resample(scales=self.scales, context=ctx)
+        return op, lambda x: op(x, out=np.empty(self.out_shape, np.float32))
+
+    @unittest.skipUnless(_outputs._free, "no MADV_FREE here: new outputs are NumPy's own")
+    def test_a_gone_outputs_memory_is_the_next_output(self):
+        with dmlcl.Context(device="cpu") as ctx:
+            op, want = self.runs(ctx)
+            x = random(self.shape, np.float32)
+            y = op(x)
+            self.assertBits(y, want(x))
+            self.assertTrue(y.flags.c_contiguous and y.flags.writeable)
+            self.assertEqual(y.ctypes.data % (2 << 20), 0, "not on a huge page's start")
+            first, view = y.ctypes.data, y[1:]
+            del y
+            z = op(x)  # the view still holds the first output's memory
+            self.assertNotEqual(z.ctypes.data, first)
+            self.assertBits(view, want(x)[1:])
+            del view
+            x2 = random(self.shape, np.float32)
+            y2 = dmlcl.resample(x2, self.scales, context=ctx)  # the function's too
+            self.assertEqual(y2.ctypes.data, first)
+            self.assertBits(y2, want(x2))
+            self.assertBits(z, want(x))
+
+    @unittest.skipUnless(_outputs._free, "no MADV_FREE here: new outputs are NumPy's own")
+    def test_kept_pages_taken_back_by_the_kernel(self):
+        # Under memory pressure the kernel takes a kept block's pages (MADV_FREE); they
+        # read as zeros after, as MADV_DONTNEED makes them here. The call writes them all.
+        with dmlcl.Context(device="cpu") as ctx:
+            op, want = self.runs(ctx)
+            x = random(self.shape, np.float32)
+            op(x)  # returned and gone at once
+            (block,) = ctx._spares._blocks.values()
+            self.assertEqual(_outputs._free(block.addr, block.size, 4), 0)  # MADV_DONTNEED
+            y = op(x)
+            self.assertEqual(y.ctypes.data, block.addr)
+            self.assertBits(y, want(x))
+
+    def test_close_drops_the_kept_memory(self):
+        ctx = dmlcl.Context(device="cpu")
+        op, _ = self.runs(ctx)
+        x = random(self.shape, np.float32)
+        y = op(x)
+        op(x)  # returned and gone at once
+        self.assertEqual(len(ctx._spares._blocks), 1 if _outputs._free else 0)
+        ctx.close()
+        self.assertEqual(ctx._spares._blocks, {})
+        del y  # after close(): not kept
+        self.assertEqual(ctx._spares._blocks, {})
+
+    def test_small_outputs_are_numpys(self):
+        y = dmlcl.resample(random((5, 6), np.float32), (2, 1.5))
+        self.assertTrue(y.flags.owndata)
 
 
 PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # python/
