@@ -56,7 +56,7 @@ def test_the_layer_loads():
 def test_ranks(n):
     test_the_layer_loads()
     run = launch(n, os.path.join(HERE, "mpi_ranks.py"))
-    assert run.returncode == 0 and "PASS: 7 cases, %d ranks" % n in run.stdout, run.stdout
+    assert run.returncode == 0 and "PASS: 9 cases, %d ranks" % n in run.stdout, run.stdout
 
 
 def test_the_python_mpi_example():
