@@ -4,14 +4,16 @@ only halo faces moved (doc/mpi.md, "From Python").
 
 - ``Layout(comm, dtype, shape, grid)``: a tensor cut over a grid of ranks (collective);
   ``layout.box(rank=None)`` is a rank's owned box, ``(start, size)``.
-- ``Operator(op, input_layout, output_layout, overlap=False)``: a ``dmlcl.Resample`` or
-  ``dmlcl.ResampleGrad`` on the whole (logical) tensors, each rank computing its output box
-  (collective); ``operator.input_box(rank=None)`` is the box a rank's outputs read.
+- ``Operator(op, input_layout, output_layout, overlap=False, lengths=None)``: a
+  ``dmlcl.Resample``, ``dmlcl.ResampleGrad`` or ``dmlcl.ReverseSubsequences`` (``lengths``:
+  the Layout of its sequence lengths) on the whole (logical) tensors, each rank computing
+  its output box (collective); ``operator.input_box(rank=None)`` is the box a rank's
+  outputs read.
 - ``Field(layout, reader=None)``: this rank's part, owned box plus the reader's ghosts, in
   one device buffer (collective); ``write(owned)``, ``read()`` copy the owned box from or to
   a NumPy array; ``halo_update()``; ``halo_stats``; ``cl_buffer`` (PyOpenCL).
-- ``operator.run(x, y)``: the halo update and the tile operators on every rank
-  (collective).
+- ``operator.run(x, y, lengths=None)``: the halo update and the tile operators on every
+  rank (collective); ``lengths``: REVERSE_SUBSEQUENCES' Field of sequence lengths.
 
 Collective calls are made by every rank of the communicator, in the same order; their
 errors are agreed, so every rank raises the same ``dmlcl.Error`` with the message
@@ -24,6 +26,7 @@ Importing this module imports ``mpi4py.MPI`` (which initialises MPI).
 import ctypes
 import ctypes.util
 import os
+import re
 from ctypes import POINTER, Structure, byref, c_int, c_uint32, c_uint64, c_void_p
 
 import numpy as np
@@ -108,15 +111,51 @@ _proto("dmlcl_mpi_halo_begin", c_int, c_void_p)
 _proto("dmlcl_mpi_halo_end", c_int, c_void_p)
 _proto("dmlcl_mpi_halo_update", c_int, c_void_p)
 _proto("dmlcl_mpi_field_halo_stats", None, c_void_p, POINTER(_HaloStats))
-_proto("dmlcl_mpi_operator_run", c_int, c_void_p, c_void_p, c_void_p, c_uint32)
+_proto("dmlcl_mpi_operator_run_inputs", c_int, c_void_p, POINTER(c_void_p), c_uint32, c_void_p,
+       c_uint32)
 
 
-def _check(status):
+def _check(status, terms=()):
     """A failed call's exception, with the layer's message (the same on every rank for a
-    collective call)."""
+    collective call), its C names put in the Python call's terms (``terms``: pairs of
+    texts, replaced in order)."""
     if status:
         message = _lib.dmlcl_mpi_last_error().decode("utf-8", "replace")
-        raise C._ERRORS.get(status, C.Error)(message, status)
+        cls = C._ERRORS.get(status, C.Error)
+        if status == C.INVALID_ARGUMENT and "data_type must be" in message:
+            cls = C.DataTypeError  # as dmlcl's own calls raise it
+        if terms:
+            for c_text, py_text in terms:
+                message = message.replace(c_text, py_text)
+            message = re.sub(r"\btype (-?\d+)\b", _type_name, message)
+            message = re.sub(r"\b(U?INT|FLOAT)(8|16|32|64)\b", lambda m: m.group(0).lower(),
+                             message)
+        raise cls(message, status)
+
+
+_DTYPE_NAMES = {code: str(dt) for dt, code in _core.DTYPES.items()}
+
+
+def _type_name(m):
+    return "dtype " + _DTYPE_NAMES.get(int(m.group(1)), m.group(1))
+
+
+# The descriptor's and the run's names, which the layer's messages quote, in the terms of
+# Operator's arguments (the descriptor is made from op and the layouts) and NumPy's.
+_CREATE_TERMS = (("desc: ", "op: "),
+                 ("sequence_lengths_tensor", "lengths"), ("input_tensor", "input"),
+                 ("output_tensor", "output"), ("data_type", "dtype"), (" sizes[", " shape["))
+_RUN_TERMS = (("input_count is 1: the operator reads 2 input fields (input, sequence_lengths: "
+               "dmlcl_mpi_operator_run_inputs)", "lengths is None: the operator "
+               "(REVERSE_SUBSEQUENCES) reads x and its sequence lengths: pass lengths=, a "
+               "Field of the operator's lengths layout"),
+              ("input_count is 2: the operator reads 1 input field",
+               "lengths is given: the operator (the RESAMPLE family) reads x only"),
+              ("the sequence lengths field's layout", "lengths' layout"),
+              ("the sequence lengths field holds", "lengths holds"),
+              ("the descriptor's sequence_lengths_tensor", "the operator's lengths layout"),
+              ("the input and output fields are", "x and y are"), ("the input field's", "x's"),
+              ("the input field", "x"), ("the output field", "y"), (" sizes[", " shape["))
 
 
 def _fail(name, text):
@@ -176,33 +215,63 @@ class Layout(_Handle):
 
 
 class Operator(_Handle):
-    """``op`` (a ``dmlcl.Resample`` or ``dmlcl.ResampleGrad``) on the whole tensors that
-    ``input`` and ``output`` lay out (same dtype and communicator): each rank computes its
-    output box from the input box the halo query gives for it. ``overlap=True``: runs
-    compute the interior while the faces are in flight. ``context``: this rank's
-    ``dmlcl.Context`` (default ``dmlcl.default_context()``), which must outlive the
-    operator. Collective."""
+    """``op`` (a ``dmlcl.Resample``, ``dmlcl.ResampleGrad`` or ``dmlcl.ReverseSubsequences``)
+    on the whole tensors that ``input`` and ``output`` lay out (same dtype and
+    communicator): each rank computes its output box from the input box the halo query
+    gives for it. ``lengths``: for a ``dmlcl.ReverseSubsequences`` (only), the Layout of its
+    sequence lengths: uint32 or uint64, the input's shape with 1 on the axis, cut by the
+    input's grid, which leaves the axis whole (grid 1 there: a sequence and its length stay
+    on one rank) and equals the output's. ``overlap=True``: runs compute the interior while
+    the faces are in flight. ``context``: this rank's ``dmlcl.Context`` (default
+    ``dmlcl.default_context()``), which must outlive the operator. Collective."""
     _release = "dmlcl_mpi_operator_release"
 
-    def __init__(self, op, input, output, overlap=False, context=None):
-        if not isinstance(op, _core._ResampleBase):
-            raise _fail("dmlcl_mpi_operator_create", "op must be a dmlcl.Resample or "
-                        "dmlcl.ResampleGrad (the layer runs the RESAMPLE family), got %s"
-                        % type(op).__name__)
+    def __init__(self, op, input, output, overlap=False, context=None, lengths=None):
+        if isinstance(op, _core.ReverseSubsequences):
+            make = self._reverse
+        elif isinstance(op, _core._ResampleBase):
+            make = self._resample
+        else:
+            raise _fail("dmlcl_mpi_operator_create", "op must be a dmlcl.Resample, "
+                        "dmlcl.ResampleGrad or dmlcl.ReverseSubsequences (the operators the "
+                        "layer runs), got %s" % type(op).__name__)
         self.context = context or _core.default_context()
-        self.input, self.output = input, output
-        r = len(input.shape)
-        scales, _, io, oo = op._values(input.shape, output.shape, "the output layout's shape")
-        code = _core._dtype_code(op._name, "dtype", input.dtype)
-        xd, k1 = _core._packed_desc(code, input.shape)
-        od, k2 = _core._packed_desc(_core.DTYPES[output.dtype], output.shape)
-        f = (_core._floats(scales), _core._floats(io), _core._floats(oo))
-        desc = op._desc(ctypes.pointer(xd), ctypes.pointer(od), r, *f)
+        self.input, self.output, self.lengths = input, output, lengths
+        op_type, desc, keep = make(op, input, output, lengths)
         h = c_void_p()
         _check(_lib.dmlcl_mpi_operator_create(
-            self.context.handle, byref(C.OperatorDesc(op._type, ctypes.addressof(desc))),
-            input.handle, output.handle, OVERLAP if overlap else 0, byref(h)))
+            self.context.handle, byref(C.OperatorDesc(op_type, ctypes.addressof(desc))),
+            input.handle, output.handle, OVERLAP if overlap else 0, byref(h)), _CREATE_TERMS)
+        del keep  # the descriptor's tensors, alive through the call (the layer copies them)
         self._handle = h.value
+
+    @staticmethod
+    def _resample(op, input, output, lengths):
+        if lengths is not None:
+            raise _fail("dmlcl_mpi_operator_create", "lengths is given: a %s reads no "
+                        "sequence lengths (lengths is for a dmlcl.ReverseSubsequences)"
+                        % type(op).__name__)
+        scales, _, io, oo = op._values(input.shape, output.shape, "the output layout's shape")
+        xd, k1 = _core._packed_desc(_core._dtype_code(op._name, "dtype", input.dtype),
+                                    input.shape)
+        od, k2 = _core._packed_desc(_core.DTYPES[output.dtype], output.shape)
+        f = (_core._floats(scales), _core._floats(io), _core._floats(oo))
+        desc = op._desc(ctypes.pointer(xd), ctypes.pointer(od), len(input.shape), *f)
+        return op._type, desc, (xd, od, k1, k2, f)
+
+    @staticmethod
+    def _reverse(op, input, output, lengths):
+        if not isinstance(lengths, Layout):
+            raise _fail("dmlcl_mpi_operator_create", "lengths must be the Layout of the "
+                        "sequence lengths (uint32 or uint64, the input's shape with 1 on the "
+                        "axis, cut by the input's grid) for a dmlcl.ReverseSubsequences, got %s"
+                        % type(lengths).__name__)
+        axis = op._axis(len(input.shape))
+        keep = [_core._packed_desc(_core.DTYPES[t.dtype], t.shape)
+                for t in (input, lengths, output)]
+        xd, ld, od = (ctypes.pointer(k[0]) for k in keep)
+        desc = C.ReverseSubsequencesDesc(xd, ld, od, axis)
+        return C.OPERATOR_REVERSE_SUBSEQUENCES, desc, keep
 
     def input_box(self, rank=None):
         """The input box ``rank``'s outputs read (None: this rank's), ``(start, size)``;
@@ -212,13 +281,18 @@ class Operator(_Handle):
                                           byref(b))
         return b.pair()
 
-    def run(self, x, y, halo_current=False):
+    def run(self, x, y, halo_current=False, lengths=None):
         """Updates x's halo (unless ``halo_current``) and enqueues the tile operator on
         every rank, on the context's queue; y's owned box gets this rank's outputs, bit for
         bit the whole run's. x: a Field of the input layout made with this operator as its
-        reader; y: a Field of the output layout. Collective."""
-        _check(_lib.dmlcl_mpi_operator_run(self.handle, x.handle, y.handle,
-                                           HALO_CURRENT if halo_current else 0))
+        reader; y: a Field of the output layout; ``lengths``: REVERSE_SUBSEQUENCES' sequence
+        lengths, a Field of the operator's lengths layout made without a reader (None for
+        the RESAMPLE family). Collective."""
+        fields = [x] if lengths is None else [x, lengths]
+        handles = (c_void_p * len(fields))(*(f.handle for f in fields))
+        _check(_lib.dmlcl_mpi_operator_run_inputs(
+            self.handle, handles, len(fields), y.handle,
+            HALO_CURRENT if halo_current else 0), _RUN_TERMS)
 
 
 class Field(_Handle):

@@ -1,7 +1,7 @@
 """dmlcl.mpi (the MPI layer over mpi4py) at 1 to 4 ranks: mpi_ranks.py's cases under
 ``mpiexec -n N`` (every owned box bit for bit against one device's run, faces only,
 faults agreed on every rank), and the Python MPI example (examples/mpi/mpi_resample.py)
-at 3 ranks on a 2-D grid.
+at 3 ranks on a 2-D grid, and its REVERSE_SUBSEQUENCES case at 2.
 
 make check runs it through python/mpi_tests.sh, which skips it (saying why) without
 mpi4py, mpiexec or libdmlcl_mpi; pytest alone skips what it lacks, naming it.
@@ -56,11 +56,14 @@ def test_the_layer_loads():
 def test_ranks(n):
     test_the_layer_loads()
     run = launch(n, os.path.join(HERE, "mpi_ranks.py"))
-    assert run.returncode == 0 and "PASS: 7 cases, %d ranks" % n in run.stdout, run.stdout
+    assert run.returncode == 0 and "PASS: 9 cases, %d ranks" % n in run.stdout, run.stdout
 
 
-def test_the_python_mpi_example():
+@pytest.mark.parametrize("n, args, result", [
+    (3, ["--grid", "1x3x1"], "PASS: (7, 5, 6) -> (14, 10, 12) over 3 ranks"),
+    (2, ["--grid", "1x2x1", "--case", "reverse"],
+     "PASS: reverse along X: (7, 5, 6) -> (7, 5, 6) over 2 ranks, 2 steps, 0 halo bytes")])
+def test_the_python_mpi_example(n, args, result):
     test_the_layer_loads()
-    run = launch(3, EXAMPLE, "--grid", "1x3x1", "--shape", "7,5,6")
-    assert run.returncode == 0 and "PASS: (7, 5, 6) -> (14, 10, 12) over 3 ranks" \
-        in run.stdout, run.stdout
+    run = launch(n, EXAMPLE, "--shape", "7,5,6", *args)
+    assert run.returncode == 0 and result in run.stdout, run.stdout
