@@ -468,6 +468,35 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/* A large array (9 MiB) loads onto whole huge pages of its own, from a huge-page
+ * boundary, with its bytes; a small one from malloc. */
+START_TEST(test_large_arrays_on_huge_pages)
+{
+    const uint32_t n = 9u << 18; /* float32 elements: 9 MiB */
+    float *v = malloc((size_t)n * sizeof *v);
+    ck_assert_ptr_nonnull(v);
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = (float)i;
+    char path[128];
+    snprintf(path, sizeof path, "%s/large.npy", dir);
+    npy_array a = {.type = DMLCL_TENSOR_DATA_TYPE_FLOAT32, .rank = 1, .sizes = {n},
+                   .version = 1, .data = v};
+    ck_assert_msg(npy_save(path, &a, err) == NPY_OK, "%s", err);
+    npy_array b;
+    ck_assert_msg(npy_load(path, &b, err) == NPY_OK, "%s", err);
+    ck_assert_uint_eq(b.mapped, 10u << 20);
+    ck_assert_uint_eq((uintptr_t)b.data % (2u << 20), 0);
+    ck_assert_int_eq(memcmp(b.data, v, (size_t)n * sizeof *v), 0);
+    npy_free(&b);
+    ck_assert_ptr_null(b.data);
+    npy_array small = {.data_bytes = 1000};
+    ck_assert_int_eq(npy_alloc_data(&small), 0);
+    ck_assert_uint_eq(small.mapped, 0);
+    npy_free(&small);
+    free(v);
+}
+END_TEST
+
 START_TEST(test_save_rejects)
 {
     char path[128];
@@ -513,6 +542,7 @@ static Suite *npy_suite(void)
     tcase_add_test(files, test_save_matches_numpy_header);
     tcase_add_loop_test(files, test_round_trip, 0, sizeof DTYPES / sizeof DTYPES[0]);
     tcase_add_test(files, test_save_rejects);
+    tcase_add_test(files, test_large_arrays_on_huge_pages);
     suite_add_tcase(s, files);
     return s;
 }

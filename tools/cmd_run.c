@@ -291,7 +291,7 @@ typedef struct run_opts {
 static int dispatch(const char *cmd, dmlcl_operator *op, tensor_file **ins, uint32_t n_in,
                     npy_array *out, int verbose)
 {
-    if (!(out->data = out->data_bytes <= SIZE_MAX ? malloc((size_t)out->data_bytes) : NULL)) {
+    if (out->data_bytes > SIZE_MAX || npy_alloc_data(out)) {
         char need[32];
         cli_error(cmd, "out of host memory for the %s output",
                   cli_bytes_text(out->data_bytes, need));

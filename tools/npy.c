@@ -2,6 +2,9 @@
 #define _POSIX_C_SOURCE 200809L /* fileno, fchmod, fsync, lstat, realpath */
 #define _XOPEN_SOURCE 700         /* realpath */
 #include "config.h"
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise, MADV_HUGEPAGE */
+#endif
 #include "npy.h"
 #include "temp_output.h"
 #include <errno.h>
@@ -10,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -458,8 +462,7 @@ npy_status npy_load_mem(const char *name, const void *buf, size_t len, npy_array
         memset(a, 0, sizeof *a);
         return st;
     }
-    a->data = malloc(a->data_bytes);
-    if (!a->data) {
+    if (npy_alloc_data(a)) {
         memset(a, 0, sizeof *a);
         return fail(err, NPY_ENOMEM, name, "out of memory for %llu bytes of data",
                     (unsigned long long)a->data_bytes);
@@ -510,8 +513,7 @@ static npy_status load_file(FILE *f, const char *name, npy_array *a, char *err)
     if (st)
         return st;
     /* parse_header checked data_bytes against the file size: this allocation is bounded. */
-    a->data = malloc(a->data_bytes);
-    if (!a->data)
+    if (npy_alloc_data(a))
         return fail(err, NPY_ENOMEM, name, "out of memory for %llu bytes of data",
                     (unsigned long long)a->data_bytes);
     return read_exact(f, a->data, a->data_bytes, name, err);
@@ -532,11 +534,43 @@ npy_status npy_load(const char *path, npy_array *a, char err[NPY_ERR_MAX])
     return st;
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
+int npy_alloc_data(npy_array *a)
+{
+    const size_t n = (size_t)a->data_bytes;
+    a->mapped = 0;
+#ifdef MADV_HUGEPAGE
+    if (n >= 4 * HUGE_PAGE) {
+        /* Whole huge pages from a huge-page boundary: map one more, trim both ends. */
+        const size_t body = (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        char *p = mmap(NULL, body + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+            const size_t head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
+            if (head)
+                munmap(p, head);
+            if (HUGE_PAGE - head)
+                munmap(p + head + body, HUGE_PAGE - head);
+            madvise(p + head, body, MADV_HUGEPAGE); /* advice: none is no error */
+            a->data = p + head;
+            a->mapped = body;
+            return 0;
+        }
+    }
+#endif
+    a->data = malloc(n ? n : 1);
+    return a->data ? 0 : -1;
+}
+
 void npy_free(npy_array *a)
 {
     if (!a)
         return;
-    free(a->data);
+    if (a->mapped)
+        munmap(a->data, a->mapped);
+    else
+        free(a->data);
     memset(a, 0, sizeof *a);
 }
 

@@ -38,7 +38,14 @@ typedef struct npy_array {
     uint64_t elements;     /* product of sizes */
     uint64_t data_bytes;   /* elements * element size */
     void *data;            /* owned; free with npy_free() */
+    size_t mapped;         /* data's mapping (npy_alloc_data of a large array), else 0 */
 } npy_array;
+
+/* a->data for a->data_bytes bytes: an array of 8 MiB or more on a mapping of its own
+ * that asks for transparent huge pages (a fresh page costs the kernel a fault and a
+ * zeroing; 2 MiB pages fault 512 times less often), smaller ones from malloc. Returns 0,
+ * or -1 with a->data NULL when memory is short. */
+int npy_alloc_data(npy_array *a);
 
 /* Reads path into *a (zeroed first). On failure *a holds nothing to free and err holds
  * "<path>: <problem>". */
