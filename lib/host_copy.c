@@ -68,31 +68,39 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* $DMLCL_HOST_THREADS (1..64), else the CPUs this process may run on (an MPI rank bound
- * to a few cores gets those), at most 16, where the GPU node's copies stop gaining. */
+/* $DMLCL_HOST_THREADS (1..64), checked on every call; 0 for auto, which copier_start
+ * resolves (only a staged call asks the system). */
 dmlcl_status dmlcl__host_threads(int *threads)
 {
     const char *v = getenv("DMLCL_HOST_THREADS");
-    if (v && *v && strcmp(v, "auto")) {
-        char *end = NULL;
-        long n = strtol(v, &end, 10);
-        if (*end || n < 1 || n > MAX_THREADS)
-            return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
-                               "DMLCL_HOST_THREADS must be auto or a number of threads from 1 "
-                               "to %d, got '%s'", MAX_THREADS, v);
-        *threads = (int)n;
+    *threads = 0;
+    if (!v || !*v || !strcmp(v, "auto"))
         return DMLCL_SUCCESS;
-    }
+    char *end = NULL;
+    long n = strtol(v, &end, 10);
+    if (*end || n < 1 || n > MAX_THREADS)
+        return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                           "DMLCL_HOST_THREADS must be auto or a number of threads from 1 "
+                           "to %d, got '%s'", MAX_THREADS, v);
+    *threads = (int)n;
+    return DMLCL_SUCCESS;
+}
+
+/* auto: the CPUs this process may run on (an MPI rank bound to a few cores gets those),
+ * at most 16, where the GPU node's copies stop gaining. */
+static int auto_threads(void)
+{
     cpu_set_t set;
     int n = sched_getaffinity(0, sizeof set, &set) ? (int)sysconf(_SC_NPROCESSORS_ONLN)
                                                    : CPU_COUNT(&set);
-    *threads = n < 1 ? 1 : n > 16 ? 16 : n;
-    return DMLCL_SUCCESS;
+    return n < 1 ? 1 : n > 16 ? 16 : n;
 }
 
 dmlcl_status dmlcl__copier_start(dmlcl__copier **out, int want, uint64_t largest)
 {
     *out = NULL;
+    if (!want)
+        want = auto_threads();
     if ((uint64_t)want > largest / MIN_PART)
         want = largest / MIN_PART > 1 ? (int)(largest / MIN_PART) : 1;
     struct dmlcl__copier *c = calloc(1, sizeof *c);

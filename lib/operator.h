@@ -19,9 +19,10 @@ typedef struct {
 } dmlcl__host_plan;
 dmlcl_status dmlcl__host_path(const dmlcl_context *c, dmlcl__host_plan *p);
 /* A memcpy split over threads that live from start to stop (host_copy.c): `threads` in
- * all, the caller included, or fewer where copies of `largest` bytes cannot use them. */
+ * all, the caller included (0: the CPUs this process may run on, at most 16), or fewer
+ * where copies of `largest` bytes cannot use them. */
 typedef struct dmlcl__copier dmlcl__copier;
-dmlcl_status dmlcl__host_threads(int *threads); /* $DMLCL_HOST_THREADS, else the CPUs */
+dmlcl_status dmlcl__host_threads(int *threads); /* $DMLCL_HOST_THREADS; 0 for auto */
 dmlcl_status dmlcl__copier_start(dmlcl__copier **c, int threads, uint64_t largest);
 void dmlcl__copier_copy(dmlcl__copier *c, void *dst, const void *src, size_t n);
 void dmlcl__copier_stop(dmlcl__copier *c); /* NULL: nothing */

@@ -121,7 +121,8 @@ void dmlcl__staging_release(dmlcl__staging *s)
     /* Kept for the context's next call unless one is kept already (a concurrent call's)
      * or a transfer failed (the buffers' state unknown). */
     struct dmlcl__pinned *none = NULL;
-    s->ctx->staging_free = pinned_free;
+    /* The same value from every call; atomic, as calls on other threads store it too. */
+    __atomic_store_n(&s->ctx->staging_free, pinned_free, __ATOMIC_RELAXED);
     if (s->pin && (st || !__atomic_compare_exchange_n(&s->ctx->staging_kept, &none, s->pin, 0,
                                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)))
         pinned_free(s->pin);

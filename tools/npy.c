@@ -550,8 +550,7 @@ int npy_alloc_data(npy_array *a)
             const size_t head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
             if (head)
                 munmap(p, head);
-            if (HUGE_PAGE - head)
-                munmap(p + head + body, HUGE_PAGE - head);
+            munmap(p + head + body, HUGE_PAGE - head); /* never empty: head < HUGE_PAGE */
             madvise(p + head, body, MADV_HUGEPAGE); /* advice: none is no error */
             a->data = p + head;
             a->mapped = body;

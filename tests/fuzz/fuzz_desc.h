@@ -5,7 +5,26 @@
 #define DMLCL_FUZZ_DESC_H
 #include <dmlcl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The POCL targets' environment, set before their context (a variable the caller set
+ * stays as it is):
+ * - a device of 1 GB: the tables an operator may build (up to its largest allocation)
+ *   stay within libFuzzer's memory limit, so that a valid descriptor with large tables
+ *   costs a bounded time rather than an out-of-memory report;
+ * - the generic programs only, as make check: no specialised builds on threads of their
+ *   own, compiling beside the inputs (a cold compile is seconds on a busy host);
+ * - no disk cache: storing a new program's binary makes POCL compile every kernel in it
+ *   to machine code on the create path (7 s for one under a load of 3.6 on 2 cores,
+ *   libFuzzer's timeout in a 10-minute run); without it POCL compiles only the kernel a
+ *   launch takes. What the fuzzers test never reads the cache's files. */
+static void fuzz_pocl_environment(void)
+{
+    setenv("POCL_MEMORY_LIMIT", "1", 0);
+    setenv("DMLCL_SPECIALIZE", "off", 0);
+    setenv("DMLCL_CACHE_DIR", "off", 0);
+}
 
 typedef struct { const uint8_t *p; size_t n; } reader;
 

@@ -13,9 +13,7 @@ static dmlcl_context *ctx;
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    setenv("POCL_MEMORY_LIMIT", "1", 0); /* as fuzz_validation: bounded tables, */
-    setenv("DMLCL_SPECIALIZE", "off", 0); /* generic programs only, */
-    setenv("DMLCL_CACHE_DIR", "off", 0);  /* no binaries stored (fuzz_validation says why) */
+    fuzz_pocl_environment();
     if (MPI_Init(argc, argv) != MPI_SUCCESS || dmlcl_context_create_default(&ctx))
         abort();
     return 0;

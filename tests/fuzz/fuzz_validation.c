@@ -17,18 +17,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    /* A device of 1 GB: the tables an operator may build (up to its largest allocation)
-     * stay within libFuzzer's memory limit, so that a valid descriptor with large tables
-     * costs a bounded time rather than an out-of-memory report. */
-    setenv("POCL_MEMORY_LIMIT", "1", 0);
-    /* The generic programs only, as make check: no specialised builds on threads of their
-     * own, compiling beside the inputs (a cold compile is seconds on a busy host). */
-    setenv("DMLCL_SPECIALIZE", "off", 0);
-    /* No disk cache: storing a new program's binary makes POCL compile every kernel in it
-     * to machine code on the create path (7 s for one under a load of 3.6 on 2 cores,
-     * libFuzzer's timeout in a 10-minute run); without it POCL compiles only the kernel
-     * a launch takes. What the fuzzers test never reads the cache's files. */
-    setenv("DMLCL_CACHE_DIR", "off", 0);
+    fuzz_pocl_environment();
     if (dmlcl_context_create_default(&ctx))
         abort();
     for (int i = 0; i < 2; i++)

@@ -589,11 +589,11 @@ static void time_new_scale(bench *b, const bcase *c, op_call *call, result *r)
 static int host_threads(void)
 {
     const char *v = getenv("DMLCL_HOST_THREADS");
-    int n = v ? atoi(v) : 0;
+    if (v && atoi(v) > 0) /* execute_host refuses more than 64 before this copy runs */
+        return atoi(v) > 64 ? 64 : atoi(v);
     cpu_set_t set;
-    if (n < 1)
-        n = sched_getaffinity(0, sizeof set, &set) ? 1 : CPU_COUNT(&set);
-    return n < 1 ? 1 : n > 16 && !(v && atoi(v) > 0) ? 16 : n;
+    const int n = sched_getaffinity(0, sizeof set, &set) ? 1 : CPU_COUNT(&set);
+    return n > 16 ? 16 : n;
 }
 
 static int time_host_path(bench *b, const bcase *c, op_call *call, uint64_t in_b,
