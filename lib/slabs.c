@@ -3,8 +3,9 @@
  * boxes as tiles (the part, given the whole operator's checked tensors and what its check
  * and overrides found, narrows its tensors: dmlcl__op_slab_narrow), so each
  * part plans, compiles and runs with 32-bit index arithmetic; the operator enqueues its
- * parts one after the other with their first elements added to the bindings' offsets.
- * Parts of the same layout share their program. */
+ * parts one after the other, under its lock, with their first elements added to the
+ * bindings' offsets. Parts of the same kernel share one cl_kernel (core/context.h's
+ * dmlcl__kernel_share), taken from the program cache once. */
 #include "slabs.h"
 #include "core/launch.h"
 #include "core/slab.h"
@@ -167,6 +168,8 @@ dmlcl_status dmlcl__slabs_create(dmlcl_operator *op, const dmlcl__op_class *cls,
     dmlcl_status st = DMLCL_SUCCESS;
     dmlcl__whole_dims whole;
     memset(&whole, 0, sizeof whole);
+    dmlcl__kernel_share kernels;
+    kernels.n = 0;
     for (uint64_t i = 0; i < n && !st; i++) {
         dmlcl_operator *p = dmlcl__calloc(1, sizeof *p);
         if (!p) {
@@ -178,6 +181,7 @@ dmlcl_status dmlcl__slabs_create(dmlcl_operator *op, const dmlcl__op_class *cls,
         memcpy(p->in, op->in, sizeof p->in); /* checked: the whole operator's tensors */
         memcpy(p->out, op->out, sizeof p->out);
         p->whole_dims = &whole;
+        p->kernels = &kernels;
         if (plan.split) {
             dmlcl__slabs_box(&plan, &op->in[0], &op->out[0], reads, &rc, i, &ob, &ib);
             p->slab_out = &ob;
@@ -186,12 +190,14 @@ dmlcl_status dmlcl__slabs_create(dmlcl_operator *op, const dmlcl__op_class *cls,
         st = cls->create(p, desc, c);
         p->slab_out = p->slab_in = NULL;
         p->whole_dims = NULL;
+        p->kernels = NULL;
         if (st) {
             free_part(p);
             break;
         }
         im->part[im->n++] = p;
     }
+    dmlcl__kernel_share_release(&kernels);
     /* op: the parts' operator, with the whole tensors of the check. */
     op->impl = im;
     im->vt = (dmlcl__op_vtable){cls->name, slabs_enqueue, slabs_destroy, slabs_describe};

@@ -31,6 +31,9 @@ typedef struct scase {
     const char *shows; /* NULL, or what the split plan's text must hold */
 } scase;
 
+/* Test hook exported by the library: the cl_kernels its creations have made so far. */
+uint64_t dmlcl_test_kernels_created(void);
+
 static uint64_t elems(const dmlcl_tensor_desc *t)
 {
     return tu_span(t->dimension_count, t->sizes, t->strides);
@@ -60,18 +63,22 @@ static unsigned char *make_input(uint64_t *rng, const scase *c, uint32_t i, size
 }
 
 /* Runs c with env set to `plan` (NULL: unset) through dmlcl_operator_enqueue on guard-banded
- * buffers at odd element offsets; returns the whole output buffer and its plan text. */
+ * buffers at odd element offsets; returns the whole output buffer, its plan text and the
+ * kernels its creation made. */
 static unsigned char *run(const scase *c, unsigned char *const *in, const size_t *in_bytes,
-                          const char *plan, size_t *bytes, char *plan_text, size_t cap)
+                          const char *plan, size_t *bytes, char *plan_text, size_t cap,
+                          uint64_t *kernels)
 {
     if (plan)
         ck_assert_int_eq(setenv(c->env, plan, 1), 0);
     else
         unsetenv(c->env);
     dmlcl_operator *op = NULL;
+    const uint64_t made = dmlcl_test_kernels_created();
     dmlcl_status st = c->tile_out ? dmlcl_operator_create_tile(tu_context(), &c->od, c->tile_in,
                                                                 c->tile_out, &op)
                                   : dmlcl_operator_create(tu_context(), &c->od, &op);
+    *kernels = dmlcl_test_kernels_created() - made;
     unsetenv(c->env);
     ck_assert_msg(st == DMLCL_SUCCESS, "%s (%s): %s", c->what, plan ? plan : "whole",
                   dmlcl_last_error());
@@ -110,8 +117,9 @@ static void split_equals_whole(uint64_t *rng, const scase *c)
     for (uint32_t i = 0; i < c->n_in; i++)
         in[i] = make_input(rng, c, i, &in_bytes[i]);
     char wplan[1024], splan[1024];
-    unsigned char *whole = run(c, in, in_bytes, NULL, &wb, wplan, sizeof wplan);
-    unsigned char *split = run(c, in, in_bytes, c->slab, &sb, splan, sizeof splan);
+    uint64_t wk, sk;
+    unsigned char *whole = run(c, in, in_bytes, NULL, &wb, wplan, sizeof wplan, &wk);
+    unsigned char *split = run(c, in, in_bytes, c->slab, &sb, splan, sizeof splan, &sk);
     ck_assert_msg(strncmp(wplan, "slabs=", 6) != 0, "%s: the whole run is split: %s", c->what,
                   wplan);
     unsigned long long n = 0;
@@ -124,6 +132,10 @@ static void split_equals_whole(uint64_t *rng, const scase *c)
                       c->what, splan);
     ck_assert_msg(!c->shows || strstr(splan, c->shows), "%s: expected %s in plan %s", c->what,
                   c->shows, splan);
+    /* One kernel, however many parts: they share the cl_kernel of the first. */
+    ck_assert_msg(wk == 1 && sk == wk, "%s: the whole creation made %llu cl_kernels, the "
+                  "split one (%llu parts) %llu", c->what, (unsigned long long)wk, n,
+                  (unsigned long long)sk);
     ck_assert_uint_eq(wb, sb);
     for (size_t k = 0; k < wb; k++)
         tu_assert_each(whole[k] == split[k], "%s (plan %s): byte %zu is 0x%02x, the whole run's "
@@ -588,6 +600,72 @@ START_TEST(parts_share_their_searches)
 }
 END_TEST
 
+/* ---- one split operator run from several threads at once ------------------------------- */
+
+typedef struct {
+    dmlcl_operator *op;
+    const float *in, *want;
+    size_t out_n;
+    int bad;
+    char error[256];
+} runner;
+
+static void *run_repeatedly(void *arg)
+{
+    runner *r = arg;
+    float *got = malloc(r->out_n * sizeof *got);
+    for (int i = 0; i < 20 && !r->bad; i++) {
+        const void *ins[1] = {r->in};
+        void *outs[1] = {got};
+        memset(got, 0xff, r->out_n * sizeof *got);
+        if (dmlcl_operator_execute_host(r->op, ins, outs) != DMLCL_SUCCESS)
+            r->bad = 1, snprintf(r->error, sizeof r->error, "%s", dmlcl_last_error());
+        else if (memcmp(got, r->want, r->out_n * sizeof *got))
+            r->bad = 1, snprintf(r->error, sizeof r->error, "run %d differs from the whole's", i);
+    }
+    free(got);
+    return NULL;
+}
+
+/* The parts' one cl_kernel takes each launch's buffers as arguments: four threads running
+ * one split operator at once, each on its own arrays, each get the whole run's bytes (the
+ * operator's lock keeps one run's arguments from another's launches). */
+START_TEST(threads_run_one_split_operator)
+{
+    const uint32_t is[4] = {2, 3, 9, 13}, os[4] = {2, 3, 18, 26};
+    const float sc[4] = {1, 1, 2, 2};
+    dmlcl_tensor_desc ti = {F32, 4, is, NULL, 0}, to = {F32, 4, os, NULL, 0};
+    dmlcl_resample1_desc r1 = {&ti, &to, LINEAR, 4, sc, pix_in, pix_out};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &r1};
+    enum { IN_N = 2 * 3 * 9 * 13, OUT_N = 2 * 3 * 18 * 26, THREADS = 4 };
+    static float in[IN_N], want[OUT_N];
+    for (int k = 0; k < IN_N; k++)
+        in[k] = (float)(k % 37) / 4;
+    dmlcl_operator *whole = NULL, *split = NULL;
+    tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &whole));
+    const void *ins[1] = {in};
+    void *outs[1] = {want};
+    tu_assert_ok(dmlcl_operator_execute_host(whole, ins, outs));
+    dmlcl_operator_release(whole);
+    setenv("DMLCL_RESAMPLE_PLAN", "slab=300", 1);
+    tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &split));
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+    ck_assert_msg(strtoull(dmlcl_operator_plan(split) + strlen("slabs="), NULL, 10) >= 4, "%s",
+                  dmlcl_operator_plan(split));
+    pthread_t t[THREADS];
+    runner r[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        r[i] = (runner){split, in, want, OUT_N, 0, ""};
+        ck_assert_int_eq(pthread_create(&t[i], NULL, run_repeatedly, &r[i]), 0);
+    }
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(t[i], NULL);
+    for (int i = 0; i < THREADS; i++)
+        ck_assert_msg(!r[i].bad, "thread %d: %s", i, r[i].error);
+    dmlcl_operator_release(split);
+}
+END_TEST
+
 Suite *slabs_suite(void)
 {
     Suite *s = suite_create("slabs");
@@ -603,6 +681,7 @@ Suite *slabs_suite(void)
     tcase_add_test(tc, reverse_slabs_against_reference);
     tcase_add_test(tc, slab_override);
     tcase_add_test(tc, one_check_per_creation);
+    tcase_add_test(tc, threads_run_one_split_operator);
     suite_add_tcase(s, tc);
     TCase *sp = tcase_create("specialised");
     tcase_set_timeout(sp, 300);

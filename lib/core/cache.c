@@ -205,11 +205,58 @@ dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const
     return program_reach(c, kernel_file, variant, DMLCL__REACH_COMPILE, out);
 }
 
-dmlcl_status dmlcl__kernel_reach(dmlcl_context *c, const char *kernel_file, const char *options,
+/* The shared kernel of (file, options, name), retained into *out: 1, or 0 where s holds
+ * none. */
+static int shared_kernel(const dmlcl__kernel_share *s, const char *file, const char *options,
+                         const char *name, cl_kernel *out)
+{
+    for (unsigned i = 0; s && i < s->n; i++)
+        if (!strcmp(s->k[i].file, file) && !strcmp(s->k[i].name, name) &&
+            !strcmp(s->k[i].options, options)) {
+            clRetainKernel(s->k[i].kernel);
+            *out = s->k[i].kernel;
+            return 1;
+        }
+    return 0;
+}
+
+static void share_kernel(dmlcl__kernel_share *s, const char *file, const char *options,
+                         const char *name, cl_kernel k)
+{
+    if (!s || s->n == DMLCL__SHARED_KERNELS || strlen(options) >= sizeof s->k[0].options)
+        return;
+    s->k[s->n].file = file;
+    s->k[s->n].name = name;
+    strcpy(s->k[s->n].options, options);
+    s->k[s->n++].kernel = k;
+    clRetainKernel(k);
+}
+
+void dmlcl__kernel_share_release(dmlcl__kernel_share *s)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        clReleaseKernel(s->k[i].kernel);
+    s->n = 0;
+}
+
+/* Kernels created, for the tests (an atomic counter: operators are created on many
+ * threads). */
+static uint64_t kernels_created;
+
+uint64_t dmlcl_test_kernels_created(void);
+uint64_t dmlcl_test_kernels_created(void)
+{
+    return __atomic_load_n(&kernels_created, __ATOMIC_RELAXED);
+}
+
+dmlcl_status dmlcl__kernel_reach(dmlcl_context *c, dmlcl__kernel_share *share,
+                                 const char *kernel_file, const char *options,
                                  const char *kernel_name, dmlcl__reach reach, cl_kernel *out)
 {
     cl_program prog;
     *out = NULL;
+    if (shared_kernel(share, kernel_file, options, kernel_name, out))
+        return DMLCL_SUCCESS;
     dmlcl_status st = program_reach(c, kernel_file, options, reach, &prog);
     if (st || !prog)
         return st;
@@ -218,13 +265,17 @@ dmlcl_status dmlcl__kernel_reach(dmlcl_context *c, const char *kernel_file, cons
     clReleaseProgram(prog);
     if (err)
         return dmlcl__cl_fail("clCreateKernel", err);
+    __atomic_add_fetch(&kernels_created, 1, __ATOMIC_RELAXED);
+    share_kernel(share, kernel_file, options, kernel_name, *out);
     return DMLCL_SUCCESS;
 }
 
-dmlcl_status dmlcl__kernel_get(dmlcl_context *c, const char *kernel_file, const char *options,
+dmlcl_status dmlcl__kernel_get(dmlcl_context *c, dmlcl__kernel_share *share,
+                               const char *kernel_file, const char *options,
                                const char *kernel_name, cl_kernel *out)
 {
-    return dmlcl__kernel_reach(c, kernel_file, options, kernel_name, DMLCL__REACH_COMPILE, out);
+    return dmlcl__kernel_reach(c, share, kernel_file, options, kernel_name,
+                               DMLCL__REACH_COMPILE, out);
 }
 
 /* What the device compilers' targets are: a device's vector registers (cl_device_ids live

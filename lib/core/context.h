@@ -74,8 +74,28 @@ const dmlcl__kernel_source *dmlcl__kernel_find(const char *name);
  * of an insert race releases its copy. The caller releases the returned program. */
 dmlcl_status dmlcl__program_get(dmlcl_context *c, const char *kernel_file, const char *options,
                                 cl_program *out);
-/* Creates a kernel from a cached program; the program reference is dropped. */
-dmlcl_status dmlcl__kernel_get(dmlcl_context *c, const char *kernel_file, const char *options,
+/* The kernels the parts of one slabs operator share (lib/slabs.c hands every part the
+ * same table): a part whose kernel (program file, variant options, kernel name) an earlier
+ * part took gets a reference to that cl_kernel, with no program lookup and no
+ * clCreateKernel (NVIDIA's costs some microseconds a part). Sound because a part runs
+ * only inside its operator's enqueue, under the operator's lock, one part after the
+ * other, and sets every argument of its kernel at each launch (OpenCL takes the arguments
+ * at clEnqueueNDRangeKernel). A full table, or options too long for it, shares nothing. */
+enum { DMLCL__SHARED_KERNELS = 4 };
+typedef struct dmlcl__kernel_share {
+    unsigned n;
+    struct {
+        const char *file, *name;
+        char options[640];
+        cl_kernel kernel; /* retained by the table */
+    } k[DMLCL__SHARED_KERNELS];
+} dmlcl__kernel_share;
+/* Releases the table's references (the parts keep theirs). */
+void dmlcl__kernel_share_release(dmlcl__kernel_share *s);
+/* Creates a kernel from a cached program; the program reference is dropped. share: the
+ * table of the parts of one operator (NULL: none), looked in first and added to. */
+dmlcl_status dmlcl__kernel_get(dmlcl_context *c, dmlcl__kernel_share *share,
+                               const char *kernel_file, const char *options,
                                const char *kernel_name, cl_kernel *out);
 /* How far a lookup may go: memory only, memory and disk (no compiler), or compile too. */
 typedef enum dmlcl__reach {
@@ -92,7 +112,8 @@ dmlcl_status dmlcl__program_full(dmlcl_context *c, const char *kernel_file, cons
                                  dmlcl__reach reach, cl_program *out);
 /* dmlcl__kernel_get within `reach`: *out NULL (and success) where the program is not
  * found there. */
-dmlcl_status dmlcl__kernel_reach(dmlcl_context *c, const char *kernel_file, const char *options,
+dmlcl_status dmlcl__kernel_reach(dmlcl_context *c, dmlcl__kernel_share *share,
+                                 const char *kernel_file, const char *options,
                                  const char *kernel_name, dmlcl__reach reach, cl_kernel *out);
 /* The devices' vector register widths, kept with the programs (simd_bytes in context.c):
  * bytes 0 looks dev up (0: unknown), else records it; returns the width kept. */

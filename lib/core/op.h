@@ -34,8 +34,10 @@ struct dmlcl_operator {
     /* During creation only: the slab of a larger operator this part computes (lib/slabs.c,
      * core/slab.h): boxes of the logical output and input (NULL: all of op's tensors). */
     const dmlcl__box *slab_out, *slab_in;
-    /* During creation only: what the parts of one slabs operator share (NULL: no part). */
+    /* During creation only: what the parts of one slabs operator share (NULL: no part):
+     * facts of the whole tensors, and kernels (core/context.h). */
     dmlcl__whole_dims *whole_dims;
+    dmlcl__kernel_share *kernels;
     /* A part's tensors' first elements, from the larger operator's bindings' (elements;
      * 0 for an operator that is no part): its enqueue's binding offsets add them. */
     uint64_t shift_in[DMLCL_MAX_BINDINGS], shift_out[DMLCL_MAX_BINDINGS];

@@ -146,9 +146,9 @@ static int start(dmlcl_context *c, const char *file, const char *generic, const 
     return waiting;
 }
 
-dmlcl_status dmlcl__kernel_tiered(dmlcl_context *c, const char *file, const char *generic,
-                                  const char *spec, const char *name, cl_kernel *out,
-                                  int *took, dmlcl__spec *s)
+dmlcl_status dmlcl__kernel_tiered(dmlcl_context *c, dmlcl__kernel_share *share,
+                                  const char *file, const char *generic, const char *spec,
+                                  const char *name, cl_kernel *out, int *took, dmlcl__spec *s)
 {
     dmlcl__spec_mode mode;
     dmlcl_status st;
@@ -156,17 +156,17 @@ dmlcl_status dmlcl__kernel_tiered(dmlcl_context *c, const char *file, const char
     *took = 0;
     *out = NULL;
     if (!spec || !strcmp(spec, generic) || strlen(spec) >= sizeof s->options)
-        return dmlcl__kernel_get(c, file, generic, name, out);
+        return dmlcl__kernel_get(c, share, file, generic, name, out);
     if ((st = dmlcl__spec_mode_get(&mode)))
         return st;
     if (mode == DMLCL__SPEC_OFF)
-        return dmlcl__kernel_get(c, file, generic, name, out);
+        return dmlcl__kernel_get(c, share, file, generic, name, out);
     const dmlcl__reach reach = mode == DMLCL__SPEC_SYNC ? DMLCL__REACH_COMPILE : DMLCL__REACH_DISK;
-    if ((st = dmlcl__kernel_reach(c, file, spec, name, reach, out)) || *out) {
+    if ((st = dmlcl__kernel_reach(c, share, file, spec, name, reach, out)) || *out) {
         *took = *out != NULL;
         return st;
     }
-    if ((st = dmlcl__kernel_get(c, file, generic, name, out)))
+    if ((st = dmlcl__kernel_get(c, share, file, generic, name, out)))
         return st;
     if (start(c, file, generic, spec)) {
         s->pending = 1;
@@ -187,7 +187,8 @@ int dmlcl__spec_poll(dmlcl_context *c, dmlcl__spec *s, cl_kernel *out)
     if (f == s->seen)
         return 0;
     s->seen = f;
-    if (dmlcl__kernel_reach(c, s->file, s->options, s->name, DMLCL__REACH_MEMORY, out) == 0 &&
+    if (dmlcl__kernel_reach(c, NULL, s->file, s->options, s->name, DMLCL__REACH_MEMORY,
+                            out) == 0 &&
         *out) {
         s->pending = 0;
         return 1;

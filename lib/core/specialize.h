@@ -66,10 +66,11 @@ dmlcl_status dmlcl__spec_mode_get(dmlcl__spec_mode *mode);
  * mode builds it here (*took = 1), else the generic one (`generic`, built here if need
  * be; *took = 0) and, in the background mode and within the bound, a build of the
  * specialised program starts and *s records it. spec NULL or equal to generic: the
- * generic kernel, nothing pending. */
-dmlcl_status dmlcl__kernel_tiered(dmlcl_context *c, const char *file, const char *generic,
-                                  const char *spec, const char *name, cl_kernel *out,
-                                  int *took, dmlcl__spec *s);
+ * generic kernel, nothing pending. share: as dmlcl__kernel_get's. */
+struct dmlcl__kernel_share; /* core/context.h */
+dmlcl_status dmlcl__kernel_tiered(dmlcl_context *c, struct dmlcl__kernel_share *share,
+                                  const char *file, const char *generic, const char *spec,
+                                  const char *name, cl_kernel *out, int *took, dmlcl__spec *s);
 
 /* At an execution (the operator locked): 1 and *out the specialised kernel where its
  * build has ended since and succeeded (s->pending cleared); 0 otherwise (s->pending is

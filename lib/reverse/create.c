@@ -131,7 +131,7 @@ static dmlcl_status create(dmlcl_operator *op, const void *desc, const dmlcl__ch
              "options='%s'", dmlcl__rs_variant_names[p->variant],
              vector_lanes(p), p->rank, p->axis, (unsigned long long)p->units, (unsigned long long)p->segs, p->global, p->local,
              p->options);
-    return dmlcl__kernel_get(op->ctx, "reverse_subsequences", im->plan.options,
+    return dmlcl__kernel_get(op->ctx, op->kernels, "reverse_subsequences", im->plan.options,
                              "reverse_subsequences", &im->kernel);
 }
 

@@ -233,11 +233,12 @@ dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *
      * program is not built yet (lib/core/specialize.h). */
     dmlcl__resample1_plan *g = &im->spec;
     if (!dmlcl__resample1_plan_generic(p, &op->in[0], g))
-        return dmlcl__kernel_get(op->ctx, kernel_file(p), p->options, kernel_name(p),
-                                 &im->kernel);
+        return dmlcl__kernel_get(op->ctx, op->kernels, kernel_file(p), p->options,
+                                 kernel_name(p), &im->kernel);
     int took = 0;
-    if ((st = dmlcl__kernel_tiered(op->ctx, kernel_file(p), g->options, p->options,
-                                   kernel_name(p), &im->kernel, &took, &im->pending)))
+    if ((st = dmlcl__kernel_tiered(op->ctx, op->kernels, kernel_file(p), g->options,
+                                   p->options, kernel_name(p), &im->kernel, &took,
+                                   &im->pending)))
         return st;
     if (!took) { /* the generic plan runs; the specialised one waits in spec */
         const dmlcl__resample1_plan generic = *g;

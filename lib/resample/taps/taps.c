@@ -276,8 +276,8 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
         /* The pattern's program where it is built, else the generic one until it is
          * (lib/core/specialize.h). */
         int took = 0;
-        st = dmlcl__kernel_tiered(op->ctx, "taps", p->options, p->options_tp, p->kernel,
-                                  &im->kernel, &took, &im->pending);
+        st = dmlcl__kernel_tiered(op->ctx, op->kernels, "taps", p->options, p->options_tp,
+                                  p->kernel, &im->kernel, &took, &im->pending);
         if (took)
             snprintf(im->options, sizeof im->options, "%s", p->options_tp);
     }
