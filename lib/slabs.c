@@ -21,20 +21,19 @@ typedef struct slabs_impl {
 } slabs_impl;
 
 /* Each dimension's last answer: the planner and every slab's box ask the same range of
- * an uncut dimension again and again, and each answer is a whole input box (RESAMPLE_GRAD1:
- * its inverse maps, two thirds of a 5-slab creation before). */
+ * an uncut dimension again and again (RESAMPLE_GRAD1: two binary searches of its inverse
+ * map each). */
 typedef struct {
     int known;
     uint64_t a, b, lo, hi;
 } last_read;
 
-/* What a slab reads, through the class's input box (separable: core/slab.h), of a box
- * that is the whole output tile but along d. */
+/* What a slab reads along each dimension, through the class's input_range (separable:
+ * core/slab.h). */
 typedef struct {
     const dmlcl_operator *op;
     const dmlcl__op_class *cls;
     const dmlcl__reads *r;
-    dmlcl__box out;
     last_read *last; /* DMLCL_MAXDIM of them */
 } reads_ctx;
 
@@ -43,11 +42,8 @@ static void reads(const void *vc, uint32_t d, uint64_t a, uint64_t b, uint64_t *
     const reads_ctx *c = vc;
     last_read *l = &c->last[d];
     if (!l->known || l->a != a || l->b != b) {
-        dmlcl__box ob = c->out, ib;
-        ob.start[d] = a;
-        ob.size[d] = b - a;
-        c->cls->input_box(c->op, c->r, &ob, &ib);
-        *l = (last_read){1, a, b, ib.start[d], ib.start[d] + ib.size[d]};
+        *l = (last_read){1, a, b, 0, 0};
+        c->cls->input_range(c->op, c->r, d, a, b, &l->lo, &l->hi);
     }
     *lo = l->lo;
     *hi = l->hi;
@@ -144,8 +140,7 @@ dmlcl_status dmlcl__slabs_create(dmlcl_operator *op, const dmlcl__op_class *cls,
         return DMLCL_SUCCESS;
     last_read last[DMLCL_MAXDIM];
     memset(last, 0, sizeof last);
-    reads_ctx rc = {op, cls, &c->r, {{0}, {0}}, last};
-    dmlcl__tile_box(&op->out[0], &rc.out);
+    reads_ctx rc = {op, cls, &c->r, last};
     const uint32_t keep = cls->kept_axes(desc);
     dmlcl__slabs plan;
     dmlcl__slabs_plan(&op->in[0], &op->out[0], keep, limit, reads, &rc, &plan);

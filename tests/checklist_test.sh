@@ -25,7 +25,7 @@ echo "registered operators: $(echo "$ops" | cut -d' ' -f1 | tr '\n' ' ')"
 # Keep this table and doc/hacking.md's checklist in step: the test checks that each FILE is
 # named there.
 places='include/dmlcl.h~typedef struct dmlcl_@L@_desc~the descriptor
-lib/~const dmlcl__op_class dmlcl__@L@_class =~the class (type, name, check, create, input_box, layout)
+lib/~const dmlcl__op_class dmlcl__@L@_class =~the class (type, name, check, create, input_box, input_range, layout)
 lib/operator.c~&dmlcl__@L@_class,~a row of the registry table classes[]
 tools/cmd_run.c~"@C@"~the dmlcl run subcommand
 tools/bench/cases.c~DMLCL_OPERATOR_@E@([^A-Z0-9_]|$)~a bench case

@@ -103,6 +103,12 @@ typedef struct dmlcl__op_class {
      * checked); an empty box reads nothing: all sizes 0. */
     void (*input_box)(const dmlcl_operator *op, const dmlcl__reads *r, const dmlcl__box *out,
                       dmlcl__box *in);
+    /* The same along dimension d alone (the reads are separable): the input range
+     * [*lo, *hi) that output coordinates [a, b) (a < b, logical) read, empty (lo == hi)
+     * where they read nothing. The slab planner asks it range by range; a box would
+     * compute every other dimension again each time. */
+    void (*input_range)(const dmlcl_operator *op, const dmlcl__reads *r, uint32_t d,
+                        uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi);
     dmlcl__desc_layout layout;
 } dmlcl__op_class;
 

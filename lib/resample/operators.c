@@ -130,6 +130,12 @@ static void input_box(const dmlcl_operator *op, const dmlcl__reads *r, const dml
     dmlcl__resample_input_box(op, (const dmlcl__resample_map *)r, out, in); /* map_of's cast */
 }
 
+static void input_range(const dmlcl_operator *op, const dmlcl__reads *r, uint32_t d, uint64_t a,
+                        uint64_t b, uint64_t *lo, uint64_t *hi)
+{
+    dmlcl__resample_input_range(op, (const dmlcl__resample_map *)r, d, a, b, lo, hi);
+}
+
 /* A descriptor's layout (core/op.h): its tensors in and out, its scales and offsets. */
 #define LAYOUT(T, in, out, count)                                                              \
     {sizeof(T), 2, 3, {offsetof(T, in), offsetof(T, out)},                                     \
@@ -138,21 +144,21 @@ static void input_box(const dmlcl_operator *op, const dmlcl__reads *r, const dml
 
 const dmlcl__op_class dmlcl__resample1_class = {DMLCL_OPERATOR_RESAMPLE1, "resample1",
     "output_tensor", check_resample1, overrides, slab_bound, kept_axes, create_resample1,
-    input_box, LAYOUT(dmlcl_resample1_desc, input_tensor, output_tensor, dimension_count)};
+    input_box, input_range, LAYOUT(dmlcl_resample1_desc, input_tensor, output_tensor, dimension_count)};
 const dmlcl__op_class dmlcl__resample_class = {DMLCL_OPERATOR_RESAMPLE, "resample",
     "output_tensor", check_resample, overrides, slab_bound, kept_axes, create_resample,
-    input_box,
+    input_box, input_range,
     {sizeof(dmlcl_resample_desc), 2, 1,
      {offsetof(dmlcl_resample_desc, input_tensor), offsetof(dmlcl_resample_desc, output_tensor)},
      {offsetof(dmlcl_resample_desc, scales)}, offsetof(dmlcl_resample_desc, scale_count)}};
 const dmlcl__op_class dmlcl__resample2_class = {DMLCL_OPERATOR_RESAMPLE2, "resample2",
     "output_tensor", check_resample2, overrides, slab_bound, kept_axes, create_resample2,
-    input_box, LAYOUT(dmlcl_resample2_desc, input_tensor, output_tensor, dimension_count)};
+    input_box, input_range, LAYOUT(dmlcl_resample2_desc, input_tensor, output_tensor, dimension_count)};
 const dmlcl__op_class dmlcl__resample3_class = {DMLCL_OPERATOR_RESAMPLE3, "resample3",
     "output_tensor", check_resample3, overrides, slab_bound, kept_axes, create_resample3,
-    input_box, LAYOUT(dmlcl_resample3_desc, input_tensor, output_tensor, dimension_count)};
+    input_box, input_range, LAYOUT(dmlcl_resample3_desc, input_tensor, output_tensor, dimension_count)};
 const dmlcl__op_class dmlcl__resample_grad1_class = {DMLCL_OPERATOR_RESAMPLE_GRAD1,
     "resample_grad1", "output_gradient_tensor", check_resample_grad1, overrides, slab_bound,
-    kept_axes, create_grad1, input_box,
+    kept_axes, create_grad1, input_box, input_range,
     LAYOUT(dmlcl_resample_grad1_desc, input_gradient_tensor, output_gradient_tensor,
            dimension_count)};

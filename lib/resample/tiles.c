@@ -77,6 +77,13 @@ static void dim_reads(const dmlcl__resample_map *m, uint32_t d, uint64_t n_in, u
     }
 }
 
+void dmlcl__resample_input_range(const dmlcl_operator *op, const dmlcl__resample_map *m,
+                                 uint32_t d, uint64_t a, uint64_t b, uint64_t *lo,
+                                 uint64_t *hi)
+{
+    dim_reads(m, d, op->in[0].whole[d], op->out[0].whole[d], a, b, lo, hi);
+}
+
 void dmlcl__resample_input_box(const dmlcl_operator *op, const dmlcl__resample_map *m,
                                const dmlcl__box *out, dmlcl__box *in)
 {

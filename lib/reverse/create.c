@@ -138,6 +138,7 @@ static dmlcl_status create(dmlcl_operator *op, const void *desc, const dmlcl__ch
 const dmlcl__op_class dmlcl__reverse_subsequences_class = {
     DMLCL_OPERATOR_REVERSE_SUBSEQUENCES, OP, "output_tensor", dmlcl__reverse_subsequences_reads,
     overrides, slab_bound, kept_axes, create, dmlcl__reverse_subsequences_input_box,
+    dmlcl__reverse_subsequences_input_range,
     {sizeof(dmlcl_reverse_subsequences_desc), 3, 0,
      {offsetof(dmlcl_reverse_subsequences_desc, input_tensor),
       offsetof(dmlcl_reverse_subsequences_desc, output_tensor),

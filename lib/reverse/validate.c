@@ -109,6 +109,16 @@ dmlcl_status dmlcl__reverse_subsequences_reads(dmlcl_operator *op, const void *d
     return dmlcl__reverse_subsequences_check(op, d);
 }
 
+/* A sequence reads its whole line: the whole axis, the output's range elsewhere. */
+void dmlcl__reverse_subsequences_input_range(const dmlcl_operator *op, const dmlcl__reads *r,
+                                             uint32_t d, uint64_t a, uint64_t b, uint64_t *lo,
+                                             uint64_t *hi)
+{
+    const uint32_t axis = ((const reads *)r)->axis;
+    *lo = d == axis ? 0 : a;
+    *hi = d == axis ? op->out[0].sizes[axis] : b;
+}
+
 /* A sequence reads its whole line: the box with the whole axis. */
 void dmlcl__reverse_subsequences_input_box(const dmlcl_operator *op, const dmlcl__reads *r,
                                            const dmlcl__box *out, dmlcl__box *in)

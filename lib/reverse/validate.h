@@ -10,6 +10,9 @@ dmlcl_status dmlcl__reverse_subsequences_check(dmlcl_operator *op,
 /* The class's check and input_box (core/op.h). */
 dmlcl_status dmlcl__reverse_subsequences_reads(dmlcl_operator *op, const void *desc,
                                                dmlcl__reads *r);
+void dmlcl__reverse_subsequences_input_range(const dmlcl_operator *op, const dmlcl__reads *r,
+                                             uint32_t d, uint64_t a, uint64_t b, uint64_t *lo,
+                                             uint64_t *hi);
 void dmlcl__reverse_subsequences_input_box(const dmlcl_operator *op, const dmlcl__reads *r,
                                            const dmlcl__box *out, dmlcl__box *in);
 #endif
