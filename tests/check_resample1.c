@@ -242,6 +242,32 @@ START_TEST(special_values)
 }
 END_TEST
 
+/* The same rule in every LINEAR kernel (forced here on the test device): the row kernels
+ * with and without their window, the units, and the device's own choice. Rows of 65
+ * inputs, Inf at every odd one, upsampled 2x with offsets 0: output 2i lands on input i
+ * (weight 0 on its upper corner) and must be input i exactly: 2k, or Inf, not NaN (the
+ * kernels read a weight-0 corner at the lower one's place, so there 0 * Inf would be). */
+START_TEST(weight_zero_corners_in_every_kernel)
+{
+    static const char *const plans[] = {"rows=1,win=0", "rows=1,win=1", "rows=0,seg=0,v=4",
+                                        ""};
+    const uint32_t is[2] = {2, 65}, os[2] = {2, 130};
+    const float sc[2] = {1, 2};
+    float in[130], out[260];
+    for (int i = 0; i < 130; i++)
+        in[i] = i % 65 % 2 ? INFINITY : (float)(i % 65);
+    for (size_t pl = 0; pl < sizeof plans / sizeof plans[0]; pl++) {
+        setenv("DMLCL_RESAMPLE_PLAN", plans[pl], 1);
+        run_f32(2, is, os, LINEAR, sc, rc_zeros, rc_zeros, in, out);
+        for (int r = 0; r < 2; r++)
+            for (int i = 0; i < 65; i++)
+                ck_assert_msg(out[130 * r + 2 * i] == in[i], "%s: out[%d][%d] = %g", plans[pl],
+                              r, 2 * i, (double)out[130 * r + 2 * i]);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 START_TEST(resample_v0_is_pixel_centre)
 {
     const uint32_t is[2] = {2, 2}, os[2] = {4, 4};
@@ -423,6 +449,7 @@ Suite *resample1_suite(void)
     tcase_add_test(tc, float16_and_8_bit_rounding);
     tcase_add_test(tc, integers_16_and_32_bit);
     tcase_add_test(tc, special_values);
+    tcase_add_test(tc, weight_zero_corners_in_every_kernel);
     tcase_add_test(tc, resample_v0_is_pixel_centre);
     tcase_add_test(tc, plan_names_the_variant);
     suite_add_tcase(s, tc);

@@ -55,7 +55,7 @@ END_TEST
  * stores there) and a channels-last input. */
 START_TEST(every_launch_shape)
 {
-    static const char *const plans[] = {"rows=1", "rows=1,wg=32,win=1", "v=3,wg=32",
+    static const char *const plans[] = {"rows=1,rb=3", "rows=1,wg=32,win=1", "v=3,wg=32",
                                         "rows=0,seg=0,v=4", "seg=7", "seg=64,wg=32"};
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
     uint64_t rng = 0x5a9e;
@@ -164,6 +164,14 @@ START_TEST(row_windows)
          "-DWPAT=0x8776655443322110 -DWIN=10 -DRV=16'"},
         {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1,rv=8", "-DWIN=6 -DRV=8"},
         {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,win=1,rv=8", "-DRV=8"},
+        /* Blocks of consecutive rows per item (rb=N), the last block of each item's range
+         * short, blocks across planes: groups of paired rows, single rows stepping along H
+         * (a new plane within a block), a volume (stepping along H, the depth split
+         * again where H wraps), the corner path. */
+        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1,rv=4,rb=3", "-DPAIR_K=0 -DRB=3'"},
+        {4, {1, 2, 7, 40}, {1, 2, 28, 80}, 0, "rows=1,pair=0,rb=5", "-DRV=8 -DRB=5 -DSTEP_K=0"},
+        {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1,pair=0,rb=4", "-DRV=8 -DRB=4 -DSTEP_K=1"},
+        {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,rb=16", "-DRB=16"},
     };
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
     uint64_t rng = 0x3d1;
@@ -219,7 +227,8 @@ START_TEST(row_windows)
         tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
                         "resample1: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
                         "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096, "
-                        "cpu=0..65536, nt=0|1, tp=0|1, rv=4|8|16, slab=0..2147483648)");
+                        "cpu=0..65536, nt=0|1, tp=0|1, rv=4|8|16, slab=0..2147483648, "
+                        "rb=1..16)");
         ck_assert_ptr_null(op);
     }
     unsetenv("DMLCL_RESAMPLE_PLAN");

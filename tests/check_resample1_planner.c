@@ -187,7 +187,7 @@ START_TEST(linear_row_window)
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &cpu, 0, &p);
     ck_assert_uint_eq(p.win, 0);
     dmlcl__r1_tune t;
-    ck_assert_int_eq(dmlcl__r1_tune_parse("win=0,gpc=16", &t), 0);
+    ck_assert_int_eq(dmlcl__r1_tune_parse("win=0,gpc=16,rb=1", &t), 0);
     const uint64_t many_in[3] = {500, 6, 512}, many_out[3] = {1000, 12, 1024};
     in = tensor(3, many_in, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     out = tensor(3, many_out, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
@@ -418,6 +418,35 @@ START_TEST(rank_8_all_resampled)
 }
 END_TEST
 
+/* Rows per item and step on GPUs (rb): 8 for nearest, 2 for LINEAR's paired rows, 1 for a
+ * window without pairs (a volume; each row steps to the next along H only with rb > 1),
+ * 4 without a window; the groups down the rows cover the blocks, not the rows. */
+START_TEST(rows_per_item)
+{
+    const uint64_t is[4] = {2, 3, 64, 512}, os[4] = {2, 3, 128, 1024};
+    const float sc[4] = {1, 1, 2, 2}, sc15[4] = {1, 1, 1.5f, 1.5f};
+    dmlcl__resample1_plan p = plan_f32(4, is, NULL, os, NULL, 0, sc, half8, mhalf8);
+    ck_assert_uint_eq(p.rb, 8);
+    ck_assert_uint_eq(p.global2[1] / p.local2[1], (6 * 128 / 8 + p.local2[1] - 1) / p.local2[1]);
+    p = plan_f32(4, is, NULL, os, NULL, 1, sc, half8, mhalf8);
+    ck_assert_int_eq(p.pair, 1);
+    ck_assert_uint_eq(p.rb, 2);
+    ck_assert_ptr_nonnull(strstr(p.options, " -DPAIR_K=0 -DRB=2"));
+    ck_assert_ptr_null(strstr(p.options, "STEP_K"));
+    const uint64_t vis[4] = {2, 32, 32, 32}, vos[4] = {2, 64, 64, 64};
+    const float vsc[4] = {1, 2, 2, 2};
+    p = plan_f32(4, vis, NULL, vos, NULL, 1, vsc, half8, mhalf8);
+    ck_assert_int_eq(p.pair, 0);
+    ck_assert_uint_eq(p.rb, 1);
+    ck_assert_ptr_null(strstr(p.options, "-DRB"));
+    const uint64_t os15[4] = {2, 3, 96, 768};
+    p = plan_f32(4, is, NULL, os15, NULL, 1, sc15, half8, mhalf8);
+    ck_assert_uint_eq(p.win, 0);
+    ck_assert_uint_eq(p.rb, 4);
+    ck_assert_ptr_nonnull(strstr(p.options, " -DRB=4"));
+}
+END_TEST
+
 START_TEST(types_and_index_width)
 {
     const uint64_t is[2] = {2, 2}, os[2] = {65536, 65536};
@@ -428,7 +457,7 @@ START_TEST(types_and_index_width)
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
     ck_assert_int_eq(p.idx64, 1); /* 2^32 outputs */
     ck_assert_str_eq(p.options, "-DLINEAR=1 -DDTYPE=5 -DELEM_BYTES=1 -DK=2 -DV=4 -DINNER_RES=1 "
-                                "-DINNER_K=1 -DIDX64=1 -DNPS=0 -DPASS_INNER=0 -DRV=8");
+                                "-DINNER_K=1 -DIDX64=1 -DNPS=0 -DPASS_INNER=0 -DRV=8 -DRB=4");
     const uint64_t os2[2] = {16, 16};
     out = tensor(2, os2, NULL, DMLCL_TENSOR_DATA_TYPE_UINT8, 1);
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
@@ -1136,6 +1165,7 @@ int main(void)
     tcase_add_test(tc, output_size_one_folds_into_base);
     tcase_add_test(tc, transposed_pass_dims_do_not_merge);
     tcase_add_test(tc, rank_8_all_resampled);
+    tcase_add_test(tc, rows_per_item);
     tcase_add_test(tc, types_and_index_width);
     tcase_add_test(tc, cpu_lanes_follow_the_registers);
     tcase_add_test(tc, patterns_recur_or_none);

@@ -21,6 +21,8 @@ typedef struct dmlcl__r1_tune {
                     * 2; -1: the planner's, 4); more share more of each window's loads */
     uint32_t slab; /* slabs (core/slab.h): the bound on a launch's spans in elements, 2^31
                     * unless given; 0: no slabs (64-bit indices past 2^32) */
+    uint32_t rb;   /* row kernels (GPUs): consecutive rows (LINEAR pairs: groups) per item
+                    * and step, 1..16 (0: the planner's) */
 } dmlcl__r1_tune;
 
 /* The variable as one creation read it (the class's overrides, core/op.h's dmlcl__tune). */

@@ -209,6 +209,17 @@ static inline void CAT(load_half_v, V)(__global const half *p, float *r)
     CAT(vstore, N)(CAT(convert_float, N)(*(__global const CAT(ELEM_INT, N) *)(p)), 0, (r))
 #endif
 
+/* The corner loops' term: ../family.cl's ADD_TERM, or, in a program with the row
+ * kernels' window, the choice, for the window's terms and for the corner path beside it
+ * (items the window does not fit), whose hoisted loads would take registers from the
+ * window path (H200, linear 2x with pairs: 0.83 of copy with the choice, 0.57 with the
+ * sum in the corner path alone). */
+#if defined(WIN) && WIN
+#define CORNER_TERM(acc, wt, v) ((wt) != 0 ? (acc) + (wt) * (v) : (acc))
+#else
+#define CORNER_TERM(acc, wt, v) ADD_TERM(acc, wt, v)
+#endif
+
 /* Peels the outer resampled indices off rem (innermost first): slot k gets the offset of
  * its lower neighbour, the step to its upper one (0 where the weight is 0, so that corner
  * reads the lower one again: in bounds at the edge) and its weight. K is a compile-time
@@ -274,7 +285,7 @@ static acc_t interpolate(__global const elem_t *in, idx_t io, const idx_t *lo,
         idx_t off = io;
         const acc_t wt = corner(c, lo, hi, w, &off);
         const acc_t v = (acc_t)LOAD(in, off);
-        acc = wt != 0 ? acc + wt * v : acc;
+        acc = CORNER_TERM(acc, wt, v);
     }
     return acc;
 }
@@ -306,7 +317,7 @@ static int interpolate_vec(__global const elem_t *in, ulong in_off, const resamp
         LOAD_VEC(V, in + off, v);
 #pragma unroll
         for (int j = 0; j < V; j++)
-            res[j] = wt != 0 ? res[j] + wt * v[j] : res[j];
+            res[j] = CORNER_TERM(res[j], wt, v[j]);
     }
     return 1;
 }

@@ -236,6 +236,7 @@ static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
      * (units of 8 with their table rows as one vector load) to 0.73. */
     int want = t && t->rows >= 0 ? t->rows : !lim->is_cpu;
     p->rv = DMLCL_R1_ROWS_VEC(p->linear);
+    p->rb = 1; /* rows_blocks picks it */
     if (!want || !p->inner_res || p->inner_size < 64)
         return;
     p->rows_2d = 1;
@@ -262,16 +263,38 @@ static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
         l0 *= 2;
     p->local2[0] = l0;
     p->local2[1] = wg / l0 ? wg / l0 : 1;
-    uint64_t groups0 = (p->chunks + l0 - 1) / l0, rows = p->count / p->inner_size;
+    p->global2[0] = (size_t)((p->chunks + l0 - 1) / l0 * l0);
+}
+
+/* The row kernels' rows per item and step (rb), once the window and the pairs are known,
+ * and so the groups down the rows. H200, 1 GiB, rb=1 / 2 / 4 / 8 (tools/bench/gpu_sweep.sh
+ * with rb=N): nearest 2x 0.88 / 0.86 / 0.86 / 0.90 of copy (rounding 0.87 / 0.84 / 0.83 /
+ * 0.89); linear 2x with pairs 0.75 / 0.83 / 0.81 / 0.75; trilinear 2x (window, no pairs)
+ * 0.49 / 0.49 / 0.49 / 0.41; linear 1.5x (no window) 0.56 / 0.61 / 0.62 / -; linear 0.5x
+ * 0.97 / 0.93 / 0.96 / 0.97. */
+static uint32_t default_rb(const dmlcl__resample1_plan *p)
+{
+    if (!p->linear)
+        return 8;
+    return p->win ? (p->pair ? 2 : 1) : 4;
+}
+
+static void rows_blocks(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
+                        const dmlcl__r1_tune *t)
+{
+    if (!p->rows_2d)
+        return;
+    p->rb = t && t->rb ? t->rb : default_rb(p);
+    const uint64_t groups0 = p->global2[0] / p->local2[0], rows = p->count / p->inner_size;
     /* Groups per compute unit down the rows. H200 (gpc=32 / 64 / 128 / 256 / 496): nearest
      * 2x 0.79 / 0.81 / 0.83 / 0.85 / 0.88 of copy; linear 2x 0.63 / 0.66 / 0.68 / 0.69 /
      * 0.68, but linear 0.5x 0.91 / 0.97 / 0.96 / 0.91 / 0.83. */
     uint64_t gpc = t && t->gpc ? t->gpc : p->linear ? 128 : 512;
     uint64_t want1 = (uint64_t)(lim->compute_units ? lim->compute_units : 1) * gpc / groups0;
-    uint64_t need1 = (rows + p->local2[1] - 1) / p->local2[1];
+    const uint64_t blocks = (rows + p->rb - 1) / p->rb;
+    uint64_t need1 = (blocks + p->local2[1] - 1) / p->local2[1];
     uint64_t groups1 = need1 < want1 ? need1 : want1;
     groups1 = groups1 < 1 ? 1 : groups1 > 65535 ? 65535 : groups1;
-    p->global2[0] = (size_t)(groups0 * l0);
     p->global2[1] = (size_t)(groups1 * p->local2[1]);
 }
 
@@ -738,13 +761,14 @@ static void launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in, const dmlc
     launch_seg(p, lim, tune);
     launch_cpu_rows(p, lim, tune, in->elem_size);
     searched(p, tune, wd);
+    rows_blocks(p, lim, tune);
     p->table_bytes = (p->table_rows + p->pair_groups) * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
     /* 32-bit indices while every offset relative to a binding, the grid-stride unit
      * (plus the global size), a unit's last output and the table rows stay below 2^32. */
     const uint64_t lim32 = (uint64_t)1 << 32;
     p->idx64 = force_idx64 || p->units + p->global >= lim32 || p->count >= lim32 ||
                (uint64_t)p->global2[0] * p->rv >= lim32 ||
-               p->count / p->inner_size + p->global2[1] >= lim32 ||
+               p->count / p->inner_size + (uint64_t)p->global2[1] * p->rb >= lim32 ||
                p->inner_size + p->vec >= lim32 || in->span >= lim32 || out->span >= lim32 ||
                p->table_rows + p->pair_groups >= lim32;
     unsigned bits = p->idx64 ? 64 : 32;
@@ -792,6 +816,14 @@ static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DRV=%u", p->rv);
     if (p->pair)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DPAIR_K=%u", p->pair_k);
+    if (p->rows_2d && p->rb > 1)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DRB=%u", p->rb);
+    /* A block's rows step along the slot split first (the resampled ones split before the
+     * pass-through ones), where rows are not paired. */
+    const uint32_t sk = pair_slot(p);
+    if (p->rows_2d && p->linear && p->win && !p->pair && p->rb > 1 && !p->pass_inner &&
+        sk != DMLCL_MAXDIM)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DSTEP_K=%u", sk);
     /* Non-temporal stores for nearest outputs beyond the caches (16 MiB). POCL, 2 cores,
      * same runs: nearest 2x NCHW 1.00 -> 1.30 and 0.92 -> 1.15 of memcpy; LINEAR none
      * (linear 2x no faster, trilinear 2x 4.5 -> 2.5 GB/s at best). */

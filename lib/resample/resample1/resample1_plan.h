@@ -64,6 +64,9 @@ typedef struct dmlcl__resample1_plan {
     int rows_2d;                /* the *_rows kernels: 2-D range (x vectors of rv
                                  * outputs, rows) */
     uint32_t rv;                /* their outputs per item (DMLCL_R1_ROWS_VEC, LINEAR: rv=N) */
+    uint32_t rb;                /* ... and consecutive rows per item and step (pairs: groups
+                                 * of rows), so that an item's rows share its cached input
+                                 * rows and its loads are in flight together */
     size_t global2[2], local2[2];
     /* LINEAR row kernels: each item reads a window of `win` consecutive input columns per
      * outer corner once per row; output j's lower column is window entry
