@@ -13,6 +13,10 @@ typedef struct piece {
 
 struct dmlcl_mpi_operator {
     dmlcl_context *ctx;
+    /* With overlap: the boundary slabs' context, the same device on a queue of its own, so
+     * that the slabs run beside the interior's last waves as soon as the ghosts are in
+     * (NULL: they queue behind the interior on ctx's queue). */
+    dmlcl_context *side;
     const dmlcl_mpi_layout *in, *out;
     dmlcl_operator_desc *whole; /* the library's copy: tiles are made at runs too */
     const dmlcl_tensor_desc *lengths; /* whole's sequence lengths (NULL: one input) */
@@ -173,6 +177,17 @@ static void plan_pieces(dmlcl_mpi_operator *op)
     }
 }
 
+/* The boundary slabs' context (struct dmlcl_mpi_operator's side), or NULL where the device
+ * gives no second queue: the slabs then run on the context's queue, as without overlap. */
+static dmlcl_context *side_context(dmlcl_context *ctx)
+{
+    dmlcl_context *side = NULL; /* a NULL queue: the context makes its own */
+    if (dmlcl_context_create(dmlcl_context_cl_context(ctx), dmlcl_context_device(ctx), NULL,
+                             &side) != DMLCL_SUCCESS)
+        return NULL;
+    return side;
+}
+
 static void release_ops(dmlcl_mpi_operator *op)
 {
     for (int i = 0; i < op->count; i++) {
@@ -221,7 +236,8 @@ static dmlcl_status make_ops(dmlcl_mpi_operator *op, const box *gin, const box *
             continue;
         dmlcl_tile_box ti = {p->in.start, p->in.sizes, si};
         dmlcl_tile_box to = {p->out.start, p->out.sizes, so};
-        st = dmlcl_operator_create_tile_box(op->ctx, op->whole, &ti, &to, &p->op);
+        dmlcl_context *c = i >= 2 && op->side ? op->side : op->ctx;
+        st = dmlcl_operator_create_tile_box(c, op->whole, &ti, &to, &p->op);
         if (st != DMLCL_SUCCESS)
             st = mpil_dmlcl_fail(st, "dmlcl_operator_create_tile_box");
     }
@@ -265,6 +281,8 @@ dmlcl_status dmlcl_mpi_operator_create(dmlcl_context *context, const dmlcl_opera
     }
     dmlcl_mpi_layout_box(output, -1, &op->out_box);
     plan_pieces(op);
+    if (op->count > 2)
+        op->side = side_context(context);
     /* The geometry of the fields dmlcl_mpi_field_create makes: an input field read by this
      * operator, an output field read by none. */
     box owned_in, ghost_in;
@@ -286,6 +304,7 @@ void dmlcl_mpi_operator_release(dmlcl_mpi_operator *op)
     if (!op)
         return;
     release_ops(op);
+    dmlcl_context_release(op->side);
     dmlcl_operator_desc_free(op->whole);
     free(op->needed);
     free(op);
@@ -380,6 +399,34 @@ static dmlcl_status enqueue(const dmlcl_mpi_operator *op, const piece *p,
     return st == DMLCL_SUCCESS ? st : mpil_dmlcl_fail(st, "dmlcl_operator_enqueue");
 }
 
+/* The boundary slabs on the side queue, beside the interior: after everything enqueued on
+ * the context's queue before this run (`before`, a marker: whatever wrote the input or
+ * reads the output) and the ghosts' writes (`ghosts`; NULL: none); then a barrier holds
+ * whatever comes next on the context's queue until they are done (in-order semantics
+ * for the caller, and for the next halo update's reads of the faces). */
+static dmlcl_status enqueue_side(const dmlcl_mpi_operator *op, cl_event before, cl_event ghosts,
+                                 const dmlcl_mpi_field *in, const dmlcl_mpi_field *len,
+                                 const dmlcl_mpi_field *out)
+{
+    cl_command_queue sq = dmlcl_context_queue(op->side), q = dmlcl_context_queue(op->ctx);
+    const cl_event wait[2] = {before, ghosts};
+    cl_int err = clEnqueueBarrierWithWaitList(sq, ghosts ? 2 : 1, wait, NULL);
+    if (err != CL_SUCCESS)
+        return mpil_cl_fail("clEnqueueBarrierWithWaitList (the boundary slabs' queue)", err);
+    dmlcl_status st = DMLCL_SUCCESS;
+    for (int i = 2; i < op->count && st == DMLCL_SUCCESS; i++)
+        st = enqueue(op, &op->parts[i], in, len, out);
+    cl_event done = NULL; /* even after a failed slab: the caller's queue must not run ahead */
+    if ((err = clEnqueueMarkerWithWaitList(sq, 0, NULL, &done)) == CL_SUCCESS &&
+        (err = clFlush(sq)) == CL_SUCCESS)
+        err = clEnqueueBarrierWithWaitList(q, 1, &done, NULL);
+    if (done)
+        clReleaseEvent(done);
+    if (err != CL_SUCCESS && st == DMLCL_SUCCESS)
+        st = mpil_cl_fail("clEnqueueMarkerWithWaitList (the boundary slabs' end)", err);
+    return st;
+}
+
 dmlcl_status dmlcl_mpi_operator_run(dmlcl_mpi_operator *op, dmlcl_mpi_field *input,
                                     dmlcl_mpi_field *output, uint32_t flags)
 {
@@ -407,17 +454,31 @@ dmlcl_status dmlcl_mpi_operator_run_inputs(dmlcl_mpi_operator *op,
     if (halo && (st = dmlcl_mpi_halo_begin(in)) != DMLCL_SUCCESS)
         return mpil_agree(op->in->comm, fn, st);
     dmlcl_status run = DMLCL_SUCCESS;
-    if (overlap) { /* the interior computes while the faces are in flight */
+    cl_event before = NULL; /* the side queue's start: everything on ours so far */
+    const int side = overlap && op->side;
+    cl_int err = side ? clEnqueueMarkerWithWaitList(dmlcl_context_queue(op->ctx), 0, NULL,
+                                                    &before)
+                      : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        run = mpil_cl_fail("clEnqueueMarkerWithWaitList (before the interior)", err);
+    if (overlap && run == DMLCL_SUCCESS) { /* the interior computes while the faces fly */
         run = enqueue(op, &op->parts[1], in, len, out);
         clFlush(dmlcl_context_queue(op->ctx));
     }
-    if (halo && (st = dmlcl_mpi_halo_end(in)) != DMLCL_SUCCESS)
+    if (halo && (st = dmlcl_mpi_halo_end(in)) != DMLCL_SUCCESS) {
+        if (before)
+            clReleaseEvent(before);
         return st; /* agreed by end */
-    if (overlap)
+    }
+    if (side && run == DMLCL_SUCCESS)
+        run = enqueue_side(op, before, in->ex.last_write, in, len, out);
+    else if (overlap)
         for (int i = 2; i < op->count && run == DMLCL_SUCCESS; i++)
             run = enqueue(op, &op->parts[i], in, len, out);
     else
         run = enqueue(op, &op->parts[0], in, len, out);
+    if (before)
+        clReleaseEvent(before);
     if (run == DMLCL_SUCCESS)
         clFlush(dmlcl_context_queue(op->ctx));
     return mpil_agree(op->in->comm, fn, run);
