@@ -126,8 +126,16 @@ static int tag_of(const dmlcl_mpi_field *f) { return f->tag % 32000; }
 
 dmlcl_status dmlcl_mpi_halo_begin(dmlcl_mpi_field *f)
 {
+    cl_event reads = NULL;
+    dmlcl_status st = mpil_halo_reads(f, &reads);
+    return st == DMLCL_SUCCESS ? mpil_halo_sends(f, reads) : st;
+}
+
+dmlcl_status mpil_halo_reads(dmlcl_mpi_field *f, cl_event *reads)
+{
     exchange *ex = &f->ex;
     MPI_Comm comm = f->layout->comm;
+    *reads = NULL;
     if (ex->in_flight)
         return mpil_fail(DMLCL_INVALID_ARGUMENT,
                          "dmlcl_mpi_halo_begin: the field's update is in flight (call "
@@ -150,21 +158,32 @@ dmlcl_status dmlcl_mpi_halo_begin(dmlcl_mpi_field *f)
     int k = 0, err = MPI_SUCCESS;
     for (int i = 0; i < ex->nrecv && err == MPI_SUCCESS; i++)
         err = post(ex, &ex->recv[i], 0, comm, tag_of(f), &k);
-    /* Every face in one go, then one wait: the reads queue behind whatever wrote the
-     * field (an in-order queue), and overlap each other's latency. */
-    cl_event last = NULL;
+    /* Every face in one go, then one wait (in mpil_halo_sends): the reads queue behind
+     * whatever wrote the field (an in-order queue), and overlap each other's latency. */
     cl_int cerr = CL_SUCCESS;
     for (int i = 0; i < ex->nsend && cerr == CL_SUCCESS; i++)
         cerr = field_rect(f, dmlcl_context_queue(f->ctx), &ex->send[i].region,
-                          ex->host + ex->send[i].at, 1, &last);
-    if (last)
-        clReleaseEvent(last);
+                          ex->host + ex->send[i].at, 1, reads);
     if (cerr != CL_SUCCESS && st == DMLCL_SUCCESS)
         st = mpil_cl_fail("dmlcl_mpi_halo_begin: clEnqueueReadBufferRect (a face)", cerr);
-    if (cerr == CL_SUCCESS && ex->nsend) {
-        dmlcl_status w = mpil_finish(dmlcl_context_queue(f->ctx),
-                                     "dmlcl_mpi_halo_begin: the faces' reads");
+    if (cerr == CL_SUCCESS && *reads && (cerr = clFlush(dmlcl_context_queue(f->ctx))) &&
+        st == DMLCL_SUCCESS)
+        st = mpil_cl_fail("dmlcl_mpi_halo_begin: clFlush (the faces' reads)", cerr);
+    ex->posted = k, ex->post_err = err;
+    ex->pending = st;
+    return DMLCL_SUCCESS;
+}
+
+dmlcl_status mpil_halo_sends(dmlcl_mpi_field *f, cl_event reads)
+{
+    exchange *ex = &f->ex;
+    MPI_Comm comm = f->layout->comm;
+    dmlcl_status st = ex->pending;
+    int k = ex->posted, err = ex->post_err;
+    if (reads) { /* the last face's read: the queue is in order */
+        dmlcl_status w = mpil_event_wait(reads, "dmlcl_mpi_halo_begin: the faces' reads");
         st = st == DMLCL_SUCCESS ? w : st;
+        clReleaseEvent(reads);
     }
     /* Sent even after a failed read (its bytes are then wrong, and end reports the failure
      * on every rank): a rank that stopped sending would leave its neighbours waiting. */

@@ -34,6 +34,13 @@ dmlcl_status mpil_timeout_check(void); /* INVALID_ARGUMENT for a malformed value
 /* clFinish, bounded: "what: the device did not finish within T s" on expiry. */
 dmlcl_status mpil_finish(cl_command_queue q, const char *what);
 dmlcl_status mpil_event_wait(cl_event e, const char *what);
+/* dmlcl_mpi_halo_begin in two halves, so that a run can enqueue its interior between them,
+ * behind the faces' reads on the in-order queue, before the host waits for those reads:
+ * the GPU then goes from the reads to the interior with no host round trip between.
+ * reads: the receives posted and the faces' reads enqueued (*reads: the last one's event,
+ * NULL for none); sends: that event waited for (and released), the sends posted. */
+dmlcl_status mpil_halo_reads(dmlcl_mpi_field *f, cl_event *reads);
+dmlcl_status mpil_halo_sends(dmlcl_mpi_field *f, cl_event reads);
 /* MPI_Waitall, bounded: on expiry the open requests are cancelled and freed, and the
  * message names the first one through describe (ctx, its index). IO_ERROR. */
 dmlcl_status mpil_requests_wait(int n, MPI_Request *req, const char *what,
@@ -83,6 +90,7 @@ typedef struct exchange {
     cl_command_queue xq; /* the ghosts' writes: a queue of their own, so they run while the
                           * interior's kernel (which reads no ghost) runs on the context's */
     int in_flight;
+    int posted, post_err; /* between begin's halves: requests posted, the receives' error */
     int timed_out;        /* an update's requests ran out of time: the field is done */
     dmlcl_status pending; /* a failure of begin, reported (agreed) by end */
 } exchange;

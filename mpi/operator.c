@@ -451,7 +451,8 @@ dmlcl_status dmlcl_mpi_operator_run_inputs(dmlcl_mpi_operator *op,
         return st;
 
     const int halo = !(flags & DMLCL_MPI_HALO_CURRENT), overlap = halo && op->count > 1;
-    if (halo && (st = dmlcl_mpi_halo_begin(in)) != DMLCL_SUCCESS)
+    cl_event reads = NULL; /* the faces' reads: the interior queues behind them */
+    if (halo && (st = mpil_halo_reads(in, &reads)) != DMLCL_SUCCESS)
         return mpil_agree(op->in->comm, fn, st);
     dmlcl_status run = DMLCL_SUCCESS;
     cl_event before = NULL; /* the side queue's start: everything on ours so far */
@@ -465,6 +466,8 @@ dmlcl_status dmlcl_mpi_operator_run_inputs(dmlcl_mpi_operator *op,
         run = enqueue(op, &op->parts[1], in, len, out);
         clFlush(dmlcl_context_queue(op->ctx));
     }
+    if (halo)
+        mpil_halo_sends(in, reads); /* its failures wait in the field for halo_end */
     if (halo && (st = dmlcl_mpi_halo_end(in)) != DMLCL_SUCCESS) {
         if (before)
             clReleaseEvent(before);
