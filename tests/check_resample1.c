@@ -406,8 +406,8 @@ START_TEST(resample_v0_equals_resample1)
 }
 END_TEST
 
-/* The context's memo (lib/core/memo.h): the same descriptor again takes its table from
- * the memo (the plan is the key); descriptors that differ in one value the table depends
+/* The context's memo (lib/core/memo.h): the same descriptor again takes its plans and
+ * table from the memo; descriptors that differ in one value the table depends
  * on (an offset, a scale, the mode, a size) each match the reference after the others
  * filled it, and again once all of them are in it. */
 START_TEST(memo_shares_tables)
@@ -430,6 +430,33 @@ START_TEST(memo_shares_tables)
     for (int round = 0; round < 2; round++)
         for (int k = 1; k < 5; k++)
             rc_check_random(&rng, &v[k], 2 + 5 * round + k);
+}
+END_TEST
+
+uint64_t dmlcl_test_resample_plans(void); /* the library's test hook: plans made */
+
+/* The memo keeps an operator's plans under everything they are a function of: the same
+ * descriptor again is not planned again and computes as the first did; the planner
+ * variable's overrides are part of that, so the descriptor under an override is planned
+ * anew, with the override's launch shape, and then comes from the memo too. */
+START_TEST(memo_spares_the_planner)
+{
+    uint64_t rng = 0x91a3;
+    const rcase c = rc_random_case(&rng, 3, F32, LINEAR, 2);
+    rc_check_random(&rng, &c, 0);
+    const uint64_t plans = dmlcl_test_resample_plans();
+    rc_check_random(&rng, &c, 1);
+    ck_assert_uint_eq(dmlcl_test_resample_plans() - plans, 0);
+    setenv("DMLCL_RESAMPLE_PLAN", "rows=0,seg=0,v=3", 1);
+    for (int n = 0; n < 2; n++) {
+        dmlcl_operator *op = rc_make_op(&c, 0);
+        ck_assert_msg(strstr(dmlcl_operator_plan(op), " vec=3 ") != NULL, "%s",
+                      dmlcl_operator_plan(op));
+        ck_assert_uint_eq(dmlcl_test_resample_plans() - plans, 1);
+        dmlcl_operator_release(op);
+    }
+    rc_check_random(&rng, &c, 2);
+    unsetenv("DMLCL_RESAMPLE_PLAN");
 }
 END_TEST
 
@@ -462,6 +489,7 @@ Suite *resample1_suite(void)
     tcase_add_test(tc, larger_images);
     tcase_add_test(tc, resample_v0_equals_resample1);
     tcase_add_test(tc, memo_shares_tables);
+    tcase_add_test(tc, memo_spares_the_planner);
     suite_add_tcase(s, tc);
     return s;
 }

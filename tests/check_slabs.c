@@ -566,6 +566,32 @@ START_TEST(one_check_per_creation)
 }
 END_TEST
 
+uint64_t dmlcl_test_resample_plans(void);
+
+/* A split operator created again takes every part's plans and table from the context's
+ * memo: the first creation plans each part once, the second none of them. */
+START_TEST(split_operator_again_plans_nothing)
+{
+    const uint32_t sizes[2] = {20, 20};
+    dmlcl_tensor_desc t = {F32, 2, sizes, NULL, 0};
+    const float sc[2] = {1, 1}, off[2] = {0.25f, 0};
+    dmlcl_resample1_desc r1 = {&t, &t, LINEAR, 2, sc, off, rc_zeros};
+    dmlcl_operator_desc od = {DMLCL_OPERATOR_RESAMPLE1, &r1};
+    setenv("DMLCL_RESAMPLE_PLAN", "slab=50", 1);
+    for (int i = 0; i < 2; i++) {
+        dmlcl_operator *op = NULL;
+        const uint64_t plans = dmlcl_test_resample_plans();
+        tu_assert_ok(dmlcl_operator_create(tu_context(), &od, &op));
+        const char *plan = dmlcl_operator_plan(op);
+        const uint64_t parts = strtoull(plan + strlen("slabs="), NULL, 10);
+        ck_assert_msg(parts >= 8, "%s", plan);
+        ck_assert_uint_eq(dmlcl_test_resample_plans() - plans, i ? 0 : parts);
+        dmlcl_operator_release(op);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 /* The parts of one operator share their planner's sampled searches where they read the
  * same (a cut along a dimension the searches do not read): with the specialised
  * programs, which compile the searches' results in (the rows kernels' window and pairs,
@@ -681,6 +707,7 @@ Suite *slabs_suite(void)
     tcase_add_test(tc, reverse_slabs_against_reference);
     tcase_add_test(tc, slab_override);
     tcase_add_test(tc, one_check_per_creation);
+    tcase_add_test(tc, split_operator_again_plans_nothing);
     tcase_add_test(tc, threads_run_one_split_operator);
     suite_add_tcase(s, tc);
     TCase *sp = tcase_create("specialised");

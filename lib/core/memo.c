@@ -77,6 +77,23 @@ int dmlcl__memo_get(dmlcl__memo *m, dmlcl__memo_kind kind, const void *key, size
     return hit;
 }
 
+int dmlcl__memo_read(dmlcl__memo *m, dmlcl__memo_kind kind, const void *key, size_t klen,
+                     void *dst, size_t dlen, cl_mem *mem)
+{
+    const uint64_t h = memo_hash(key, klen);
+    pthread_mutex_lock(&m->lock);
+    const dmlcl__memo_entry *e = find(m, h, kind, key, klen);
+    const int hit = e && e->blen == dlen;
+    if (hit) {
+        memcpy(dst, e->blob, dlen);
+        if (mem && (*mem = e->mem))
+            clRetainMemObject(e->mem);
+    }
+    hit ? m->hits++ : m->misses++;
+    pthread_mutex_unlock(&m->lock);
+    return hit;
+}
+
 int dmlcl__memo_visit(dmlcl__memo *m, dmlcl__memo_kind kind, const void *key, size_t klen,
                       int (*fn)(void *arg, const void *blob, size_t blen), void *arg)
 {

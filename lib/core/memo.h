@@ -46,6 +46,11 @@ void dmlcl__memo_free(dmlcl__memo *m);
  * (also when the copy cannot be allocated). blob, blen and mem may be NULL. */
 int dmlcl__memo_get(dmlcl__memo *m, dmlcl__memo_kind kind, const void *key, size_t klen,
                     void **blob, size_t *blen, cl_mem *mem);
+/* On a hit whose result is dlen bytes returns 1 with the result copied into dst and *mem
+ * retained (the caller releases it; mem may be NULL); else 0. Spares the allocation of
+ * dmlcl__memo_get's copy for a result of known size. */
+int dmlcl__memo_read(dmlcl__memo *m, dmlcl__memo_kind kind, const void *key, size_t klen,
+                     void *dst, size_t dlen, cl_mem *mem);
 /* On a hit calls fn(arg, blob, blen) with the memo locked (fn must be short and must not
  * use the memo) and returns its result (>= 0); else -1. Spares the copy of a hit. */
 int dmlcl__memo_visit(dmlcl__memo *m, dmlcl__memo_kind kind, const void *key, size_t klen,

@@ -12,7 +12,10 @@
 enum {
     DMLCL__MEMO_TAPS_DIM = DMLCL__MEMO_FAMILY, /* key: a tap dimension's inputs; the entry:
                                                  * its rows (taps.c) */
-    DMLCL__MEMO_R1_TABLE /* key: a RESAMPLE1 plan; the entry: its table's buffer (resample1.c) */
+    DMLCL__MEMO_R1_PLANS, /* key: a dmlcl__resample_key; the entry: a RESAMPLE1
+                           * operator's plans and their table's buffer (resample1.c) */
+    DMLCL__MEMO_TAPS_PLAN /* key: a dmlcl__resample_key; the entry: a tap operator's plan
+                           * and its table's buffer (taps.c) */
 };
 
 /* ---- the shared checks (checks.c) --------------------------------------------------------
@@ -83,6 +86,26 @@ dmlcl_status dmlcl__resample1_check(dmlcl_operator *op, const void *desc, dmlcl_
 dmlcl_status dmlcl__resample2_check(dmlcl_operator *op, const void *desc, dmlcl__reads *r);
 dmlcl_status dmlcl__resample3_check(dmlcl_operator *op, const void *desc, dmlcl__reads *r);
 dmlcl_status dmlcl__resample_grad1_check(dmlcl_operator *op, const void *desc, dmlcl__reads *r);
+
+/* ---- what the engines plan from (plan_key.c) -----------------------------------------------
+ * Everything an engine's plan is a function of (the planners are pure: core/plan.h; the
+ * parts' shared searches, op->whole_dims, only spare work): the key of the memo's plans,
+ * so that an operator created again, or a slab like an earlier one, skips the planning
+ * and the tables. Zeroed first, padding included: keys compare as bytes. */
+typedef struct dmlcl__resample_key {
+    dmlcl__tensor in, out;
+    dmlcl__limits lim;
+    float scales[DMLCL_MAXDIM], in_offsets[DMLCL_MAXDIM], out_offsets[DMLCL_MAXDIM];
+    dmlcl__r1_tune t;
+    int tuned, grad, linear, widen, force_idx64;
+    dmlcl__nearest_rule rule;
+} dmlcl__resample_key;
+/* The key of op (its tensors checked and placed) reading *m, under tune on a device of lim. */
+void dmlcl__resample_key_make(const dmlcl_operator *op, const dmlcl__resample_map *m,
+                              const dmlcl__resample_tune *tune, const dmlcl__limits *lim,
+                              int force_idx64, dmlcl__resample_key *k);
+/* Counts a plan made where the memo missed (dmlcl_test_resample_plans, for the tests). */
+void dmlcl__resample_count_plan(void);
 
 /* ---- the RESAMPLE1 kernels (resample1.c) ---------------------------------------------------
  * Plans, fetches the kernel and uploads the tables of a checked operator (tiles checked)

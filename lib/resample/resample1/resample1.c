@@ -10,13 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An operator's plans as the memo keeps them: the plan as the tables' fill leaves it, and
+ * the generic one where that plan compiles its scales' constants in (lib/core/specialize.h). */
+typedef struct r1_plans {
+    dmlcl__resample1_plan plan, spec;
+    int generic; /* spec holds the generic plan */
+} r1_plans;
+
 typedef struct r1_impl {
-    dmlcl__resample1_plan plan; /* the kernel's */
+    /* The kernel's plan in p.plan; while that is the generic one, the specialised plan in
+     * p.spec, and its program's build (lib/core/specialize.h); both read the same table. */
+    r1_plans p;
     cl_kernel kernel;
     cl_mem table; /* the coordinate tables; NULL when nothing is resampled */
-    /* While the plan is the generic one: the specialised plan, and its program's build
-     * (lib/core/specialize.h); both read the same table. */
-    dmlcl__resample1_plan spec;
     dmlcl__spec pending;
 } r1_impl;
 
@@ -88,10 +94,10 @@ dmlcl_status dmlcl__resample1_enqueue(dmlcl_operator *op, const cl_mem *in,
     if (dmlcl__spec_poll(op->ctx, &im->pending, &special)) { /* its build has ended */
         clReleaseKernel(im->kernel);
         im->kernel = special;
-        im->plan = im->spec;
+        im->p.plan = im->p.spec;
         op->plan_text[0] = 0; /* described again when asked */
     }
-    const dmlcl__resample1_plan *p = &im->plan;
+    const dmlcl__resample1_plan *p = &im->p.plan;
     resample1_args a;
     fill_args(p, &a);
     a.vec_ok = (cl_ulong)dmlcl__mem_aligned(out[0]);
@@ -115,46 +121,35 @@ void dmlcl__resample1_destroy(dmlcl_operator *op)
 
 /* ---- creation ----------------------------------------------------------------------------- */
 
-/* Builds the tables on the host and uploads them into one read-only buffer. */
+/* Fails unless the plan's tables fit one buffer of the device (checked on every creation:
+ * the memo's plans too, as the limit is the context's to change). */
+static dmlcl_status tables_fit(const dmlcl_operator *op, const char *name)
+{
+    const uint64_t bytes = ((const r1_impl *)op->impl)->p.plan.table_bytes;
+    if (bytes <= op->ctx->info.max_mem_alloc && bytes <= SIZE_MAX)
+        return DMLCL_SUCCESS;
+    return dmlcl__fail(DMLCL_UNSUPPORTED,
+                       "%s: the coordinate tables need %llu bytes, more than the device's "
+                       "CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu)", name, (unsigned long long)bytes,
+                       (unsigned long long)op->ctx->info.max_mem_alloc);
+}
+
+/* Builds the tables on the host and uploads them into one read-only buffer (shared, by
+ * their bytes, with any operator of the context that has the same: memo.h). */
 static dmlcl_status upload_tables(dmlcl_operator *op, const char *name)
 {
     r1_impl *im = op->impl;
-    dmlcl__resample1_plan *p = &im->plan; /* fill counts the pairs */
-    if (p->table_bytes == 0)
-        return DMLCL_SUCCESS;
-    if (p->table_bytes > op->ctx->info.max_mem_alloc || p->table_bytes > SIZE_MAX)
-        return dmlcl__fail(DMLCL_UNSUPPORTED,
-                           "%s: the coordinate tables need %llu bytes, more than the device's "
-                           "CL_DEVICE_MAX_MEM_ALLOC_SIZE (%llu)", name,
-                           (unsigned long long)p->table_bytes,
-                           (unsigned long long)op->ctx->info.max_mem_alloc);
-    /* The table is a function of the plan alone (fill reads nothing else), so the plan's
-     * bytes (zeroed first by plan_make, padding included) key it in the context's memo,
-     * with the plan as fill leaves it (it counts the pairs into it). */
-    void *blob = NULL;
-    size_t blen = 0;
-    if (dmlcl__memo_get(&op->ctx->memo, DMLCL__MEMO_R1_TABLE, p, sizeof *p, &blob, &blen,
-                        &im->table)) {
-        if (blen == sizeof *p)
-            memcpy(p, blob, sizeof *p);
-        dmlcl__free(blob);
-        return DMLCL_SUCCESS;
-    }
-    dmlcl__resample1_plan *key = dmlcl__malloc(sizeof *key);
-    uint32_t *host = key ? dmlcl__malloc((size_t)p->table_bytes) : NULL;
-    if (!host) {
-        dmlcl__free(key);
+    dmlcl__resample1_plan *p = &im->p.plan; /* fill counts the pairs */
+    dmlcl_status st = tables_fit(op, name);
+    if (st || p->table_bytes == 0)
+        return st;
+    uint32_t *host = dmlcl__malloc((size_t)p->table_bytes);
+    if (!host)
         return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory for the coordinate "
                            "tables (%llu bytes)", name, (unsigned long long)p->table_bytes);
-    }
-    *key = *p;
     dmlcl__resample1_fill(p, host);
-    dmlcl_status st = dmlcl__table_buffer(op->ctx, NULL, 0, host, (size_t)p->table_bytes, &im->table);
-    if (!st)
-        dmlcl__memo_put(&op->ctx->memo, DMLCL__MEMO_R1_TABLE, key, sizeof *key, p, sizeof *p,
-                        im->table);
+    st = dmlcl__table_buffer(op->ctx, NULL, 0, host, (size_t)p->table_bytes, &im->table);
     dmlcl__free(host);
-    dmlcl__free(key);
     return st;
 }
 
@@ -184,7 +179,7 @@ static const char *kernel_name(const dmlcl__resample1_plan *p)
  * a creation with its program cached). */
 void dmlcl__resample1_describe(dmlcl_operator *op)
 {
-    const dmlcl__resample1_plan *p = &((const r1_impl *)op->impl)->plan;
+    const dmlcl__resample1_plan *p = &((const r1_impl *)op->impl)->p.plan;
     const char *wait = ((const r1_impl *)op->impl)->pending.pending ? " specialised=building" : "";
     if (p->rows_2d)
         snprintf(op->plan_text, sizeof op->plan_text,
@@ -206,6 +201,30 @@ void dmlcl__resample1_describe(dmlcl_operator *op)
                  (unsigned long long)p->table_bytes, p->global, p->local, p->options, wait);
 }
 
+/* Plans op (the memo missed), fills and uploads its tables and keeps all of it under key. */
+static dmlcl_status plan_fresh(dmlcl_operator *op, const char *name,
+                               const dmlcl__resample_map *m, const dmlcl__resample_tune *tune,
+                               const dmlcl__limits *lim, const dmlcl__resample_key *key)
+{
+    r1_impl *im = op->impl;
+    dmlcl__resample1_plan *p = &im->p.plan;
+    dmlcl__resample_count_plan();
+    dmlcl__resample1_plan_make_part(&op->in[0], &op->out[0], m->linear, m->rule, m->scales,
+                                    m->in_offsets, m->out_offsets, lim, key->force_idx64,
+                                    op->whole_dims, p);
+    /* $DMLCL_RESAMPLE_PLAN overrides the launch shape, for tuning runs. */
+    if (tune->given)
+        dmlcl__resample1_plan_launch_part(p, &op->in[0], &op->out[0], lim, &tune->t,
+                                          key->force_idx64, op->whole_dims);
+    dmlcl_status st = upload_tables(op, name); /* fills the pairs into p */
+    if (st)
+        return st;
+    im->p.generic = dmlcl__resample1_plan_generic(p, &op->in[0], &im->p.spec);
+    dmlcl__memo_put(&op->ctx->memo, DMLCL__MEMO_R1_PLANS, key, sizeof *key, &im->p,
+                    sizeof im->p, im->table);
+    return DMLCL_SUCCESS;
+}
+
 dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *vt,
                                     const dmlcl__resample_map *m,
                                     const dmlcl__resample_tune *tune)
@@ -218,21 +237,20 @@ dmlcl_status dmlcl__resample1_build(dmlcl_operator *op, const dmlcl__op_vtable *
         return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory", vt->name);
     op->impl = im;
     op->vt = vt;
-    dmlcl__limits lim = dmlcl__op_limits(op);
-    dmlcl__resample1_plan *p = &im->plan;
-    dmlcl__resample1_plan_make_part(&op->in[0], &op->out[0], m->linear, m->rule, m->scales,
-                                    m->in_offsets, m->out_offsets, &lim,
-                                    dmlcl__resample_force_idx64(), op->whole_dims, p);
-    /* $DMLCL_RESAMPLE_PLAN overrides the launch shape, for tuning runs. */
-    if (tune->given)
-        dmlcl__resample1_plan_launch_part(p, &op->in[0], &op->out[0], &lim, &tune->t,
-                                          dmlcl__resample_force_idx64(), op->whole_dims);
-    if ((st = upload_tables(op, vt->name))) /* fills the pairs into p */
+    const dmlcl__limits lim = dmlcl__op_limits(op);
+    dmlcl__resample_key key;
+    dmlcl__resample_key_make(op, m, tune, &lim, dmlcl__resample_force_idx64(), &key);
+    if (dmlcl__memo_read(&op->ctx->memo, DMLCL__MEMO_R1_PLANS, &key, sizeof key, &im->p,
+                         sizeof im->p, &im->table))
+        st = tables_fit(op, vt->name);
+    else
+        st = plan_fresh(op, vt->name, m, tune, &lim, &key);
+    if (st)
         return st;
     /* A plan with its scales' constants compiled in starts as the generic one where that
      * program is not built yet (lib/core/specialize.h). */
-    dmlcl__resample1_plan *g = &im->spec;
-    if (!dmlcl__resample1_plan_generic(p, &op->in[0], g))
+    dmlcl__resample1_plan *p = &im->p.plan, *g = &im->p.spec;
+    if (!im->p.generic)
         return dmlcl__kernel_get(op->ctx, op->kernels, kernel_file(p), p->options,
                                  kernel_name(p), &im->kernel);
     int took = 0;

@@ -11,16 +11,20 @@
 /* Words of a dimension's key in the context's memo (dim_key). */
 enum { DIM_KEY = 13 };
 
-typedef struct taps_impl {
+/* An operator's plan as the memo keeps it. */
+typedef struct taps_planned {
     dmlcl__taps_plan plan; /* the launch (taps_plan.c) */
+    uint64_t table_bytes;  /* for dmlcl_operator_plan() */
+} taps_planned;
+
+typedef struct taps_impl {
+    taps_planned s;
     cl_kernel kernel;
     cl_mem table; /* NULL when every dimension is affine */
     /* What the table was built from: each dimension's key (dim_key), for the memo. */
     uint64_t tkey[8 * DIM_KEY];
     size_t tkey_words;
-    /* For dmlcl_operator_plan(), written when first asked (describe). */
-    uint64_t table_bytes;
-    char options[640];
+    char options[640]; /* the program's, for dmlcl_operator_plan() */
     dmlcl__spec pending; /* the pattern's program while it builds (core/specialize.h) */
 } taps_impl;
 
@@ -36,7 +40,7 @@ dmlcl_status dmlcl__taps_enqueue(dmlcl_operator *op, const cl_mem *in, const uin
         snprintf(im->options, sizeof im->options, "%s", im->pending.options);
         op->plan_text[0] = 0; /* described again when asked */
     }
-    const dmlcl__taps_plan *p = &im->plan;
+    const dmlcl__taps_plan *p = &im->s.plan;
     cl_ulong offs[2] = {in_off[0] + p->src_base, out_off[0]};
     taps_args a = p->args;
     a.cv_ok = p->cv > 1 && offs[0] % p->cv == 0 && offs[1] % p->cv == 0 &&
@@ -186,7 +190,7 @@ static dmlcl_status build(dmlcl_operator *op, taps_impl *im, int grad, int linea
     dmlcl__taps_dim dims[8];
     uint64_t floor_words = 0;
     dmlcl_status st;
-    dmlcl__taps_plan_init(&im->plan, src, res);
+    dmlcl__taps_plan_init(&im->s.plan, src, res);
     for (uint32_t d = 0; d < res->rank; d++) {
         dmlcl__taps_dim p = {res->whole[d], src->whole[d], scales[d], in_offsets[d],
                              out_offsets[d], res->origin[d], res->sizes[d], src->origin[d],
@@ -198,7 +202,7 @@ static dmlcl_status build(dmlcl_operator *op, taps_impl *im, int grad, int linea
             (st = add_dim(op, t, grad, linear, rule, antialiased, &p, d, key, &floor_words)))
             return st;
         dims[d] = p;
-        dmlcl__taps_plan_dim(&im->plan, src, res, d, &p);
+        dmlcl__taps_plan_dim(&im->s.plan, src, res, d, &p);
     }
     return DMLCL_SUCCESS;
 }
@@ -225,9 +229,9 @@ static dmlcl_status upload(dmlcl_operator *op, taps_impl *im, const dmlcl__taps_
 void dmlcl__taps_describe(dmlcl_operator *op)
 {
     const taps_impl *im = op->impl;
-    const dmlcl__taps_plan *p = &im->plan;
+    const dmlcl__taps_plan *p = &im->s.plan;
     const taps_args *a = &p->args;
-    const uint64_t table_bytes = im->table_bytes;
+    const uint64_t table_bytes = im->s.table_bytes;
     const char *options = im->options;
     int n = snprintf(op->plan_text, sizeof op->plan_text,
                      "variant=taps%s tabled=%llu affine=%llu count=%llu table=%lluB ",
@@ -250,6 +254,31 @@ void dmlcl__taps_describe(dmlcl_operator *op)
                  strlen(op->plan_text), " specialised=building");
 }
 
+/* Plans op (the memo missed): its tables, built and uploaded, and its launch, all kept
+ * under key. */
+static dmlcl_status plan_fresh(dmlcl_operator *op, const dmlcl__resample_map *m,
+                               const dmlcl__resample_tune *tune, const dmlcl__limits *lim,
+                               const dmlcl__resample_key *key)
+{
+    taps_impl *im = op->impl;
+    dmlcl__resample_count_plan();
+    dmlcl__taps_table t = {0};
+    dmlcl_status st = build(op, im, m->grad, m->linear, m->rule, m->widen, m->scales,
+                            m->in_offsets, m->out_offsets, &t);
+    if (!st) {
+        /* $DMLCL_RESAMPLE_PLAN's rows, seg and wg apply here too (its v does not). */
+        dmlcl__taps_plan_launch(&im->s.plan, &t, &op->in[0], &op->out[0], lim, &tune->t,
+                                key->force_idx64);
+        im->s.table_bytes = t.n * 4;
+        st = upload(op, im, &t);
+    }
+    dmlcl__taps_table_free(&t);
+    if (!st)
+        dmlcl__memo_put(&op->ctx->memo, DMLCL__MEMO_TAPS_PLAN, key, sizeof *key, &im->s,
+                        sizeof im->s, im->table);
+    return st;
+}
+
 dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, int grad,
                                 int linear, dmlcl__nearest_rule rule, int antialiased,
                                 const float *scales, const float *in_offsets,
@@ -262,27 +291,30 @@ dmlcl_status dmlcl__taps_create(dmlcl_operator *op, const dmlcl__op_vtable *vt, 
     if (!im)
         return dmlcl__fail(DMLCL_OUT_OF_MEMORY, "%s: out of host memory", vt->name);
     op->impl = im;
-    dmlcl__taps_table t = {0};
-    dmlcl_status st = build(op, im, grad, linear, rule, antialiased, scales, in_offsets,
-                            out_offsets, &t);
-    dmlcl__limits lim = dmlcl__op_limits(op);
-    /* $DMLCL_RESAMPLE_PLAN's rows, seg and wg apply here too (its v does not). */
-    dmlcl__taps_plan *p = &im->plan;
-    if (!st) {
-        dmlcl__taps_plan_launch(p, &t, &op->in[0], &op->out[0], &lim, &tune->t,
-                                dmlcl__resample_force_idx64());
-        im->table_bytes = t.n * 4;
-        snprintf(im->options, sizeof im->options, "%s", p->options);
-        /* The pattern's program where it is built, else the generic one until it is
-         * (lib/core/specialize.h). */
-        int took = 0;
-        st = dmlcl__kernel_tiered(op->ctx, op->kernels, "taps", p->options, p->options_tp,
-                                  p->kernel, &im->kernel, &took, &im->pending);
-        if (took)
-            snprintf(im->options, sizeof im->options, "%s", p->options_tp);
+    const dmlcl__limits lim = dmlcl__op_limits(op);
+    const dmlcl__resample_map m = {grad, linear, antialiased, rule, scales, in_offsets,
+                                   out_offsets};
+    dmlcl__resample_key key;
+    dmlcl__resample_key_make(op, &m, tune, &lim, dmlcl__resample_force_idx64(), &key);
+    dmlcl_status st;
+    int hit = dmlcl__memo_read(&op->ctx->memo, DMLCL__MEMO_TAPS_PLAN, &key, sizeof key,
+                               &im->s, sizeof im->s, &im->table);
+    /* A table the device no longer holds (the limit is the context's to change): planned
+     * again, to fail as a fresh creation does, before the host builds anything. */
+    if (hit && im->s.table_bytes > op->ctx->info.max_mem_alloc) {
+        if (im->table)
+            clReleaseMemObject(im->table);
+        im->table = NULL;
+        hit = 0;
     }
-    if (!st)
-        st = upload(op, im, &t);
-    dmlcl__taps_table_free(&t);
+    if (!hit && (st = plan_fresh(op, &m, tune, &lim, &key)))
+        return st;
+    /* The pattern's program where it is built, else the generic one until it is
+     * (lib/core/specialize.h). */
+    const dmlcl__taps_plan *p = &im->s.plan;
+    int took = 0;
+    st = dmlcl__kernel_tiered(op->ctx, op->kernels, "taps", p->options, p->options_tp,
+                              p->kernel, &im->kernel, &took, &im->pending);
+    snprintf(im->options, sizeof im->options, "%s", took ? p->options_tp : p->options);
     return st;
 }
