@@ -266,6 +266,74 @@ done:
     free(in), free(out), free(got), free(want);
 }
 
+/* Runs in a chain, each reading the field the one before wrote (A -> B -> A -> B -> A):
+ * a linear resample of scale 1 shifted by a quarter of an element, so that every output
+ * reads a neighbour and each cut leaves boundary slabs, which run beside the interior on
+ * the operator's second queue. Bit for bit against as many runs of the whole tensor on one
+ * device: a run whose slabs were not done before the next run read their outputs (its
+ * faces, its interior) would differ. */
+static void chained_runs(uint32_t dims, const uint32_t *field, const uint32_t *grid,
+                         const char *label)
+{
+    static const tcase SHIFT = {"linear1x-shifted", DMLCL_OPERATOR_RESAMPLE1,
+                                DMLCL_INTERPOLATION_MODE_LINEAR, 1};
+    enum { RUNS = 4 };
+    char name[200], why[1200] = "";
+    snprintf(name, sizeof name, "%s %s, %d chained runs overlapped, bit for bit", SHIFT.name,
+             label, RUNS);
+    tdesc t;
+    tdesc_init(&t, &SHIFT, dims, field);
+    for (uint32_t d = 0; d < dims; d++)
+        t.ooff[d] = -0.25f; /* x = o - 0.25: outputs o - 1 and o, weights 1/4 and 3/4 */
+    dmlcl_mpi_layout *l = NULL;
+    dmlcl_mpi_operator *op = NULL;
+    dmlcl_mpi_field *f[2] = {NULL, NULL};
+    float *data = NULL, *got = NULL, *want = NULL, *tmp = NULL;
+    dmlcl_operator *whole = NULL;
+    int ok = 0;
+    TRY(dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_FLOAT32, dims, t.in_sizes, grid, &l));
+    TRY(dmlcl_mpi_operator_create(ctx, &t.op, l, l, DMLCL_MPI_OVERLAP, &op));
+    TRY(dmlcl_mpi_field_create(ctx, l, op, NULL, &f[0]));
+    TRY(dmlcl_mpi_field_create(ctx, l, op, NULL, &f[1]));
+    dmlcl_mpi_box owned;
+    dmlcl_mpi_field_buffer(f[0], NULL, &owned, NULL);
+    data = malloc(sizeof *data * (count(&owned) + 1));
+    for (uint64_t k = 0; k < count(&owned); k++)
+        data[k] = value(global_of(&owned, t.in_sizes, k));
+    TRY(dmlcl_mpi_field_write(f[0], data));
+    for (int r = 0; r < RUNS; r++)
+        TRY(dmlcl_mpi_operator_run(op, f[r % 2], f[(r + 1) % 2], 0));
+    TRY(dmlcl_mpi_field_read(f[RUNS % 2], data));
+    uint64_t n = 1;
+    for (uint32_t d = 0; d < dims; d++)
+        n *= t.in_sizes[d];
+    if (rank == 0)
+        got = calloc(n, sizeof *got);
+    gather(&owned, data, t.in_sizes, got);
+    ok = 1;
+    if (rank == 0) { /* the whole tensor, RUNS times on one device */
+        want = malloc(sizeof *want * n), tmp = malloc(sizeof *tmp * n);
+        for (uint64_t g = 0; g < n; g++)
+            want[g] = value(g);
+        TRY(dmlcl_operator_create(ctx, &t.op, &whole));
+        for (int r = 0; r < RUNS; r++) {
+            TRY(dmlcl_operator_execute_host(whole, (const void *const[]){want},
+                                            (void *const[]){tmp}));
+            float *swap = want;
+            want = tmp, tmp = swap;
+        }
+        ok = same_bits(got, want, n, why, sizeof why);
+    }
+done:
+    verdict(name, ok, why);
+    dmlcl_operator_release(whole);
+    dmlcl_mpi_field_release(f[0]);
+    dmlcl_mpi_field_release(f[1]);
+    dmlcl_mpi_operator_release(op);
+    dmlcl_mpi_layout_release(l);
+    free(data), free(got), free(want), free(tmp);
+}
+
 /* ------------------------------------------------------------------ REVERSE_SUBSEQUENCES */
 
 static void expect_fault(const char *name, dmlcl_status got, dmlcl_status status,
@@ -619,6 +687,9 @@ int main(int argc, char **argv)
         bit_for_bit(&NEAREST, 3, f3, slab, 0, "3x4x3 slabs (empty boxes)");
         bit_for_bit(&ANTIALIAS, 3, f3, slab, 0, "3x4x3 slabs (tiles thinner than the halo)");
         bit_for_bit(&LINEAR2X, 3, f12, slab, DMLCL_MPI_OVERLAP, "12x4x5 slabs");
+        const uint32_t f20[3] = {20, 6, 9};
+        chained_runs(3, f20, slab, "20x6x9 slabs");
+        chained_runs(3, f20, two, "20x6x9 2-D grid");
         const uint32_t f4[4] = {3, 2, 3, 5}, g4[4] = {1, 1, 1, P};
         bit_for_bit(&LINEAR2X, 4, f4, g4, 0, "4-D 3x2x3x5 cut along the last dimension");
     }
