@@ -149,6 +149,19 @@ static void gather(const dmlcl_mpi_box *mine, const float *data, const uint32_t 
     }
 }
 
+/* The whole tensor of `sizes` on rank 0 from every rank's box (NULL on the others); *n:
+ * its elements. */
+static float *gather_whole(const dmlcl_mpi_box *mine, const float *data, uint32_t dims,
+                           const uint32_t *sizes, uint64_t *n)
+{
+    *n = 1;
+    for (uint32_t d = 0; d < dims; d++)
+        *n *= sizes[d];
+    float *whole = rank == 0 ? calloc(*n, sizeof *whole) : NULL;
+    gather(mine, data, sizes, whole);
+    return whole;
+}
+
 /* The whole tensors on one device: the reference. */
 static float *reference(const tdesc *t)
 {
@@ -245,12 +258,8 @@ static void bit_for_bit(const tcase *c, uint32_t dims, const uint32_t *field, co
                  (unsigned long long)expect);
         goto done;
     }
-    uint64_t no = 1;
-    for (uint32_t d = 0; d < dims; d++)
-        no *= t.out_sizes[d];
-    if (rank == 0)
-        got = calloc(no, sizeof *got);
-    gather(&oout, out, t.out_sizes, got);
+    uint64_t no;
+    got = gather_whole(&oout, out, dims, t.out_sizes, &no);
     ok = 1;
     if (rank == 0) {
         want = reference(&t);
@@ -304,12 +313,8 @@ static void chained_runs(uint32_t dims, const uint32_t *field, const uint32_t *g
     for (int r = 0; r < RUNS; r++)
         TRY(dmlcl_mpi_operator_run(op, f[r % 2], f[(r + 1) % 2], 0));
     TRY(dmlcl_mpi_field_read(f[RUNS % 2], data));
-    uint64_t n = 1;
-    for (uint32_t d = 0; d < dims; d++)
-        n *= t.in_sizes[d];
-    if (rank == 0)
-        got = calloc(n, sizeof *got);
-    gather(&owned, data, t.in_sizes, got);
+    uint64_t n;
+    got = gather_whole(&owned, data, dims, t.in_sizes, &n);
     ok = 1;
     if (rank == 0) { /* the whole tensor, RUNS times on one device */
         want = malloc(sizeof *want * n), tmp = malloc(sizeof *tmp * n);
