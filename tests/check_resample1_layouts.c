@@ -165,12 +165,11 @@ START_TEST(row_windows)
         {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1,rv=8", "-DWIN=6 -DRV=8"},
         {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,win=1,rv=8", "-DRV=8"},
         /* Blocks of consecutive rows per item (rb=N), the last block of each item's range
-         * short, blocks across planes: groups of paired rows, single rows stepping along H
-         * (a new plane within a block), a volume (stepping along H, the depth split
-         * again where H wraps), the corner path. */
+         * short, blocks across planes: groups of paired rows, single rows (a new plane
+         * within a block), a volume (a new depth within a block), the corner path. */
         {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1,rv=4,rb=3", "-DPAIR_K=0 -DRB=3'"},
-        {4, {1, 2, 7, 40}, {1, 2, 28, 80}, 0, "rows=1,pair=0,rb=5", "-DRV=8 -DRB=5 -DSTEP_K=0"},
-        {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1,pair=0,rb=4", "-DRV=8 -DRB=4 -DSTEP_K=1"},
+        {4, {1, 2, 7, 40}, {1, 2, 28, 80}, 0, "rows=1,pair=0,rb=5", "-DRV=8 -DRB=5'"},
+        {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1,pair=0,rb=4", "-DRV=8 -DRB=4'"},
         {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,rb=16", "-DRB=16"},
     };
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8};

@@ -208,26 +208,6 @@ static inline void window_row(window_t win, const idx_t *lo, const idx_t *hi, co
     }
 }
 
-#ifdef STEP_K
-#if STEP_K == INNER_K || STEP_K >= K
-#error "STEP_K must name the outer resampled slot split first"
-#endif
-/* Row stepping: an item's block of RB rows runs along slot STEP_K, the outer resampled
- * one the row index splits first (the plan's option where the resampled dimensions come
- * before the pass-through ones). Only the block's first row, and a row where the slot
- * wraps to the next plane, splits its index; the others take the slot's next table row
- * and output step. H200 (a probe kernel of linear 2x, one row per plane index): 0.76 of
- * copy with 2 rows per item, 0.88 with 4. */
-static inline void step_row(const resample1_args *a, __global const uint2 *tab, idx_t i,
-                            idx_t *lo, idx_t *hi, float *w)
-{
-    const uint2 r = tab[(idx_t)a->rtab[STEP_K] + i];
-    lo[STEP_K] = (idx_t)r.x * (idx_t)a->rin[STEP_K];
-    w[STEP_K] = as_float(r.y);
-    hi[STEP_K] = w[STEP_K] != 0 ? (idx_t)a->rin[STEP_K] : 0;
-}
-#endif
-
 #ifdef PAIR_K
 #if PAIR_K == INNER_K || PAIR_K >= K
 #error "PAIR_K must name an outer resampled slot"
@@ -336,35 +316,6 @@ __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
 #pragma unroll
         for (int t = 0; t < WIN; t++)
             col[t] = (idx_t)clamp(base + t, 0L, (long)a.inner_nin - 1) * (idx_t)a.inner_in;
-#ifdef STEP_K
-        /* Blocks written out (FOR_ROWS less its one-trip loop): the offsets live across a
-         * block's rows. */
-        const idx_t ny = (idx_t)a.rsize[STEP_K];
-        for (idx_t b = (idx_t)get_global_id(1) * RB; b < rows;
-             b += (idx_t)get_global_size(1) * RB) {
-            idx_t io = 0, oo = 0, lo[K], hi[K], iy = 0;
-            float w[K];
-            UNROLL_RB for (int i = 0; i < RB; i++) {
-                const idx_t rr = b + (idx_t)i;
-                if (rr >= rows)
-                    break;
-                if (i == 0 || iy + 1 >= ny) {
-                    io = oo = 0;
-                    outer_linear(rr, &a, tab, &io, &oo, lo, hi, w);
-                    iy = rr - fdiv(rr, a.rmul[STEP_K], a.rshr[STEP_K]) * ny;
-                } else {
-                    iy++;
-                    oo += (idx_t)a.rout[STEP_K];
-                    step_row(&a, tab, iy, lo, hi, w);
-                }
-                window_t win;
-                acc_t res[RV];
-                window_load(in, io, lo, hi, w, col, win);
-                window_row(win, lo, hi, w, xw, res);
-                store_row(out, out_off, &a, oo, x0, res);
-            }
-        }
-#else
         FOR_ROWS(rr, rows) {
 #ifdef PAIR_K
             pair_step(in, out, out_off, &a, tab, rr, x0, col, xlo, xhi, xw, 1);
@@ -379,7 +330,6 @@ __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
             store_row(out, out_off, &a, oo, x0, res);
 #endif
         }
-#endif
         return;
     }
 #endif

@@ -818,12 +818,6 @@ static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DPAIR_K=%u", p->pair_k);
     if (p->rows_2d && p->rb > 1)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DRB=%u", p->rb);
-    /* A block's rows step along the slot split first (the resampled ones split before the
-     * pass-through ones), where rows are not paired. */
-    const uint32_t sk = pair_slot(p);
-    if (p->rows_2d && p->linear && p->win && !p->pair && p->rb > 1 && !p->pass_inner &&
-        sk != DMLCL_MAXDIM)
-        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DSTEP_K=%u", sk);
     /* Non-temporal stores for nearest outputs beyond the caches (16 MiB). POCL, 2 cores,
      * same runs: nearest 2x NCHW 1.00 -> 1.30 and 0.92 -> 1.15 of memcpy; LINEAR none
      * (linear 2x no faster, trilinear 2x 4.5 -> 2.5 GB/s at best). */
