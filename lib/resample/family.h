@@ -61,12 +61,12 @@ static inline dmlcl__resample_map *dmlcl__resample_map_of(dmlcl__reads *r)
 }
 /* The box of op->in[0]'s logical tensor that box `out` of op->out[0]'s reads (op's tensors
  * validated). An empty box (a size 0) reads nothing: all sizes 0. */
+void dmlcl__resample_input_box(const dmlcl_operator *op, const dmlcl__resample_map *m,
+                               const dmlcl__box *out, dmlcl__box *in);
 /* The class's input_range (core/op.h): dim_reads of d. */
 void dmlcl__resample_input_range(const dmlcl_operator *op, const dmlcl__resample_map *m,
                                  uint32_t d, uint64_t a, uint64_t b, uint64_t *lo,
                                  uint64_t *hi);
-void dmlcl__resample_input_box(const dmlcl_operator *op, const dmlcl__resample_map *m,
-                               const dmlcl__box *out, dmlcl__box *in);
 /* RESAMPLE1-shaped descriptors' map (widen: RESAMPLE3's antialiasing). */
 dmlcl__resample_map dmlcl__resample1_map(const dmlcl_resample1_desc *d, dmlcl__nearest_rule rule,
                                          int widen);

@@ -236,7 +236,6 @@ static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
      * (units of 8 with their table rows as one vector load) to 0.73. */
     int want = t && t->rows >= 0 ? t->rows : !lim->is_cpu;
     p->rv = DMLCL_R1_ROWS_VEC(p->linear);
-    p->rb = 1; /* rows_blocks picks it */
     if (!want || !p->inner_res || p->inner_size < 64)
         return;
     p->rows_2d = 1;
@@ -267,11 +266,12 @@ static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
 }
 
 /* The row kernels' rows per item and step (rb), once the window and the pairs are known,
- * and so the groups down the rows. H200, 1 GiB, rb=1 / 2 / 4 / 8 (tools/bench/gpu_sweep.sh
- * with rb=N): nearest 2x 0.88 / 0.86 / 0.86 / 0.90 of copy (rounding 0.87 / 0.84 / 0.83 /
- * 0.89); linear 2x with pairs 0.75 / 0.83 / 0.81 / 0.75; trilinear 2x (window, no pairs)
- * 0.49 / 0.49 / 0.49 / 0.41; linear 1.5x (no window) 0.56 / 0.61 / 0.62 / -; linear 0.5x
- * 0.97 / 0.93 / 0.96 / 0.97. */
+ * and so the groups down the rows (1 for every other plan). H200, 1 GiB, rb=1 / 2 / 4 / 8
+ * (`dmlcl bench` under DMLCL_RESAMPLE_PLAN=rb=N): nearest 2x 0.88 / 0.86 / 0.86 / 0.90 of
+ * copy (rounding 0.87 / 0.84 / 0.83 / 0.89); linear 2x with pairs 0.75 / 0.83 / 0.81 /
+ * 0.75; trilinear 2x (window, no pairs) 0.49 / 0.49 / 0.49 / 0.41; linear 1.5x (no window)
+ * 0.56 / 0.61 / 0.62 / -; linear 0.5x 0.97 / 0.90-0.93 / 0.96 / 0.97-0.98 (two sweeps of
+ * kernel versions since dropped, which did not change its rb=1 kernel). */
 static uint32_t default_rb(const dmlcl__resample1_plan *p)
 {
     if (!p->linear)
@@ -282,8 +282,10 @@ static uint32_t default_rb(const dmlcl__resample1_plan *p)
 static void rows_blocks(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
                         const dmlcl__r1_tune *t)
 {
-    if (!p->rows_2d)
+    if (!p->rows_2d) {
+        p->rb = 1;
         return;
+    }
     p->rb = t && t->rb ? t->rb : default_rb(p);
     const uint64_t groups0 = p->global2[0] / p->local2[0], rows = p->count / p->inner_size;
     /* Groups per compute unit down the rows. H200 (gpc=32 / 64 / 128 / 256 / 496): nearest
