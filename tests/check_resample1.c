@@ -268,6 +268,40 @@ START_TEST(weight_zero_corners_in_every_kernel)
 }
 END_TEST
 
+/* A corner weight is the product of its factors, and a product can underflow to 0 where
+ * no factor is 0: here every weight is (o + 1) * 2^-60 (scale 2^60, input offset -2^-60),
+ * so the upper corner's three factors make at most 2^-180: 0. That corner adds nothing,
+ * not its 0 * Inf; the kernels' plain sum (no choice per term) must not take such rows. */
+START_TEST(underflowed_corner_weight_adds_nothing)
+{
+    static const char *const plans[] = {"rows=1,win=0", "rows=1,win=1", "rows=1,win=1,pair=1",
+                                        "rows=0,seg=0,v=4", ""};
+    const uint32_t is[3] = {2, 2, 2}, os[3] = {2, 2, 64};
+    const float sc[3] = {0x1p60f, 0x1p60f, 0x1p60f};
+    const float off_in[3] = {-0x1p-60f, -0x1p-60f, -0x1p-60f};
+    /* and channels-last: three resampled dimensions outside a pass-through run */
+    const uint32_t cl[4] = {2, 2, 2, 4};
+    const float sc_cl[4] = {0x1p60f, 0x1p60f, 0x1p60f, 1};
+    const float off_cl[4] = {-0x1p-60f, -0x1p-60f, -0x1p-60f, 0};
+    float in3[8], in4[32], out3[256], out4[32];
+    for (int i = 0; i < 8; i++)
+        in3[i] = i == 7 ? INFINITY : 1; /* {1, 1, 1} */
+    for (int i = 0; i < 32; i++)
+        in4[i] = i >= 28 ? INFINITY : 1; /* {1, 1, 1, *} */
+    for (size_t pl = 0; pl < sizeof plans / sizeof plans[0]; pl++) {
+        setenv("DMLCL_RESAMPLE_PLAN", plans[pl], 1);
+        run_f32(3, is, os, LINEAR, sc, off_in, rc_zeros, in3, out3);
+        for (int i = 0; i < 256; i++)
+            ck_assert_msg(out3[i] == 1, "%s: out[%d] = %g, not 1", plans[pl], i, (double)out3[i]);
+        run_f32(4, cl, cl, LINEAR, sc_cl, off_cl, rc_zeros, in4, out4);
+        for (int i = 0; i < 32; i++)
+            ck_assert_msg(out4[i] == 1, "%s, channels-last: out[%d] = %g, not 1", plans[pl], i,
+                          (double)out4[i]);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 START_TEST(resample_v0_is_pixel_centre)
 {
     const uint32_t is[2] = {2, 2}, os[2] = {4, 4};
@@ -477,6 +511,7 @@ Suite *resample1_suite(void)
     tcase_add_test(tc, integers_16_and_32_bit);
     tcase_add_test(tc, special_values);
     tcase_add_test(tc, weight_zero_corners_in_every_kernel);
+    tcase_add_test(tc, underflowed_corner_weight_adds_nothing);
     tcase_add_test(tc, resample_v0_is_pixel_centre);
     tcase_add_test(tc, plan_names_the_variant);
     suite_add_tcase(s, tc);

@@ -113,7 +113,7 @@ __kernel void resample1_linear_seg2(__global const elem_t *restrict in, ulong in
             hi[INNER_K] = w[INNER_K] != 0 ? (idx_t)a.in2 : 0;
             __global elem_t *o = out + oo + q * (idx_t)a.out2;
             for (idx_t c = 0; c < c_n; c++)
-                STORE(o, c * c_out, interpolate(in, io + c * c_in, lo, hi, w));
+                STORE(o, c * c_out, interpolate(in, io + c * c_in, lo, hi, w, 0));
         }
     }
 }
