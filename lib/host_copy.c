@@ -1,12 +1,14 @@
-/* The host's side of staged transfers (staging.c): one memcpy split over threads that
- * live for one execute_host call. One thread copies 8 GB/s into pinned memory on the GPU
- * node's Xeon, a sixth of the bus's 54 GB/s, and writes a fresh (never touched) output at
- * 1.1 GB/s, page faults included; 16 threads copy 32 GB/s and fault 11 GB/s. The threads
- * are the call's own: no pool outlives it. */
+/* The host's side of staged transfers (staging.c): one copy (streaming stores,
+ * stream_copy.c, or memcpy) split over threads that live for one execute_host call. One
+ * thread copies 8 GB/s into pinned memory on the GPU node's Xeon, a sixth of the bus's
+ * 54 GB/s, and writes a fresh (never touched) output at 1.1 GB/s, page faults included;
+ * 16 threads copy 32 GB/s and fault 11 GB/s. The threads are the call's own: no pool
+ * outlives it. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #endif
 #include "operator.h"
+#include "stream_copy.h"
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -34,14 +36,26 @@ struct dmlcl__copier {
     char *dst;
     const char *src;
     size_t n, part;
+    int stream; /* streaming stores (stream_copy.c), else memcpy */
 };
+
+/* The destination is not read soon (a pinned buffer the device reads next, or the
+ * caller's array): streaming stores where asked, which skip reading it first. */
+static void copy_bytes(void *dst, const void *src, size_t n, int stream)
+{
+    if (stream)
+        dmlcl__stream_copy(dst, src, n);
+    else
+        memcpy(dst, src, n);
+}
 
 /* Bytes [i*part, (i+1)*part) of the copy, clipped to n. */
 static void copy_part(struct dmlcl__copier *c, int i)
 {
     size_t at = (size_t)i * c->part;
     if (at < c->n)
-        memcpy(c->dst + at, c->src + at, c->n - at < c->part ? c->n - at : c->part);
+        copy_bytes(c->dst + at, c->src + at, c->n - at < c->part ? c->n - at : c->part,
+                   c->stream);
 }
 
 static void *worker(void *arg)
@@ -86,6 +100,31 @@ dmlcl_status dmlcl__host_threads(int *threads)
     return DMLCL_SUCCESS;
 }
 
+/* $DMLCL_HOST_COPY, checked on every call: which directions stream (copy_bytes). auto
+ * streams both, as stream does; where the build has no streaming stores, every value
+ * copies with memcpy (dmlcl__stream_copy is one). */
+dmlcl_status dmlcl__host_copy_mode(int *stream_up, int *stream_down)
+{
+    static const struct {
+        const char *name;
+        int up, down;
+    } modes[] = {{"auto", 1, 1}, {"stream", 1, 1}, {"stream-upload", 1, 0},
+                 {"stream-download", 0, 1}, {"memcpy", 0, 0}};
+    const char *v = getenv("DMLCL_HOST_COPY");
+    *stream_up = *stream_down = 1;
+    if (!v || !*v)
+        return DMLCL_SUCCESS;
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
+        if (!strcmp(v, modes[i].name)) {
+            *stream_up = modes[i].up;
+            *stream_down = modes[i].down;
+            return DMLCL_SUCCESS;
+        }
+    return dmlcl__fail(DMLCL_INVALID_ARGUMENT,
+                       "DMLCL_HOST_COPY must be auto, stream, stream-upload, stream-download or "
+                       "memcpy, got '%s'", v);
+}
+
 /* auto: the CPUs this process may run on (an MPI rank bound to a few cores gets those),
  * at most 16, where the GPU node's copies stop gaining. */
 static int auto_threads(void)
@@ -120,21 +159,23 @@ dmlcl_status dmlcl__copier_start(dmlcl__copier **out, int want, uint64_t largest
     return DMLCL_SUCCESS;
 }
 
-void dmlcl__copier_copy(dmlcl__copier *c, void *dst, const void *src, size_t n)
+void dmlcl__copier_copy(dmlcl__copier *c, void *dst, const void *src, size_t n, int stream)
 {
     size_t parts = n / MIN_PART;
     if (parts > (size_t)c->threads + 1)
         parts = (size_t)c->threads + 1;
     if (parts <= 1) {
-        memcpy(dst, src, n);
+        copy_bytes(dst, src, n, stream);
         return;
     }
     pthread_mutex_lock(&c->lock);
     c->dst = dst;
     c->src = src;
     c->n = n;
+    c->stream = stream;
     c->parts = (int)parts;
-    c->part = (n / parts + 63) & ~(size_t)63; /* parts on cache lines */
+    /* parts of whole cache lines, rounded up so that they cover all n bytes */
+    c->part = ((n + parts - 1) / parts + 63) & ~(size_t)63;
     c->pending = (int)parts - 1;
     c->generation++;
     pthread_cond_broadcast(&c->go);

@@ -10,12 +10,14 @@ const dmlcl__op_class *dmlcl__op_class_find(dmlcl_operator_type type);
 /* ---- host arrays through pinned staging (staging.c) -------------------------------------- */
 /* Whether execute_host stages its copies (devices other than CPUs; $DMLCL_HOST_PATH=staged
  * everywhere, which tests use on POCL), the piece's size ($DMLCL_HOST_PATH=staged:BYTES,
- * else 16 MiB) and the host's copying threads (dmlcl__host_threads). A malformed
- * variable: INVALID_ARGUMENT naming it. */
+ * else 16 MiB), the host's copying threads (dmlcl__host_threads) and which directions
+ * copy with streaming stores (dmlcl__host_copy_mode). A malformed variable:
+ * INVALID_ARGUMENT naming it. */
 typedef struct {
     int staged;
     uint64_t piece;
     int threads;
+    int stream_up, stream_down;
 } dmlcl__host_plan;
 dmlcl_status dmlcl__host_path(const dmlcl_context *c, dmlcl__host_plan *p);
 /* A memcpy split over threads that live from start to stop (host_copy.c): `threads` in
@@ -23,8 +25,11 @@ dmlcl_status dmlcl__host_path(const dmlcl_context *c, dmlcl__host_plan *p);
  * where copies of `largest` bytes cannot use them. */
 typedef struct dmlcl__copier dmlcl__copier;
 dmlcl_status dmlcl__host_threads(int *threads); /* $DMLCL_HOST_THREADS; 0 for auto */
+/* $DMLCL_HOST_COPY: 1 for each direction (host to pinned, pinned to host) that streams. */
+dmlcl_status dmlcl__host_copy_mode(int *stream_up, int *stream_down);
 dmlcl_status dmlcl__copier_start(dmlcl__copier **c, int threads, uint64_t largest);
-void dmlcl__copier_copy(dmlcl__copier *c, void *dst, const void *src, size_t n);
+/* n bytes, split over the threads; stream: with dmlcl__stream_copy, else memcpy. */
+void dmlcl__copier_copy(dmlcl__copier *c, void *dst, const void *src, size_t n, int stream);
 void dmlcl__copier_stop(dmlcl__copier *c); /* NULL: nothing */
 
 /* Three pinned buffers of min(piece, largest, the device's buffer limit) bytes, mapped
@@ -39,6 +44,7 @@ struct dmlcl__pinned { /* the buffers, which the context keeps between calls */
 typedef struct dmlcl__staging {
     dmlcl_context *ctx;
     dmlcl__copier *copier;
+    int stream_up, stream_down; /* the plan's */
     uint64_t piece;
     struct dmlcl__pinned *pin;
     cl_event ev[DMLCL_STAGING_BUFFERS];

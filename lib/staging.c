@@ -21,6 +21,8 @@ dmlcl_status dmlcl__host_path(const dmlcl_context *c, dmlcl__host_plan *p)
     p->staged = !c->info.is_cpu;
     p->piece = PIECE_DEFAULT;
     dmlcl_status st = dmlcl__host_threads(&p->threads);
+    if (!st)
+        st = dmlcl__host_copy_mode(&p->stream_up, &p->stream_down);
     if (st || !v || !*v || !strcmp(v, "auto"))
         return st;
     char *end = NULL;
@@ -85,6 +87,8 @@ dmlcl_status dmlcl__staging_create(dmlcl_context *c, const dmlcl__host_plan *p,
 {
     memset(s, 0, sizeof *s);
     s->ctx = c;
+    s->stream_up = p->stream_up;
+    s->stream_down = p->stream_down;
     s->piece = p->piece < largest ? p->piece : largest;
     if (s->piece > c->info.max_mem_alloc)
         s->piece = c->info.max_mem_alloc;
@@ -140,7 +144,7 @@ dmlcl_status dmlcl__staging_upload(dmlcl__staging *s, const char *src, cl_mem ds
         const uint64_t n = bytes - at < s->piece ? bytes - at : s->piece;
         if ((st = settle(s, k)))
             break;
-        dmlcl__copier_copy(s->copier, s->pin->host[k], src + at, (size_t)n);
+        dmlcl__copier_copy(s->copier, s->pin->host[k], src + at, (size_t)n, s->stream_up);
         cl_int err = clEnqueueWriteBuffer(s->pin->queue, dst, CL_FALSE, (size_t)at, (size_t)n,
                                           s->pin->host[k], 0, NULL, &s->ev[k]);
         if (!err) /* on its way now, while the host fills the next buffer */
@@ -184,7 +188,7 @@ dmlcl_status dmlcl__staging_download(dmlcl__staging *s, cl_mem src, cl_event aft
             break;
         if ((st = settle(s, k)))
             break;
-        dmlcl__copier_copy(s->copier, dst + at, s->pin->host[k], (size_t)n);
+        dmlcl__copier_copy(s->copier, dst + at, s->pin->host[k], (size_t)n, s->stream_down);
     }
     return st;
 }

@@ -228,7 +228,8 @@ static int linear_staged_right(const linear_case *c, float *out)
 
 /* 40^3 values into 68^3 (250 KiB in, 1.2 MiB out), staged in pieces of 300,001 bytes that
  * five threads copy in parts (each a multiple of 64 bytes but the last, elements
- * straddling parts and pieces): the bits of the run in place. */
+ * straddling parts and pieces), with streaming stores (the default) and with memcpy: the
+ * bits of the run in place. */
 START_TEST(staged_on_threads)
 {
     linear_case c;
@@ -237,6 +238,9 @@ START_TEST(staged_on_threads)
     setenv("DMLCL_HOST_PATH", "staged:300001", 1);
     setenv("DMLCL_HOST_THREADS", "5", 1);
     ck_assert_msg(linear_staged_right(&c, out), "%s", dmlcl_last_error());
+    setenv("DMLCL_HOST_COPY", "memcpy", 1);
+    ck_assert_msg(linear_staged_right(&c, out), "memcpy: %s", dmlcl_last_error());
+    unsetenv("DMLCL_HOST_COPY");
     unsetenv("DMLCL_HOST_THREADS");
     unsetenv("DMLCL_HOST_PATH");
     free(out);
@@ -315,7 +319,7 @@ START_TEST(staged_from_threads)
 }
 END_TEST
 
-/* A malformed DMLCL_HOST_PATH or DMLCL_HOST_THREADS is refused by name, before any
+/* A malformed DMLCL_HOST_PATH, DMLCL_HOST_THREADS or DMLCL_HOST_COPY is refused by name, before any
  * buffer, on every device (whether or not it stages). */
 START_TEST(host_variables)
 {
@@ -329,6 +333,8 @@ START_TEST(host_variables)
         {"DMLCL_HOST_THREADS", "65", "auto or a number of threads from 1 to 64"},
         {"DMLCL_HOST_THREADS", "4x", "auto or a number of threads from 1 to 64"},
         {"DMLCL_HOST_THREADS", "-1", "auto or a number of threads from 1 to 64"},
+        {"DMLCL_HOST_COPY", "nt", "auto, stream, stream-upload, stream-download or memcpy"},
+        {"DMLCL_HOST_COPY", "Stream", "auto, stream, stream-upload, stream-download or memcpy"},
     };
     dmlcl_operator *op = make_op(4);
     float in[12] = {0}, out[12];
