@@ -157,7 +157,8 @@ void dmlcl_mpi_field_halo_stats(const dmlcl_mpi_field *field, dmlcl_mpi_halo_sta
  * context's queue (clFinish or a read waits for it): output's owned box gets this rank's
  * outputs, bit for bit the whole run's. input: a field of the operator's input layout
  * created with op as its reader; output: a field of its output layout. With
- * DMLCL_MPI_OVERLAP (at creation) the interior runs while the faces are in flight, and the
+ * DMLCL_MPI_OVERLAP (at creation) the interior starts at once, on the context's queue,
+ * while the faces are read (on a queue of the field's own) and in flight, and the
  * boundary slabs, once the ghosts are in, on a second queue of the device beside it (a
  * barrier on the context's queue keeps the caller's order).
  * Errors: INVALID_ARGUMENT (fields of other layouts, a ghost box that lacks the halo, the

@@ -34,12 +34,13 @@ dmlcl_status mpil_timeout_check(void); /* INVALID_ARGUMENT for a malformed value
 /* clFinish, bounded: "what: the device did not finish within T s" on expiry. */
 dmlcl_status mpil_finish(cl_command_queue q, const char *what);
 dmlcl_status mpil_event_wait(cl_event e, const char *what);
-/* dmlcl_mpi_halo_begin in two halves, so that a run can enqueue its interior between them,
- * behind the faces' reads on the in-order queue, before the host waits for those reads:
- * the GPU then goes from the reads to the interior with no host round trip between.
- * reads: the receives posted and the faces' reads enqueued (*reads: the last one's event,
- * NULL for none); sends: that event waited for (and released), the sends posted. */
-dmlcl_status mpil_halo_reads(dmlcl_mpi_field *f, cl_event *reads);
+/* dmlcl_mpi_halo_begin in two halves, so that a run can enqueue its interior before the
+ * host waits for the faces' reads. reads: the receives posted and the faces' reads
+ * enqueued on the field's own queue after `after` (an event of the context's queue that
+ * follows whatever wrote the field; NULL: a marker of the field's context queue made
+ * here), *reads the last one's event (NULL for none); sends: that event waited for (and
+ * released), the sends posted. */
+dmlcl_status mpil_halo_reads(dmlcl_mpi_field *f, cl_event after, cl_event *reads);
 dmlcl_status mpil_halo_sends(dmlcl_mpi_field *f, cl_event reads);
 /* MPI_Waitall, bounded: on expiry the open requests are cancelled and freed, and the
  * message names the first one through describe (ctx, its index). IO_ERROR. */
@@ -87,8 +88,9 @@ typedef struct exchange {
     MPI_Request *req;
     int nreq;
     cl_event last_write; /* the ghosts' writes read staging until this completes */
-    cl_command_queue xq; /* the ghosts' writes: a queue of their own, so they run while the
-                          * interior's kernel (which reads no ghost) runs on the context's */
+    cl_command_queue xq; /* the faces' reads and the ghosts' writes: a queue of their own,
+                          * so they run while the interior's kernel (which reads owned
+                          * elements only) runs on the context's */
     int in_flight;
     int posted, post_err; /* between begin's halves: requests posted, the receives' error */
     int timed_out;        /* an update's requests ran out of time: the field is done */

@@ -451,20 +451,28 @@ dmlcl_status dmlcl_mpi_operator_run_inputs(dmlcl_mpi_operator *op,
         return st;
 
     const int halo = !(flags & DMLCL_MPI_HALO_CURRENT), overlap = halo && op->count > 1;
-    cl_event reads = NULL; /* the faces' reads: the interior queues behind them */
-    if (halo && (st = mpil_halo_reads(in, &reads)) != DMLCL_SUCCESS)
-        return mpil_agree(op->in->comm, fn, st);
-    dmlcl_status run = DMLCL_SUCCESS;
-    cl_event before = NULL; /* the side queue's start: everything on ours so far */
     const int side = overlap && op->side;
-    cl_int err = side ? clEnqueueMarkerWithWaitList(dmlcl_context_queue(op->ctx), 0, NULL,
-                                                    &before)
-                      : CL_SUCCESS;
+    cl_command_queue q = dmlcl_context_queue(op->ctx);
+    /* `before` marks everything the caller enqueued on the context's queue before this run
+     * (whatever wrote the input or reads the output, and the last run's readers of the
+     * ghosts). The faces' reads, the ghosts' writes behind them (the field's queue) and the
+     * boundary slabs (the side queue) wait for it; the interior follows it here at once,
+     * waiting for none of them: it reads owned elements only, which they do not write. */
+    cl_event before = NULL;
+    dmlcl_status run = DMLCL_SUCCESS;
+    cl_int err = halo || side ? clEnqueueMarkerWithWaitList(q, 0, NULL, &before) : CL_SUCCESS;
     if (err != CL_SUCCESS)
         run = mpil_cl_fail("clEnqueueMarkerWithWaitList (before the interior)", err);
-    if (overlap && run == DMLCL_SUCCESS) { /* the interior computes while the faces fly */
+    if (overlap && run == DMLCL_SUCCESS) /* the interior computes while the faces fly */
         run = enqueue(op, &op->parts[1], in, len, out);
-        clFlush(dmlcl_context_queue(op->ctx));
+    if (before)
+        clFlush(q); /* the interior goes to the device now; other queues wait for `before` */
+    cl_event reads = NULL;
+    const int same = dmlcl_context_queue(in->ctx) == q; /* else the field's queue's marker */
+    if (halo && (st = mpil_halo_reads(in, same ? before : NULL, &reads)) != DMLCL_SUCCESS) {
+        if (before)
+            clReleaseEvent(before);
+        return mpil_agree(op->in->comm, fn, st);
     }
     if (halo)
         mpil_halo_sends(in, reads); /* its failures wait in the field for halo_end */
