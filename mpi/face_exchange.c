@@ -17,6 +17,7 @@ void exchange_free(exchange *ex, cl_command_queue q)
     static const char *const fn = "dmlcl_mpi_field_release";
     if (ex->last_write)
         mpil_event_wait(ex->last_write, fn), clReleaseEvent(ex->last_write);
+    spans_release(ex->span, 4);
     if (ex->xq)
         mpil_finish(ex->xq, fn), clReleaseCommandQueue(ex->xq);
     if (ex->staging) {
@@ -101,7 +102,8 @@ dmlcl_status exchange_plan(dmlcl_mpi_field *f, const box *needed_all)
     err = clGetCommandQueueInfo(dmlcl_context_queue(f->ctx), CL_QUEUE_DEVICE, sizeof dev, &dev,
                                 NULL);
     if (err == CL_SUCCESS)
-        ex->xq = clCreateCommandQueue(dmlcl_context_cl_context(f->ctx), dev, 0, &err);
+        ex->xq = clCreateCommandQueue(dmlcl_context_cl_context(f->ctx), dev,
+                                      ex->profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
     if (err != CL_SUCCESS)
         return mpil_cl_fail("clCreateCommandQueue (the halo's reads and writes)", err);
     return DMLCL_SUCCESS;
@@ -174,6 +176,7 @@ dmlcl_status mpil_halo_reads(dmlcl_mpi_field *f, cl_event after, cl_event *reads
         clReleaseEvent(ex->last_write);
         ex->last_write = NULL;
     }
+    spans_release(ex->span, 4); /* a run took them, or nobody asks */
     int k = 0, err = MPI_SUCCESS;
     for (int i = 0; i < ex->nrecv && err == MPI_SUCCESS; i++)
         err = post(ex, &ex->recv[i], 0, comm, tag_of(f), &k);
@@ -185,7 +188,8 @@ dmlcl_status mpil_halo_reads(dmlcl_mpi_field *f, cl_event after, cl_event *reads
         st = mpil_cl_fail("dmlcl_mpi_halo_begin: clEnqueueBarrierWithWaitList (the faces' "
                           "queue)", cerr);
     for (int i = 0; i < ex->nsend && cerr == CL_SUCCESS; i++)
-        cerr = field_rect(f, ex->xq, &ex->send[i].region, ex->host + ex->send[i].at, 1, reads);
+        cerr = field_rect(f, ex->xq, &ex->send[i].region, ex->host + ex->send[i].at, 1, reads,
+                          ex->profile ? &ex->span[SPAN_READ0] : NULL);
     if (cerr != CL_SUCCESS && st == DMLCL_SUCCESS)
         st = mpil_cl_fail("dmlcl_mpi_halo_begin: clEnqueueReadBufferRect (a face)", cerr);
     if (cerr == CL_SUCCESS && *reads && (cerr = clFlush(ex->xq)) && st == DMLCL_SUCCESS)
@@ -201,11 +205,17 @@ dmlcl_status mpil_halo_sends(dmlcl_mpi_field *f, cl_event reads)
     MPI_Comm comm = f->layout->comm;
     dmlcl_status st = ex->pending;
     int k = ex->posted, err = ex->post_err;
+    const double t0 = mpil_now_s();
     if (reads) { /* the last face's read: the queue is in order */
         dmlcl_status w = mpil_event_wait(reads, "dmlcl_mpi_halo_begin: the faces' reads");
         st = st == DMLCL_SUCCESS ? w : st;
-        clReleaseEvent(reads);
+        if (ex->profile)
+            ex->span[SPAN_READ1] = reads;
+        else
+            clReleaseEvent(reads);
     }
+    ex->sends_at_s = mpil_now_s();
+    ex->reads_wait_ms = (ex->sends_at_s - t0) * 1e3;
     /* Sent even after a failed read (its bytes are then wrong, and end reports the failure
      * on every rank): a rank that stopped sending would leave its neighbours waiting. */
     for (int i = 0; i < ex->nsend && err == MPI_SUCCESS; i++)
@@ -248,6 +258,7 @@ dmlcl_status dmlcl_mpi_halo_end(dmlcl_mpi_field *f)
                                         describe, f);
     if (w != DMLCL_SUCCESS)
         ex->timed_out = w == DMLCL_IO_ERROR;
+    ex->exchange_ms = (mpil_now_s() - ex->sends_at_s) * 1e3;
     st = st == DMLCL_SUCCESS ? w : st;
     /* Enqueued on the field's own queue, not waited for: they run beside whatever the
      * context's queue runs now (dmlcl_mpi_operator_run's interior, which reads no ghost),
@@ -258,7 +269,9 @@ dmlcl_status dmlcl_mpi_halo_end(dmlcl_mpi_field *f)
     cl_int cerr = CL_SUCCESS;
     for (int i = 0; i < ex->nrecv && cerr == CL_SUCCESS && st == DMLCL_SUCCESS; i++)
         cerr = field_rect(f, ex->xq, &ex->recv[i].region, ex->host + ex->recv[i].at, 0,
-                          &ex->last_write);
+                          &ex->last_write, ex->profile ? &ex->span[SPAN_WRITE0] : NULL);
+    if (ex->profile && ex->last_write)
+        clRetainEvent(ex->last_write), ex->span[SPAN_WRITE1] = ex->last_write;
     if (cerr == CL_SUCCESS && ex->last_write && (cerr = clFlush(ex->xq)) == CL_SUCCESS)
         cerr = clEnqueueBarrierWithWaitList(dmlcl_context_queue(f->ctx), 1, &ex->last_write,
                                             NULL);
