@@ -75,6 +75,7 @@ typedef struct dmlcl_mpi_operator dmlcl_mpi_operator;
 
 /* dmlcl_mpi_operator_create flags. */
 #define DMLCL_MPI_OVERLAP 1u /* run: interior outputs while the halo is in flight, then the rest */
+#define DMLCL_MPI_PROFILE 4u /* runs keep their commands' events: dmlcl_mpi_operator_profile */
 
 /* Collective. desc: any libdmlcl operator (the RESAMPLE family, REVERSE_SUBSEQUENCES) on the
  * whole (logical) tensors, held through dmlcl_operator_desc_copy (the caller's may go),
@@ -85,8 +86,9 @@ typedef struct dmlcl_mpi_operator dmlcl_mpi_operator;
  * output box, reading the input box dmlcl_operator_input_box() gives for it; the tile
  * operators are created here (with DMLCL_MPI_OVERLAP also one for the outputs that read
  * only owned elements and one per boundary slab). context: this rank's; it must outlive
- * the operator. Errors: INVALID_ARGUMENT (descriptor, layouts, flags), as
- * dmlcl_operator_create_tile_box, all agreed. */
+ * the operator. DMLCL_MPI_PROFILE needs a context queue made with
+ * CL_QUEUE_PROFILING_ENABLE (dmlcl_context_create's own queue is). Errors: INVALID_ARGUMENT
+ * (descriptor, layouts, flags), as dmlcl_operator_create_tile_box, all agreed. */
 dmlcl_status dmlcl_mpi_operator_create(dmlcl_context *context, const dmlcl_operator_desc *desc,
                                        const dmlcl_mpi_layout *input,
                                        const dmlcl_mpi_layout *output, uint32_t flags,
@@ -157,7 +159,8 @@ void dmlcl_mpi_field_halo_stats(const dmlcl_mpi_field *field, dmlcl_mpi_halo_sta
  * context's queue (clFinish or a read waits for it): output's owned box gets this rank's
  * outputs, bit for bit the whole run's. input: a field of the operator's input layout
  * created with op as its reader; output: a field of its output layout. With
- * DMLCL_MPI_OVERLAP (at creation) the interior runs while the faces are in flight, and the
+ * DMLCL_MPI_OVERLAP (at creation) the interior starts at once, on the context's queue,
+ * while the faces are read (on a queue of the field's own) and in flight, and the
  * boundary slabs, once the ghosts are in, on a second queue of the device beside it (a
  * barrier on the context's queue keeps the caller's order).
  * Errors: INVALID_ARGUMENT (fields of other layouts, a ghost box that lacks the halo, the
@@ -174,6 +177,30 @@ dmlcl_status dmlcl_mpi_operator_run(dmlcl_mpi_operator *op, dmlcl_mpi_field *inp
 dmlcl_status dmlcl_mpi_operator_run_inputs(dmlcl_mpi_operator *op,
                                            dmlcl_mpi_field *const *inputs, uint32_t input_count,
                                            dmlcl_mpi_field *output, uint32_t flags);
+
+/* Where the time of op's last run went (op made with DMLCL_MPI_PROFILE), in ms. Device
+ * phases are OpenCL profiling times, from the start of the run's first device command
+ * (each phase: its first command's start and its length to its last command's end);
+ * host phases, the host's waits. -1: the run had no such phase (no faces, no overlap,
+ * DMLCL_MPI_HALO_CURRENT), or it was not timed: the faces' reads and the ghosts' writes
+ * are timed where the input field was created with op as its reader (its own queue then
+ * profiles). A tile of several launches (past 2^31 elements) is timed by its completion
+ * marker. */
+typedef struct dmlcl_mpi_run_profile {
+    double reads_start_ms, reads_ms;   /* device: the faces' reads into host memory */
+    double kernel_start_ms, kernel_ms; /* device: the interior (without overlap: the tile) */
+    double writes_start_ms, writes_ms; /* device: the ghosts' writes */
+    double slabs_start_ms, slabs_ms;   /* device: the boundary slabs */
+    double device_ms;                  /* device: the first command's start to the last end */
+    double reads_wait_ms;              /* host: waiting for the faces' reads */
+    double exchange_ms;                /* host: the sends posted to the last request done */
+} dmlcl_mpi_run_profile;
+
+/* Not collective. The profile of op's last run, once its commands have finished (after
+ * clFinish of the context's queue). Errors: INVALID_ARGUMENT (op NULL or made without
+ * DMLCL_MPI_PROFILE, no run yet, a run not finished), and the message says which. */
+dmlcl_status dmlcl_mpi_operator_profile(const dmlcl_mpi_operator *op,
+                                        dmlcl_mpi_run_profile *profile);
 
 /* Test hook: the next field buffer this rank allocates fails as if the device were out of
  * memory (on = 1), to test that every rank reports it. */

@@ -17,6 +17,7 @@ void exchange_free(exchange *ex, cl_command_queue q)
     static const char *const fn = "dmlcl_mpi_field_release";
     if (ex->last_write)
         mpil_event_wait(ex->last_write, fn), clReleaseEvent(ex->last_write);
+    spans_release(ex->span, 4);
     if (ex->xq)
         mpil_finish(ex->xq, fn), clReleaseCommandQueue(ex->xq);
     if (ex->staging) {
@@ -101,9 +102,10 @@ dmlcl_status exchange_plan(dmlcl_mpi_field *f, const box *needed_all)
     err = clGetCommandQueueInfo(dmlcl_context_queue(f->ctx), CL_QUEUE_DEVICE, sizeof dev, &dev,
                                 NULL);
     if (err == CL_SUCCESS)
-        ex->xq = clCreateCommandQueue(dmlcl_context_cl_context(f->ctx), dev, 0, &err);
+        ex->xq = clCreateCommandQueue(dmlcl_context_cl_context(f->ctx), dev,
+                                      ex->profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
     if (err != CL_SUCCESS)
-        return mpil_cl_fail("clCreateCommandQueue (the ghosts' writes)", err);
+        return mpil_cl_fail("clCreateCommandQueue (the halo's reads and writes)", err);
     return DMLCL_SUCCESS;
 }
 
@@ -127,11 +129,30 @@ static int tag_of(const dmlcl_mpi_field *f) { return f->tag % 32000; }
 dmlcl_status dmlcl_mpi_halo_begin(dmlcl_mpi_field *f)
 {
     cl_event reads = NULL;
-    dmlcl_status st = mpil_halo_reads(f, &reads);
+    dmlcl_status st = mpil_halo_reads(f, NULL, &reads);
     return st == DMLCL_SUCCESS ? mpil_halo_sends(f, reads) : st;
 }
 
-dmlcl_status mpil_halo_reads(dmlcl_mpi_field *f, cl_event *reads)
+/* The field's own queue waits for `after` (NULL: a marker of everything enqueued on the
+ * field's context queue so far), so that the faces' reads see the field as the caller
+ * last wrote it and the ghosts' writes behind them (the queue is in order) come after the
+ * last step's readers of the ghosts; the context's queue goes on meanwhile (a run's
+ * interior). Made even where this rank sends nothing: its ghosts' writes need the order. */
+static cl_int order_after(dmlcl_mpi_field *f, cl_event after)
+{
+    cl_command_queue q = dmlcl_context_queue(f->ctx);
+    cl_event mine = NULL;
+    cl_int err = CL_SUCCESS;
+    if (!after && (err = clEnqueueMarkerWithWaitList(q, 0, NULL, &mine)) == CL_SUCCESS)
+        err = clFlush(q); /* another queue waits for it */
+    if (err == CL_SUCCESS)
+        err = clEnqueueBarrierWithWaitList(f->ex.xq, 1, after ? &after : &mine, NULL);
+    if (mine)
+        clReleaseEvent(mine);
+    return err;
+}
+
+dmlcl_status mpil_halo_reads(dmlcl_mpi_field *f, cl_event after, cl_event *reads)
 {
     exchange *ex = &f->ex;
     MPI_Comm comm = f->layout->comm;
@@ -155,19 +176,23 @@ dmlcl_status mpil_halo_reads(dmlcl_mpi_field *f, cl_event *reads)
         clReleaseEvent(ex->last_write);
         ex->last_write = NULL;
     }
+    spans_release(ex->span, 4); /* a run took them, or nobody asks */
     int k = 0, err = MPI_SUCCESS;
     for (int i = 0; i < ex->nrecv && err == MPI_SUCCESS; i++)
         err = post(ex, &ex->recv[i], 0, comm, tag_of(f), &k);
-    /* Every face in one go, then one wait (in mpil_halo_sends): the reads queue behind
-     * whatever wrote the field (an in-order queue), and overlap each other's latency. */
-    cl_int cerr = CL_SUCCESS;
+    /* Every face in one go on the field's own queue, then one wait (in mpil_halo_sends):
+     * the reads overlap each other's latency, and no kernel of the context's queue waits
+     * for them. */
+    cl_int cerr = ex->xq ? order_after(f, after) : CL_SUCCESS;
+    if (cerr != CL_SUCCESS && st == DMLCL_SUCCESS)
+        st = mpil_cl_fail("dmlcl_mpi_halo_begin: clEnqueueBarrierWithWaitList (the faces' "
+                          "queue)", cerr);
     for (int i = 0; i < ex->nsend && cerr == CL_SUCCESS; i++)
-        cerr = field_rect(f, dmlcl_context_queue(f->ctx), &ex->send[i].region,
-                          ex->host + ex->send[i].at, 1, reads);
+        cerr = field_rect(f, ex->xq, &ex->send[i].region, ex->host + ex->send[i].at, 1, reads,
+                          ex->profile ? &ex->span[SPAN_READ0] : NULL);
     if (cerr != CL_SUCCESS && st == DMLCL_SUCCESS)
         st = mpil_cl_fail("dmlcl_mpi_halo_begin: clEnqueueReadBufferRect (a face)", cerr);
-    if (cerr == CL_SUCCESS && *reads && (cerr = clFlush(dmlcl_context_queue(f->ctx))) &&
-        st == DMLCL_SUCCESS)
+    if (cerr == CL_SUCCESS && *reads && (cerr = clFlush(ex->xq)) && st == DMLCL_SUCCESS)
         st = mpil_cl_fail("dmlcl_mpi_halo_begin: clFlush (the faces' reads)", cerr);
     ex->posted = k, ex->post_err = err;
     ex->pending = st;
@@ -180,11 +205,17 @@ dmlcl_status mpil_halo_sends(dmlcl_mpi_field *f, cl_event reads)
     MPI_Comm comm = f->layout->comm;
     dmlcl_status st = ex->pending;
     int k = ex->posted, err = ex->post_err;
+    const double t0 = mpil_now_s();
     if (reads) { /* the last face's read: the queue is in order */
         dmlcl_status w = mpil_event_wait(reads, "dmlcl_mpi_halo_begin: the faces' reads");
         st = st == DMLCL_SUCCESS ? w : st;
-        clReleaseEvent(reads);
+        if (ex->profile)
+            ex->span[SPAN_READ1] = reads;
+        else
+            clReleaseEvent(reads);
     }
+    ex->sends_at_s = mpil_now_s();
+    ex->reads_wait_ms = (ex->sends_at_s - t0) * 1e3;
     /* Sent even after a failed read (its bytes are then wrong, and end reports the failure
      * on every rank): a rank that stopped sending would leave its neighbours waiting. */
     for (int i = 0; i < ex->nsend && err == MPI_SUCCESS; i++)
@@ -227,17 +258,20 @@ dmlcl_status dmlcl_mpi_halo_end(dmlcl_mpi_field *f)
                                         describe, f);
     if (w != DMLCL_SUCCESS)
         ex->timed_out = w == DMLCL_IO_ERROR;
+    ex->exchange_ms = (mpil_now_s() - ex->sends_at_s) * 1e3;
     st = st == DMLCL_SUCCESS ? w : st;
     /* Enqueued on the field's own queue, not waited for: they run beside whatever the
      * context's queue runs now (dmlcl_mpi_operator_run's interior, which reads no ghost),
      * and a barrier makes everything enqueued on the context's queue after this return
-     * wait for them (in-order semantics for the caller). The previous step's readers of
-     * the ghosts finished in begin (its bounded finish); the next begin waits for these writes
-     * before reusing the staging memory. */
+     * wait for them (in-order semantics for the caller). They queue behind begin's
+     * barrier, so after the previous step's readers of the ghosts; the next begin waits
+     * for these writes before reusing the staging memory. */
     cl_int cerr = CL_SUCCESS;
     for (int i = 0; i < ex->nrecv && cerr == CL_SUCCESS && st == DMLCL_SUCCESS; i++)
         cerr = field_rect(f, ex->xq, &ex->recv[i].region, ex->host + ex->recv[i].at, 0,
-                          &ex->last_write);
+                          &ex->last_write, ex->profile ? &ex->span[SPAN_WRITE0] : NULL);
+    if (ex->profile && ex->last_write)
+        clRetainEvent(ex->last_write), ex->span[SPAN_WRITE1] = ex->last_write;
     if (cerr == CL_SUCCESS && ex->last_write && (cerr = clFlush(ex->xq)) == CL_SUCCESS)
         cerr = clEnqueueBarrierWithWaitList(dmlcl_context_queue(f->ctx), 1, &ex->last_write,
                                             NULL);

@@ -113,7 +113,7 @@ void dmlcl_mpi_field_release(dmlcl_mpi_field *f)
 }
 
 dmlcl_status field_create(dmlcl_context *context, const dmlcl_mpi_layout *layout,
-                          const box *needed_all, dmlcl_status found,
+                          const box *needed_all, dmlcl_status found, int profile,
                           const dmlcl_buffer_binding *buffer, dmlcl_mpi_field **out)
 {
     if (out)
@@ -130,6 +130,7 @@ dmlcl_status field_create(dmlcl_context *context, const dmlcl_mpi_layout *layout
         f->ctx = context;
         f->layout = layout;
         f->tag = layout->fields;
+        f->ex.profile = profile;
         dmlcl_mpi_layout_box(layout, -1, &f->owned);
         f->needed = needed_all[layout->rank];
         box_hull(&f->owned, &f->needed, &f->ghost);
@@ -179,7 +180,7 @@ static dmlcl_status owned_copy(dmlcl_mpi_field *f, void *data, int read)
 {
     const char *what = read ? "dmlcl_mpi_field_read: clEnqueueReadBufferRect"
                             : "dmlcl_mpi_field_write: clEnqueueWriteBufferRect";
-    cl_int err = field_rect(f, dmlcl_context_queue(f->ctx), &f->owned, data, read, NULL);
+    cl_int err = field_rect(f, dmlcl_context_queue(f->ctx), &f->owned, data, read, NULL, NULL);
     return err == CL_SUCCESS ? mpil_finish(dmlcl_context_queue(f->ctx), what)
                              : mpil_cl_fail(what, err);
 }

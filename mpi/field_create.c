@@ -21,7 +21,8 @@ dmlcl_status dmlcl_mpi_field_create(dmlcl_context *context, const dmlcl_mpi_layo
             dmlcl_mpi_operator_input_box(reader, r, &needed_all[r]);
         else
             box_empty(layout->dims, &needed_all[r]);
-    dmlcl_status st = field_create(context, layout, needed_all, found, buffer, out);
+    const int profile = reader && operator_profiles(reader);
+    dmlcl_status st = field_create(context, layout, needed_all, found, profile, buffer, out);
     free(needed_all);
     return st;
 }

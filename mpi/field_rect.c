@@ -7,7 +7,7 @@
  * its innermost dimensions (those spanning the ghost box whole merge with the one above),
  * then rows and slices; any further outer dimensions are a loop of rect copies. */
 cl_int field_rect(const dmlcl_mpi_field *f, cl_command_queue q, const box *region, void *host,
-                  int read, cl_event *event)
+                  int read, cl_event *event, cl_event *first)
 {
     const uint32_t n = region->dimension_count, e = f->layout->elem;
     if (!box_count(region))
@@ -58,6 +58,8 @@ cl_int field_rect(const dmlcl_mpi_field *f, cl_command_queue q, const box *regio
         }
         if (err != CL_SUCCESS)
             return err;
+        if (first && !*first && event && *event)
+            clRetainEvent(*event), *first = *event;
         h += (size_t)block * rows * slices;
         int d = (int)loops - 1; /* odometer over the loop dimensions */
         while (d >= 0 && ++idx[d] == region->sizes[d])

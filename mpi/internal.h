@@ -33,13 +33,15 @@ double mpil_timeout_s(void);          /* DMLCL_MPI_TIMEOUT, default 300 */
 dmlcl_status mpil_timeout_check(void); /* INVALID_ARGUMENT for a malformed value */
 /* clFinish, bounded: "what: the device did not finish within T s" on expiry. */
 dmlcl_status mpil_finish(cl_command_queue q, const char *what);
+double mpil_now_s(void); /* CLOCK_MONOTONIC */
 dmlcl_status mpil_event_wait(cl_event e, const char *what);
-/* dmlcl_mpi_halo_begin in two halves, so that a run can enqueue its interior between them,
- * behind the faces' reads on the in-order queue, before the host waits for those reads:
- * the GPU then goes from the reads to the interior with no host round trip between.
- * reads: the receives posted and the faces' reads enqueued (*reads: the last one's event,
- * NULL for none); sends: that event waited for (and released), the sends posted. */
-dmlcl_status mpil_halo_reads(dmlcl_mpi_field *f, cl_event *reads);
+/* dmlcl_mpi_halo_begin in two halves, so that a run can enqueue its interior before the
+ * host waits for the faces' reads. reads: the receives posted and the faces' reads
+ * enqueued on the field's own queue after `after` (an event of the context's queue that
+ * follows whatever wrote the field; NULL: a marker of the field's context queue made
+ * here), *reads the last one's event (NULL for none); sends: that event waited for (and
+ * released), the sends posted. */
+dmlcl_status mpil_halo_reads(dmlcl_mpi_field *f, cl_event after, cl_event *reads);
 dmlcl_status mpil_halo_sends(dmlcl_mpi_field *f, cl_event reads);
 /* MPI_Waitall, bounded: on expiry the open requests are cancelled and freed, and the
  * message names the first one through describe (ctx, its index). IO_ERROR. */
@@ -87,11 +89,18 @@ typedef struct exchange {
     MPI_Request *req;
     int nreq;
     cl_event last_write; /* the ghosts' writes read staging until this completes */
-    cl_command_queue xq; /* the ghosts' writes: a queue of their own, so they run while the
-                          * interior's kernel (which reads no ghost) runs on the context's */
+    cl_command_queue xq; /* the faces' reads and the ghosts' writes: a queue of their own,
+                          * so they run while the interior's kernel (which reads owned
+                          * elements only) runs on the context's */
     int in_flight;
     int posted, post_err; /* between begin's halves: requests posted, the receives' error */
     int timed_out;        /* an update's requests ran out of time: the field is done */
+    /* The last update's timeline (a run's profile, profile.c): with `profile` (xq made
+     * with CL_QUEUE_PROFILING_ENABLE) span[SPAN_*], the events of its first and last face
+     * read and ghost write; always, the host's waits. */
+    int profile;
+    cl_event span[4];
+    double sends_at_s, reads_wait_ms, exchange_ms;
     dmlcl_status pending; /* a failure of begin, reported (agreed) by end */
 } exchange;
 
@@ -109,20 +118,33 @@ struct dmlcl_mpi_field {
 
 /* Makes a field whose ghost box holds needed_all[its rank] (every rank's read box, as the
  * face exchange plans from them); found: a failure the caller found, agreed like the
- * field's own (field.c). Collective. */
+ * field's own; profile: its halo's queue profiles (field.c). Collective. */
 dmlcl_status field_create(dmlcl_context *context, const dmlcl_mpi_layout *layout,
-                          const box *needed_all, dmlcl_status found,
+                          const box *needed_all, dmlcl_status found, int profile,
                           const dmlcl_buffer_binding *buffer, dmlcl_mpi_field **out);
 /* Copies region (inside the ghost box) between the device buffer and a packed host array
- * of it, enqueued (not blocking); *event: the last command's (field_rect.c). */
+ * of it, enqueued (not blocking); *event: the last command's; first (may be NULL): where
+ * still NULL, the first command's, retained (field_rect.c). */
 cl_int field_rect(const dmlcl_mpi_field *f, cl_command_queue q, const box *region, void *host,
-                  int read,
-                  cl_event *event);
+                  int read, cl_event *event, cl_event *first);
 /* Plans the exchange from every rank's needed box (face_exchange.c); local. */
 dmlcl_status exchange_plan(dmlcl_mpi_field *f, const box *needed_all);
 void exchange_free(exchange *ex, cl_command_queue q);
 
-/* 1 if op's input layout is l (operator.c). */
+/* 1 if op's input layout is l; 1 if op was made with DMLCL_MPI_PROFILE (operator.c). */
 int operator_reads(const dmlcl_mpi_operator *op, const dmlcl_mpi_layout *l);
+int operator_profiles(const dmlcl_mpi_operator *op);
+
+/* ---- a run's profile (profile.c): the events of DMLCL_MPI_PROFILE's timeline ---------- */
+enum { SPAN_READ0, SPAN_READ1, SPAN_WRITE0, SPAN_WRITE1, SPAN_KERNEL, SPAN_SLAB0, SPAN_SLAB1,
+       SPANS };
+typedef struct run_spans {
+    cl_event ev[SPANS]; /* NULL: the run had no such command, or it was not timed */
+    double reads_wait_ms, exchange_ms;
+    int runs;
+} run_spans;
+void spans_release(cl_event *ev, int n);
+/* The profile of a finished run: INVALID_ARGUMENT if a command has not finished. */
+dmlcl_status spans_profile(const run_spans *r, dmlcl_mpi_run_profile *p);
 
 #endif

@@ -28,9 +28,12 @@ struct dmlcl_mpi_operator {
     piece parts[2 + 2 * MAXDIM];
     int count;
     box made_in, made_out; /* the ghost boxes the tile operators were made for */
+    run_spans spans;       /* with DMLCL_MPI_PROFILE: the last run's timeline */
 };
 
 int operator_reads(const dmlcl_mpi_operator *op, const dmlcl_mpi_layout *l) { return op->in == l; }
+
+int operator_profiles(const dmlcl_mpi_operator *op) { return !!(op->flags & DMLCL_MPI_PROFILE); }
 
 void dmlcl_mpi_operator_input_box(const dmlcl_mpi_operator *op, int rank, dmlcl_mpi_box *b)
 {
@@ -68,16 +71,36 @@ static dmlcl_status validate_lengths_cut(const dmlcl_tensor_desc *len,
     return DMLCL_SUCCESS;
 }
 
+/* A profile reads the times of the commands on the context's queue. */
+static dmlcl_status validate_profile(dmlcl_context *ctx)
+{
+    cl_command_queue_properties props = 0;
+    cl_int err = clGetCommandQueueInfo(dmlcl_context_queue(ctx), CL_QUEUE_PROPERTIES,
+                                       sizeof props, &props, NULL);
+    if (err != CL_SUCCESS)
+        return mpil_cl_fail("clGetCommandQueueInfo (the context's queue)", err);
+    if (!(props & CL_QUEUE_PROFILING_ENABLE))
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "flags: DMLCL_MPI_PROFILE needs the context's queue made with "
+                         "CL_QUEUE_PROFILING_ENABLE");
+    return DMLCL_SUCCESS;
+}
+
 /* Every rule one rank checks alone (the halo query checks the descriptor, host only). */
-static dmlcl_status validate(const dmlcl_operator_desc *desc, const dmlcl_mpi_layout *in,
-                             const dmlcl_mpi_layout *out, uint32_t flags)
+static dmlcl_status validate(dmlcl_context *ctx, const dmlcl_operator_desc *desc,
+                             const dmlcl_mpi_layout *in, const dmlcl_mpi_layout *out,
+                             uint32_t flags)
 {
     int same = MPI_UNEQUAL;
     if (!desc || !desc->desc)
         return mpil_fail(DMLCL_INVALID_ARGUMENT, "desc is NULL");
-    if (flags & ~DMLCL_MPI_OVERLAP)
-        return mpil_fail(DMLCL_INVALID_ARGUMENT, "flags 0x%x: only DMLCL_MPI_OVERLAP is known",
+    if (flags & ~(DMLCL_MPI_OVERLAP | DMLCL_MPI_PROFILE))
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "flags 0x%x: only DMLCL_MPI_OVERLAP and DMLCL_MPI_PROFILE are known",
                          flags);
+    dmlcl_status st = flags & DMLCL_MPI_PROFILE ? validate_profile(ctx) : DMLCL_SUCCESS;
+    if (st != DMLCL_SUCCESS)
+        return st;
     MPI_Comm_compare(in->comm, out->comm, &same);
     if (same != MPI_IDENT && same != MPI_CONGRUENT)
         return mpil_fail(DMLCL_INVALID_ARGUMENT,
@@ -263,7 +286,7 @@ dmlcl_status dmlcl_mpi_operator_create(dmlcl_context *context, const dmlcl_opera
     else if (!context || !out)
         st = mpil_fail(DMLCL_INVALID_ARGUMENT, "%s is NULL", context ? "out" : "context");
     else
-        st = validate(desc, input, output, flags);
+        st = validate(context, desc, input, output, flags);
     if (st == DMLCL_SUCCESS &&
         (st = dmlcl_operator_desc_copy(desc, &op->whole)) != DMLCL_SUCCESS)
         st = mpil_dmlcl_fail(st, "dmlcl_operator_desc_copy");
@@ -304,6 +327,7 @@ void dmlcl_mpi_operator_release(dmlcl_mpi_operator *op)
     if (!op)
         return;
     release_ops(op);
+    spans_release(op->spans.ev, SPANS);
     dmlcl_context_release(op->side);
     dmlcl_operator_desc_free(op->whole);
     free(op->needed);
@@ -383,9 +407,10 @@ static uint64_t offset_in(const dmlcl_mpi_field *f, const box *b)
     return f->offset + o * f->layout->elem;
 }
 
+/* event: NULL, or where the piece's completion event goes (a profile's). */
 static dmlcl_status enqueue(const dmlcl_mpi_operator *op, const piece *p,
                             const dmlcl_mpi_field *in, const dmlcl_mpi_field *len,
-                            const dmlcl_mpi_field *out)
+                            const dmlcl_mpi_field *out, cl_event *event)
 {
     if (!p->op)
         return DMLCL_SUCCESS;
@@ -395,8 +420,34 @@ static dmlcl_status enqueue(const dmlcl_mpi_operator *op, const piece *p,
         bi[1] = (dmlcl_buffer_binding){len->buffer, offset_in(len, &lb), 0};
     }
     dmlcl_buffer_binding bo = {out->buffer, offset_in(out, &p->out), 0};
-    dmlcl_status st = dmlcl_operator_enqueue(p->op, bi, len ? 2 : 1, &bo, 1, 0, NULL, NULL);
+    dmlcl_status st = dmlcl_operator_enqueue(p->op, bi, len ? 2 : 1, &bo, 1, 0, NULL, event);
     return st == DMLCL_SUCCESS ? st : mpil_dmlcl_fail(st, "dmlcl_operator_enqueue");
+}
+
+/* The profile's slot for a piece's event: NULL without DMLCL_MPI_PROFILE. */
+static cl_event *span(dmlcl_mpi_operator *op, int which)
+{
+    return op->flags & DMLCL_MPI_PROFILE ? &op->spans.ev[which] : NULL;
+}
+
+/* The boundary slabs, each on its tile operator's queue; a profile keeps the first and
+ * the last one's events. */
+static dmlcl_status enqueue_slabs(dmlcl_mpi_operator *op, const dmlcl_mpi_field *in,
+                                  const dmlcl_mpi_field *len, const dmlcl_mpi_field *out)
+{
+    dmlcl_status st = DMLCL_SUCCESS;
+    cl_event *first = span(op, SPAN_SLAB0), *last = span(op, SPAN_SLAB1);
+    for (int i = 2; i < op->count && st == DMLCL_SUCCESS; i++) {
+        cl_event e = NULL;
+        st = enqueue(op, &op->parts[i], in, len, out, first ? &e : NULL);
+        if (!e)
+            continue;
+        if (!*first)
+            clRetainEvent(e), *first = e;
+        spans_release(last, 1);
+        *last = e;
+    }
+    return st;
 }
 
 /* The boundary slabs on the side queue, beside the interior: after everything enqueued on
@@ -404,7 +455,7 @@ static dmlcl_status enqueue(const dmlcl_mpi_operator *op, const piece *p,
  * reads the output) and the ghosts' writes (`ghosts`; NULL: none); then a barrier holds
  * whatever comes next on the context's queue until they are done (in-order semantics
  * for the caller, and for the next halo update's reads of the faces). */
-static dmlcl_status enqueue_side(const dmlcl_mpi_operator *op, cl_event before, cl_event ghosts,
+static dmlcl_status enqueue_side(dmlcl_mpi_operator *op, cl_event before, cl_event ghosts,
                                  const dmlcl_mpi_field *in, const dmlcl_mpi_field *len,
                                  const dmlcl_mpi_field *out)
 {
@@ -413,9 +464,7 @@ static dmlcl_status enqueue_side(const dmlcl_mpi_operator *op, cl_event before, 
     cl_int err = clEnqueueBarrierWithWaitList(sq, ghosts ? 2 : 1, wait, NULL);
     if (err != CL_SUCCESS)
         return mpil_cl_fail("clEnqueueBarrierWithWaitList (the boundary slabs' queue)", err);
-    dmlcl_status st = DMLCL_SUCCESS;
-    for (int i = 2; i < op->count && st == DMLCL_SUCCESS; i++)
-        st = enqueue(op, &op->parts[i], in, len, out);
+    dmlcl_status st = enqueue_slabs(op, in, len, out);
     cl_event done = NULL; /* even after a failed slab: the caller's queue must not run ahead */
     if ((err = clEnqueueMarkerWithWaitList(sq, 0, NULL, &done)) == CL_SUCCESS &&
         (err = clFlush(sq)) == CL_SUCCESS)
@@ -431,6 +480,64 @@ dmlcl_status dmlcl_mpi_operator_run(dmlcl_mpi_operator *op, dmlcl_mpi_field *inp
                                     dmlcl_mpi_field *output, uint32_t flags)
 {
     return dmlcl_mpi_operator_run_inputs(op, &input, 1, output, flags);
+}
+
+/* A profiled run takes the halo update's timeline from the input field. */
+static void take_spans(dmlcl_mpi_operator *op, dmlcl_mpi_field *in)
+{
+    for (int i = SPAN_READ0; i <= SPAN_WRITE1; i++)
+        op->spans.ev[i] = in->ex.span[i], in->ex.span[i] = NULL;
+    op->spans.reads_wait_ms = in->ex.reads_wait_ms;
+    op->spans.exchange_ms = in->ex.exchange_ms;
+}
+
+/* A run once every rank agreed to it: the interior first, then the halo update, then the
+ * rest. `before` marks everything the caller enqueued on the context's queue before this
+ * run (whatever wrote the input or reads the output, and the last run's readers of the
+ * ghosts). The faces' reads, the ghosts' writes behind them (the field's queue) and the
+ * boundary slabs (the side queue) wait for it; the interior follows it here at once,
+ * waiting for none of them: it reads owned elements only, which they do not write. */
+static dmlcl_status run_agreed(dmlcl_mpi_operator *op, dmlcl_mpi_field *in,
+                               const dmlcl_mpi_field *len, const dmlcl_mpi_field *out, int halo)
+{
+    static const char *const fn = "dmlcl_mpi_operator_run";
+    const int overlap = halo && op->count > 1, side = overlap && op->side;
+    cl_command_queue q = dmlcl_context_queue(op->ctx);
+    cl_event before = NULL, reads = NULL;
+    dmlcl_status run = DMLCL_SUCCESS, st;
+    cl_int err = halo || side ? clEnqueueMarkerWithWaitList(q, 0, NULL, &before) : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        run = mpil_cl_fail("clEnqueueMarkerWithWaitList (before the interior)", err);
+    if (overlap && run == DMLCL_SUCCESS) /* the interior computes while the faces fly */
+        run = enqueue(op, &op->parts[1], in, len, out, span(op, SPAN_KERNEL));
+    if (before)
+        clFlush(q); /* the interior goes to the device now; other queues wait for `before` */
+    const int same = dmlcl_context_queue(in->ctx) == q; /* else the field's queue's marker */
+    if (halo && (st = mpil_halo_reads(in, same ? before : NULL, &reads)) != DMLCL_SUCCESS) {
+        if (before) /* in flight: validate_run refused that, so never here */
+            clReleaseEvent(before);
+        return mpil_agree(op->in->comm, fn, st);
+    }
+    if (halo) /* even after a failed interior: the peers wait for our faces */
+        mpil_halo_sends(in, reads); /* its failures wait in the field for halo_end */
+    if (halo && (st = dmlcl_mpi_halo_end(in)) != DMLCL_SUCCESS) {
+        if (before)
+            clReleaseEvent(before);
+        return st; /* agreed by end */
+    }
+    if (halo && op->flags & DMLCL_MPI_PROFILE)
+        take_spans(op, in);
+    if (side && run == DMLCL_SUCCESS)
+        run = enqueue_side(op, before, in->ex.last_write, in, len, out);
+    else if (overlap && run == DMLCL_SUCCESS)
+        run = enqueue_slabs(op, in, len, out);
+    else if (run == DMLCL_SUCCESS)
+        run = enqueue(op, &op->parts[0], in, len, out, span(op, SPAN_KERNEL));
+    if (before)
+        clReleaseEvent(before);
+    if (run == DMLCL_SUCCESS)
+        clFlush(q);
+    return mpil_agree(op->in->comm, fn, run);
 }
 
 dmlcl_status dmlcl_mpi_operator_run_inputs(dmlcl_mpi_operator *op,
@@ -449,40 +556,24 @@ dmlcl_status dmlcl_mpi_operator_run_inputs(dmlcl_mpi_operator *op,
         st = make_ops(op, &in->ghost, &out->ghost); /* fields of another geometry */
     if ((st = mpil_agree(op->in->comm, fn, st)) != DMLCL_SUCCESS)
         return st;
+    spans_release(op->spans.ev, SPANS);
+    op->spans.reads_wait_ms = op->spans.exchange_ms = -1;
+    op->spans.runs++;
+    return run_agreed(op, in, len, out, !(flags & DMLCL_MPI_HALO_CURRENT));
+}
 
-    const int halo = !(flags & DMLCL_MPI_HALO_CURRENT), overlap = halo && op->count > 1;
-    cl_event reads = NULL; /* the faces' reads: the interior queues behind them */
-    if (halo && (st = mpil_halo_reads(in, &reads)) != DMLCL_SUCCESS)
-        return mpil_agree(op->in->comm, fn, st);
-    dmlcl_status run = DMLCL_SUCCESS;
-    cl_event before = NULL; /* the side queue's start: everything on ours so far */
-    const int side = overlap && op->side;
-    cl_int err = side ? clEnqueueMarkerWithWaitList(dmlcl_context_queue(op->ctx), 0, NULL,
-                                                    &before)
-                      : CL_SUCCESS;
-    if (err != CL_SUCCESS)
-        run = mpil_cl_fail("clEnqueueMarkerWithWaitList (before the interior)", err);
-    if (overlap && run == DMLCL_SUCCESS) { /* the interior computes while the faces fly */
-        run = enqueue(op, &op->parts[1], in, len, out);
-        clFlush(dmlcl_context_queue(op->ctx));
-    }
-    if (halo)
-        mpil_halo_sends(in, reads); /* its failures wait in the field for halo_end */
-    if (halo && (st = dmlcl_mpi_halo_end(in)) != DMLCL_SUCCESS) {
-        if (before)
-            clReleaseEvent(before);
-        return st; /* agreed by end */
-    }
-    if (side && run == DMLCL_SUCCESS)
-        run = enqueue_side(op, before, in->ex.last_write, in, len, out);
-    else if (overlap)
-        for (int i = 2; i < op->count && run == DMLCL_SUCCESS; i++)
-            run = enqueue(op, &op->parts[i], in, len, out);
-    else
-        run = enqueue(op, &op->parts[0], in, len, out);
-    if (before)
-        clReleaseEvent(before);
-    if (run == DMLCL_SUCCESS)
-        clFlush(dmlcl_context_queue(op->ctx));
-    return mpil_agree(op->in->comm, fn, run);
+dmlcl_status dmlcl_mpi_operator_profile(const dmlcl_mpi_operator *op,
+                                        dmlcl_mpi_run_profile *profile)
+{
+    if (!op || !profile)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT, "dmlcl_mpi_operator_profile: %s is NULL",
+                         op ? "profile" : "op");
+    if (!(op->flags & DMLCL_MPI_PROFILE))
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "dmlcl_mpi_operator_profile: the operator was made without "
+                         "DMLCL_MPI_PROFILE");
+    if (!op->spans.runs)
+        return mpil_fail(DMLCL_INVALID_ARGUMENT,
+                         "dmlcl_mpi_operator_profile: the operator has not run yet");
+    return spans_profile(&op->spans, profile);
 }

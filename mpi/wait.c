@@ -12,7 +12,7 @@
 
 #define DEFAULT_TIMEOUT_S 300.0
 
-static double now_s(void)
+double mpil_now_s(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -24,7 +24,7 @@ static double now_s(void)
  * then sleeps a little longer each time (50 us doubling to 1 ms): long waits cost no core. */
 static void pause_for(double t0, long *ns)
 {
-    if (now_s() - t0 < 2e-3) {
+    if (mpil_now_s() - t0 < 2e-3) {
         sched_yield();
         return;
     }
@@ -76,7 +76,7 @@ dmlcl_status mpil_finish(cl_command_queue q, const char *what)
 
 dmlcl_status mpil_event_wait(cl_event e, const char *what)
 {
-    const double limit = mpil_timeout_s(), t0 = now_s();
+    const double limit = mpil_timeout_s(), t0 = mpil_now_s();
     long ns = 50000;
     for (;;) {
         cl_int status = CL_QUEUED;
@@ -88,7 +88,7 @@ dmlcl_status mpil_event_wait(cl_event e, const char *what)
             return mpil_cl_fail(what, status);
         if (status == CL_COMPLETE)
             return DMLCL_SUCCESS;
-        if (now_s() - t0 > limit)
+        if (mpil_now_s() - t0 > limit)
             return mpil_fail(DMLCL_OPENCL_ERROR,
                              "%s: the device did not finish within %g s (DMLCL_MPI_TIMEOUT); "
                              "the command is %s",
@@ -104,7 +104,7 @@ dmlcl_status mpil_requests_wait(int n, MPI_Request *req, const char *what,
                                 void (*describe)(const void *ctx, int i, char *buf, size_t cap),
                                 const void *ctx)
 {
-    const double limit = mpil_timeout_s(), t0 = now_s();
+    const double limit = mpil_timeout_s(), t0 = mpil_now_s();
     long ns = 50000;
     int done = 0;
     while (n > 0) {
@@ -113,7 +113,7 @@ dmlcl_status mpil_requests_wait(int n, MPI_Request *req, const char *what,
             return mpil_mpi_fail(what, err);
         if (done)
             return DMLCL_SUCCESS;
-        if (now_s() - t0 > limit)
+        if (mpil_now_s() - t0 > limit)
             break;
         pause_for(t0, &ns);
     }
@@ -146,14 +146,14 @@ dmlcl_status mpil_requests_wait(int n, MPI_Request *req, const char *what,
 int mpil_collective_wait(MPI_Comm comm, MPI_Request *req, const char *function,
                          dmlcl_status mine)
 {
-    const double limit = mpil_timeout_s(), t0 = now_s();
+    const double limit = mpil_timeout_s(), t0 = mpil_now_s();
     long ns = 50000;
     int done = 0, rank = 0;
     for (;;) {
         int err = MPI_Test(req, &done, MPI_STATUS_IGNORE);
         if (err != MPI_SUCCESS || done)
             return err;
-        if (now_s() - t0 > limit)
+        if (mpil_now_s() - t0 > limit)
             break;
         pause_for(t0, &ns);
     }

@@ -105,13 +105,14 @@ typedef struct rjob {
     dmlcl_mpi_box owned, out;
 } rjob;
 void rjob_setup(rjob *j, MPI_Comm comm, dmlcl_context *ctx, const case_spec *c,
-                const uint32_t *field, const uint32_t *grid, int overlap);
+                const uint32_t *field, const uint32_t *grid, uint32_t op_flags);
 void rjob_run(rjob *j, uint32_t flags);
 void rjob_free(rjob *j);
 
 /* resident.c: one --bench row on device-resident fields through the MPI layer. */
 typedef struct resident_options {
     int weak, iters, check, overlap, header;
+    int phases; /* each rank's phase medians (DMLCL_MPI_PROFILE) after the row */
     uint64_t mb;
     uint64_t max_buffer_mb; /* 0, or a smaller CL_DEVICE_MAX_MEM_ALLOC_SIZE to size for */
 } resident_options;

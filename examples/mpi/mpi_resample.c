@@ -723,6 +723,7 @@ typedef struct options {
     int verbose, bench, weak, iters, check, header;
     uint64_t mb;
     int staged, no_overlap; /* --bench: the host-staged baseline; no interior overlap */
+    int phases;             /* --bench: each rank's phases of the timed steps */
     uint64_t max_buffer_mb; /* --bench: size for a smaller largest buffer */
 } options;
 
@@ -748,6 +749,9 @@ static void usage(FILE *f)
                "  --staged              --bench: the host-staged path (the whole input tile\n"
                "                        uploaded every step, host_exchange.c): the baseline\n"
                "  --no-overlap          --bench: no interior compute while the faces fly\n"
+               "  --phases              --bench: after each row, every rank's medians of its\n"
+               "                        steps' phases (OpenCL profiling): face reads, the wait\n"
+               "                        for them, MPI exchange, ghost writes, interior, slabs\n"
                "  --max-buffer-mb N     --bench: size the fields as if the devices' largest\n"
                "                        buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) were N MiB\n"
                "  --no-header           --bench: rows only\n");
@@ -763,9 +767,9 @@ static int parse(int argc, char **argv, options *o)
         {"mb-total", required_argument, 0, 's'}, {"iters", required_argument, 0, 'i'},
         {"check", no_argument, 0, 'k'},          {"no-header", no_argument, 0, 'n'},
         {"staged", no_argument, 0, 'S'},         {"no-overlap", no_argument, 0, 'O'},
-        {"max-buffer-mb", required_argument, 0, 'M'},
+        {"max-buffer-mb", required_argument, 0, 'M'}, {"phases", no_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
-    *o = (options){{6, 5, 7}, NULL, "all", 0, 0, 1, 5, 0, 1, 64, 0, 0, 0};
+    *o = (options){{6, 5, 7}, NULL, "all", 0, 0, 1, 5, 0, 1, 64, 0, 0, 0, 0};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
         switch (ch) {
@@ -783,6 +787,7 @@ static int parse(int argc, char **argv, options *o)
         case 'n': o->header = 0; break;
         case 'S': o->staged = 1; break;
         case 'O': o->no_overlap = 1; break;
+        case 'P': o->phases = 1; break;
         case 'M': o->max_buffer_mb = strtoull(optarg, NULL, 10); break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return -1;
@@ -847,8 +852,8 @@ static int for_each(const options *o, int ranks, dmlcl_context *ctx, int corrupt
                     bench(&CASES[i], grid, o->weak, o->mb, o->iters, o->check, ctx, header);
                     header = 0;
                 } else if (o->bench) {
-                    resident_options ro = {o->weak, o->iters, o->check, !o->no_overlap, header,
-                                           o->mb, o->max_buffer_mb};
+                    resident_options ro = {o->weak,  o->iters, o->check,        !o->no_overlap,
+                                           header,   o->phases, o->mb, o->max_buffer_mb};
                     resident_bench(&CASES[i], grid, &ro, ctx);
                     header = 0;
                 }

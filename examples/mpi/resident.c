@@ -9,7 +9,10 @@
  * The row shows the slowest rank's; step/kernel is what the exchange costs a step. The
  * 1-rank reference (rank 0 alone, first) runs one rank's share (weak) or the whole field
  * (strong) through the same code; efficiency: weak t1 / tP, strong t1 / (P tP), on steps.
- * GB/s per GPU: the tile's input and output bytes per step.
+ * GB/s per GPU: the tile's input and output bytes per step. --phases: each rank's
+ * medians of the timed steps' phases (dmlcl_mpi_operator_profile: the faces' reads, the
+ * host's wait for them, the MPI exchange, the ghosts' writes, the interior, the boundary
+ * slabs), printed after the row, so a step slower than its kernel shows where it went.
  *
  * Sizing: every case is sized to the smallest device of the job (its global memory and
  * CL_DEVICE_MAX_MEM_ALLOC_SIZE, as `dmlcl bench` does): a field whose tiles would not fit
@@ -129,7 +132,7 @@ static void size_field(const case_spec *c, const uint32_t *grid, int weak, uint6
 /* ------------------------------------------------------------------ one job */
 
 void rjob_setup(rjob *j, MPI_Comm comm, dmlcl_context *ctx, const case_spec *c,
-                const uint32_t *field, const uint32_t *grid, int overlap)
+                const uint32_t *field, const uint32_t *grid, uint32_t op_flags)
 {
     uint32_t in[DIMS], out[DIMS];
     memset(j, 0, sizeof *j);
@@ -138,8 +141,7 @@ void rjob_setup(rjob *j, MPI_Comm comm, dmlcl_context *ctx, const case_spec *c,
     op_desc_init(&j->whole, c, in, out);
     lcheck(dmlcl_mpi_layout_create(comm, c->data_type, DIMS, in, grid, &j->li), "layout (input)");
     lcheck(dmlcl_mpi_layout_create(comm, c->data_type, DIMS, out, grid, &j->lo), "layout (output)");
-    lcheck(dmlcl_mpi_operator_create(ctx, &j->whole.op, j->li, j->lo,
-                                     overlap ? DMLCL_MPI_OVERLAP : 0, &j->op),
+    lcheck(dmlcl_mpi_operator_create(ctx, &j->whole.op, j->li, j->lo, op_flags, &j->op),
            "dmlcl_mpi_operator_create");
     lcheck(dmlcl_mpi_field_create(ctx, j->li, j->op, NULL, &j->fi), "dmlcl_mpi_field_create (input)");
     lcheck(dmlcl_mpi_field_create(ctx, j->lo, NULL, NULL, &j->fo), "dmlcl_mpi_field_create (output)");
@@ -203,16 +205,80 @@ static double timed(rjob *j, MPI_Comm comm, cl_command_queue q, int part, int fi
     return now_ms() - t0;
 }
 
-static void time_parts(rjob *j, MPI_Comm comm, cl_command_queue q, int iters, double *ms)
+/* --phases: a timed step's wall time and its profile, in the order printed. */
+enum { PH_STEP, PH_DEVICE, PH_KERNEL0, PH_KERNEL, PH_READS0, PH_READS, PH_WAIT, PH_EXCHANGE,
+       PH_WRITES0, PH_WRITES, PH_SLABS0, PH_SLABS, PHASES };
+
+static void phases_of(const rjob *j, double step_ms, double *ph)
 {
-    double *v = xmalloc(sizeof *v * (size_t)iters);
+    dmlcl_mpi_run_profile p;
+    lcheck(dmlcl_mpi_operator_profile(j->op, &p), "dmlcl_mpi_operator_profile");
+    const double v[PHASES] = {step_ms, p.device_ms, p.kernel_start_ms, p.kernel_ms,
+                              p.reads_start_ms, p.reads_ms, p.reads_wait_ms, p.exchange_ms,
+                              p.writes_start_ms, p.writes_ms, p.slabs_start_ms, p.slabs_ms};
+    memcpy(ph, v, sizeof v);
+}
+
+/* ph (NULL: no --phases): the medians of the timed steps' phases. */
+static void time_parts(rjob *j, MPI_Comm comm, cl_command_queue q, int iters, double *ms,
+                       double *ph)
+{
+    double *v = xmalloc(sizeof *v * (size_t)iters * (PHASES + 1)), *pv = v + iters;
     for (int p = 0; p < PARTS; p++) {
         timed(j, comm, q, p, p == 0); /* warm-up */
-        for (int i = 0; i < iters; i++)
+        for (int i = 0; i < iters; i++) {
             v[i] = timed(j, comm, q, p, 0);
+            if (ph && p == STEP)
+                phases_of(j, v[i], pv + (size_t)i * PHASES);
+        }
         ms[p] = median(v, iters);
     }
+    for (int k = 0; ph && k < PHASES; k++) { /* each phase's median, over the steps */
+        for (int i = 0; i < iters; i++)
+            v[i] = pv[(size_t)i * PHASES + k];
+        ph[k] = median(v, iters);
+    }
     free(v);
+}
+
+/* "start+length" of a device phase, or its length; "-" where the run had none. */
+static const char *phase_text(const double *ph, int start, int length, char *buf, size_t cap)
+{
+    if (ph[length] < 0)
+        snprintf(buf, cap, "-");
+    else if (start < 0)
+        snprintf(buf, cap, "%.3f", ph[length]);
+    else
+        snprintf(buf, cap, "%.3f+%.3f", ph[start], ph[length]);
+    return buf;
+}
+
+/* Rank 0 prints every rank's phase medians, a line each. */
+static void print_phases(const case_spec *c, const double *ph, int iters)
+{
+    int ranks;
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+    double *all = world_rank == 0 ? xmalloc(sizeof *all * PHASES * (size_t)ranks) : NULL;
+    MPI_Gather(ph, PHASES, MPI_DOUBLE, all, PHASES, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (world_rank != 0)
+        return;
+    printf("# phases of %s, ms, medians of %d steps; device phases as start+length from the "
+           "step's first device command (OpenCL profiling), host waits as lengths:\n",
+           c->name, iters);
+    for (int r = 0; r < ranks; r++) {
+        const double *p = all + (size_t)r * PHASES;
+        char b[8][40];
+        printf("#   rank %d: step %.3f | device %s | interior %s | face reads %s | "
+               "wait for reads %s | MPI exchange %s | ghost writes %s | boundary slabs %s\n",
+               r, p[PH_STEP], phase_text(p, -1, PH_DEVICE, b[0], 40),
+               phase_text(p, PH_KERNEL0, PH_KERNEL, b[1], 40),
+               phase_text(p, PH_READS0, PH_READS, b[2], 40),
+               phase_text(p, -1, PH_WAIT, b[3], 40), phase_text(p, -1, PH_EXCHANGE, b[4], 40),
+               phase_text(p, PH_WRITES0, PH_WRITES, b[5], 40),
+               phase_text(p, PH_SLABS0, PH_SLABS, b[6], 40));
+    }
+    fflush(stdout);
+    free(all);
 }
 
 /* ------------------------------------------------------------------ checks */
@@ -394,6 +460,7 @@ void resident_bench(const case_spec *c, const uint32_t *grid, const resident_opt
     int ranks;
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     cl_command_queue q = dmlcl_context_queue(ctx);
+    const uint32_t flags = (o->overlap ? DMLCL_MPI_OVERLAP : 0) | (o->phases ? DMLCL_MPI_PROFILE : 0);
     limits lim = job_limits(ctx);
     if (o->max_buffer_mb && (o->max_buffer_mb << 20) < lim.max_alloc) /* as dmlcl bench's */
         lim.max_alloc = o->max_buffer_mb << 20;
@@ -412,8 +479,8 @@ void resident_bench(const case_spec *c, const uint32_t *grid, const resident_opt
     watch("the 1-rank reference (rank 0 alone; the others wait)", 1);
     if (world_rank == 0 && ref_fits) {
         rjob r;
-        rjob_setup(&r, MPI_COMM_SELF, ctx, c, ref_field, one, o->overlap);
-        time_parts(&r, MPI_COMM_SELF, q, o->iters, ref);
+        rjob_setup(&r, MPI_COMM_SELF, ctx, c, ref_field, one, flags);
+        time_parts(&r, MPI_COMM_SELF, q, o->iters, ref, NULL);
         ref_gbps = gbps(&r, ref[STEP]);
         rjob_free(&r);
     }
@@ -421,10 +488,10 @@ void resident_bench(const case_spec *c, const uint32_t *grid, const resident_opt
 
     rjob j;
     watch("setup: layouts, operator, fields, the input written", 1);
-    rjob_setup(&j, MPI_COMM_WORLD, ctx, c, field, grid, o->overlap);
+    rjob_setup(&j, MPI_COMM_WORLD, ctx, c, field, grid, flags);
     watch("the timed steps", 1);
-    double ms[PARTS], worst[PARTS], rate = 0, slowest_rate;
-    time_parts(&j, MPI_COMM_WORLD, q, o->iters, ms);
+    double ms[PARTS], worst[PARTS], rate = 0, slowest_rate, ph[PHASES];
+    time_parts(&j, MPI_COMM_WORLD, q, o->iters, ms, o->phases ? ph : NULL);
     watch(o->check ? "the check" : "the row", 1);
     rate = gbps(&j, ms[STEP]);
     MPI_Reduce(ms, worst, PARTS, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -478,6 +545,8 @@ void resident_bench(const case_spec *c, const uint32_t *grid, const resident_opt
                ref_rate, verdict);
         fflush(stdout);
     }
+    if (o->phases)
+        print_phases(c, ph, o->iters);
     rjob_free(&j);
     watch("between rows", 1);
 }

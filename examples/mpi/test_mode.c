@@ -119,7 +119,7 @@ int layer_check_case(MPI_Comm comm, dmlcl_context *ctx, const case_spec *c,
     rjob j;
     const uint32_t elem = dmlcl_data_type_size(c->data_type);
     watch("a test case: setup", verbose);
-    rjob_setup(&j, comm, ctx, c, field, grid, 1);
+    rjob_setup(&j, comm, ctx, c, field, grid, DMLCL_MPI_OVERLAP);
     watch("a test case: the run", verbose);
 
     quiet_barrier(comm); /* start together: the times are then comparable */

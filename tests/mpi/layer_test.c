@@ -206,13 +206,36 @@ static int same_bits(const float *got, const float *want, uint64_t n, char *why,
         }                                                                                  \
     } while (0)
 
+/* A profiled run's phases (DMLCL_MPI_PROFILE): timed where this rank had them (faces read
+ * where it sends, ghosts written where it receives, the host's waits where a halo moved),
+ * each inside the device's span; "" if so, else why not. */
+static const char *profile_problem(const dmlcl_mpi_run_profile *p, const dmlcl_mpi_halo_stats *st)
+{
+    const double starts[4] = {p->reads_start_ms, p->kernel_start_ms, p->writes_start_ms,
+                              p->slabs_start_ms},
+                 lengths[4] = {p->reads_ms, p->kernel_ms, p->writes_ms, p->slabs_ms};
+    if (p->kernel_ms < 0 || p->device_ms < p->kernel_ms)
+        return "the kernel or the device span is untimed";
+    if ((p->reads_ms >= 0) != (st->send_ranks > 0))
+        return "the faces' reads are timed where none ran, or untimed";
+    if ((p->writes_ms >= 0) != (st->receive_ranks > 0))
+        return "the ghosts' writes are timed where none ran, or untimed";
+    if (p->reads_wait_ms < 0 || p->exchange_ms < 0)
+        return "the host's waits are untimed";
+    for (int k = 0; k < 4; k++)
+        if (lengths[k] >= 0 && starts[k] + lengths[k] > p->device_ms + 1e-3)
+            return "a phase ends after the device span";
+    return "";
+}
+
 /* One case on one grid: two runs, bit for bit; faces only. */
 static void bit_for_bit(const tcase *c, uint32_t dims, const uint32_t *field, const uint32_t *grid,
                         uint32_t flags, const char *label)
 {
     char name[200], why[1200] = "";
-    snprintf(name, sizeof name, "%s %s, %s", c->name, label,
-             flags & DMLCL_MPI_OVERLAP ? "overlapped, bit for bit" : "bit for bit");
+    snprintf(name, sizeof name, "%s %s, %s%s", c->name, label,
+             flags & DMLCL_MPI_OVERLAP ? "overlapped, bit for bit" : "bit for bit",
+             flags & DMLCL_MPI_PROFILE ? ", profiled: every phase timed" : "");
     tdesc t;
     tdesc_init(&t, c, dims, field);
     dmlcl_mpi_layout *li = NULL, *lo = NULL;
@@ -257,6 +280,16 @@ static void bit_for_bit(const tcase *c, uint32_t dims, const uint32_t *field, co
                  (unsigned long long)st.updates, (unsigned long long)st.bytes_received,
                  (unsigned long long)expect);
         goto done;
+    }
+    dmlcl_mpi_run_profile prof;
+    if (flags & DMLCL_MPI_PROFILE) { /* field_read waited for the run */
+        TRY(dmlcl_mpi_operator_profile(op, &prof));
+        const char *problem = profile_problem(&prof, &st);
+        if (*problem) {
+            snprintf(why, sizeof why, "%s (kernel %g ms, device %g, reads %g, writes %g)",
+                     problem, prof.kernel_ms, prof.device_ms, prof.reads_ms, prof.writes_ms);
+            goto done;
+        }
     }
     uint64_t no;
     got = gather_whole(&oout, out, dims, t.out_sizes, &no);
@@ -457,6 +490,33 @@ static void expect_fault(const char *name, dmlcl_status got, dmlcl_status status
     verdict(name, ok, why);
 }
 
+/* DMLCL_MPI_PROFILE on a context queue that does not profile (the last rank's), and a
+ * profile asked before any run. */
+static void profile_faults(const dmlcl_operator_desc *desc, dmlcl_mpi_layout *l,
+                           dmlcl_mpi_layout *lo)
+{
+    cl_int err;
+    dmlcl_context *plain = NULL;
+    dmlcl_mpi_operator *op = NULL;
+    cl_command_queue q = clCreateCommandQueue(dmlcl_context_cl_context(ctx),
+                                              dmlcl_context_device(ctx), 0, &err);
+    dmlcl_context_create(dmlcl_context_cl_context(ctx), dmlcl_context_device(ctx), q, &plain);
+    clReleaseCommandQueue(q);
+    dmlcl_status st = dmlcl_mpi_operator_create(rank == ranks - 1 ? plain : ctx, desc, l, lo,
+                                                DMLCL_MPI_PROFILE, &op);
+    char needle[64];
+    snprintf(needle, sizeof needle, "rank %d: flags: DMLCL_MPI_PROFILE needs", ranks - 1);
+    expect_fault("DMLCL_MPI_PROFILE on a queue without profiling", st, DMLCL_INVALID_ARGUMENT,
+                 needle, "made with CL_QUEUE_PROFILING_ENABLE");
+    dmlcl_context_release(plain);
+    st = dmlcl_mpi_operator_create(ctx, desc, l, lo, DMLCL_MPI_PROFILE, &op);
+    dmlcl_mpi_run_profile prof;
+    if (st == DMLCL_SUCCESS)
+        st = dmlcl_mpi_operator_profile(op, &prof);
+    expect_fault("a profile before any run", st, DMLCL_INVALID_ARGUMENT, "has not run yet", NULL);
+    dmlcl_mpi_operator_release(op);
+}
+
 static void faults(void)
 {
     const uint32_t grid[3] = {(uint32_t)ranks, 1, 1}, field[3] = {6, 5, 7};
@@ -514,10 +574,15 @@ static void faults(void)
                  "input tensor has sizes[2] = 7, the input layout 9", "rank 0");
     dmlcl_mpi_layout_release(l);
     dmlcl_mpi_layout_create(MPI_COMM_WORLD, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 3, t.in_sizes, grid, &l);
+    profile_faults(&t.op, l, lo);
     st = dmlcl_mpi_operator_create(ctx, &t.op, l, lo, 0, &op);
     verdict("the operator after the faults", st == DMLCL_SUCCESS, dmlcl_mpi_last_error());
     if (st != DMLCL_SUCCESS)
         return;
+    dmlcl_mpi_run_profile prof;
+    expect_fault("a profile of an operator made without DMLCL_MPI_PROFILE",
+                 dmlcl_mpi_operator_profile(op, &prof), DMLCL_INVALID_ARGUMENT,
+                 "made without DMLCL_MPI_PROFILE", NULL);
 
     if (ranks > 1) { /* a field created without the operator's halo */
         dmlcl_mpi_field_create(ctx, l, NULL, NULL, &f);
@@ -692,6 +757,7 @@ int main(int argc, char **argv)
         bit_for_bit(&NEAREST, 3, f3, slab, 0, "3x4x3 slabs (empty boxes)");
         bit_for_bit(&ANTIALIAS, 3, f3, slab, 0, "3x4x3 slabs (tiles thinner than the halo)");
         bit_for_bit(&LINEAR2X, 3, f12, slab, DMLCL_MPI_OVERLAP, "12x4x5 slabs");
+        bit_for_bit(&GRAD, 3, f12, two, DMLCL_MPI_OVERLAP | DMLCL_MPI_PROFILE, "12x4x5 2-D grid");
         const uint32_t f20[3] = {20, 6, 9};
         chained_runs(3, f20, slab, "20x6x9 slabs");
         chained_runs(3, f20, two, "20x6x9 2-D grid");

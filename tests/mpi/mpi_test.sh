@@ -7,7 +7,7 @@
 # example reports both), the MPI layer (tests/mpi/layer_test), the host exchange helper
 # alone on random boxes (tests/mpi/host_exchange_test), a
 # broken halo that must be reported as FAIL (DMLCL_MPI_EXAMPLE_CORRUPT), and --bench
-# running (its figures are not checked: no timed tests). Run by `make check` from the
+# running, --phases too (its figures are not checked: no timed tests). Run by `make check` from the
 # build folder when configure found MPI; prints "N passed, N failed".
 set -u
 MPIEXEC=${MPIEXEC:-mpiexec}
@@ -163,6 +163,15 @@ mpi "--bench, resident, weak, checked: linear, GRAD1 and antialiased" 0 \
 mpi "--bench, resident, a field past one device, sampled" 0 \
     "sized to the devices|exceeds one device|| resident strong | linear2x | 2 |PASS (2048 sampled" 2 \
     "$EXAMPLE" --bench --mb-total 4 --max-buffer-mb 12 --iters 1 --case linear2x --check
+# --phases: every rank's phases of its steps from the layer's profile (DMLCL_MPI_PROFILE),
+# each timed: on 3 slabs every rank reads and writes faces and has boundary slabs, so a
+# phase printed "-" (untimed) is a failure; the profiled run is still bit for bit.
+mpi "--bench --phases: every rank's phases, checked" 0 \
+    "| resident weak | antialias0.5x | 3 |PASS (bit for bit)|# phases of antialias0.5x|#   rank 2: step " \
+    3 "$EXAMPLE" --bench --phases --mb-per-rank 8 --iters 2 --case antialias0.5x --check
+if grep -Eq '^#   rank .* (device|interior|reads|exchange|writes|slabs) -( |$)' "$work/out"; then
+    bad "--bench --phases: a phase untimed"
+fi
 mpi "--bench --staged, weak and strong" 0 "| weak | linear2x | 2 |" 2 "$EXAMPLE" --bench \
     --staged --mb-per-rank 1 --iters 1 --case linear2x --check
 mpi "--bench --staged, strong, with a check" 0 "| strong | linear2x-grad | 2 |" 2 "$EXAMPLE" \
