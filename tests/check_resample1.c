@@ -271,7 +271,8 @@ END_TEST
 /* A corner weight is the product of its factors, and a product can underflow to 0 where
  * no factor is 0: here every weight is (o + 1) * 2^-60 (scale 2^60, input offset -2^-60),
  * so the upper corner's three factors make at most 2^-180: 0. That corner adds nothing,
- * not its 0 * Inf; the kernels' plain sum (no choice per term) must not take such rows. */
+ * not its 0 * Inf: where the kernels sum without the choice per term, the Inf must send
+ * the unit back to the choice. */
 START_TEST(underflowed_corner_weight_adds_nothing)
 {
     static const char *const plans[] = {"rows=1,win=0", "rows=1,win=1", "rows=1,win=1,pair=1",

@@ -140,6 +140,26 @@ END_TEST
  * ones (its index split off first: PASS_INNER), one resampled dimension only; output rows
  * in pairs sharing their window (H upsampled by 2 and by 4), and without; by 1.5 no window unless forced with win=1, where
  * only some items fit and the others take the corner path in the same launch. */
+/* The case again with +Inf in every fifth input element (the float types): the kernels
+ * sum a window or a unit without the choice per term only where that is exact, and an
+ * Inf at a weight-0 corner (the clamped edges) must give the reference's Inf, not NaN. */
+static void check_with_infinities(uint64_t *rng, const rcase *c, int n)
+{
+    if (c->type != F32 && c->type != F16)
+        return;
+    size_t in_bytes, out_bytes;
+    unsigned char *in = rc_random_input(rng, c, &in_bytes);
+    const uint32_t f32_inf = 0x7f800000u;
+    const uint16_t f16_inf = 0x7c00u;
+    for (size_t at = 0; at + c->elem <= in_bytes; at += 5 * (size_t)c->elem)
+        memcpy(in + at, c->type == F32 ? (const void *)&f32_inf : (const void *)&f16_inf,
+               c->elem);
+    char what[64];
+    snprintf(what, sizeof what, "case %d, with infinities", n);
+    free(rc_run_case(c, in, 0, what, &out_bytes));
+    free(in);
+}
+
 START_TEST(row_windows)
 {
     static const struct {
@@ -205,6 +225,7 @@ START_TEST(row_windows)
             ck_assert_msg(strstr(plan, "-DWIN") == NULL, "case %zu: %s", n, plan);
         dmlcl_operator_release(op);
         rc_check_random(&rng, &c, (int)n);
+        check_with_infinities(&rng, &c, (int)n);
     }
     /* The keys' ranges: a bad value is refused at creation, with the keys it takes. */
     static const char *const bad[] = {"win=2", "pair=2", "gpc=0", "gpc=4097", "rv=5", "slab=2147483649"};

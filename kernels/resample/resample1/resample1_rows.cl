@@ -104,15 +104,13 @@ static void corners_row(__global const elem_t *in, idx_t io, const idx_t *lo, co
     }
 }
 
-/* corners_row with the plain sum where the item's inner weights (xplain) and the row's
- * outer ones allow it (family.cl's PLAIN_OK): a copy of each, plain a constant in each. */
+/* corners_row, the plain sum where it is exact (family.cl's TERM). */
 static inline void corners_results(__global const elem_t *in, idx_t io, const idx_t *lo,
                                    const idx_t *hi, const float *w, const idx_t *xlo,
-                                   const idx_t *xhi, const float *xw, int xplain, acc_t *res)
+                                   const idx_t *xhi, const float *xw, acc_t *res)
 {
-    if (xplain && weights_plain(w, INNER_K))
-        corners_row(in, io, lo, hi, w, xlo, xhi, xw, res, 1);
-    else
+    corners_row(in, io, lo, hi, w, xlo, xhi, xw, res, 1);
+    if (!plain_exact(res, RV))
         corners_row(in, io, lo, hi, w, xlo, xhi, xw, res, 0);
 }
 
@@ -200,7 +198,7 @@ static inline void window_load(__global const elem_t *in, idx_t io, const idx_t 
 }
 
 static inline void window_row(window_t win, const idx_t *lo, const idx_t *hi, const float *w,
-                              const float *xw, acc_t *res, int plain)
+                              const float *xw, acc_t *res)
 {
 #pragma unroll
     for (int j = 0; j < RV; j++) {
@@ -214,21 +212,10 @@ static inline void window_row(window_t win, const idx_t *lo, const idx_t *hi, co
             idx_t unused = 0;
             const acc_t wt = corner(c, lo, hi, w_j, &unused);
             const acc_t v = win[OUTER(c)][PAT(j) + INNER_BIT(c)];
-            acc = TERM(plain, acc, wt, v);
+            acc = CORNER_TERM(acc, wt, v);
         }
         res[j] = acc;
     }
-}
-
-/* window_row with the plain sum where the item's inner weights (xplain) and the row's
- * outer ones allow it (family.cl's PLAIN_OK). */
-static inline void window_results(window_t win, const idx_t *lo, const idx_t *hi,
-                                  const float *w, const float *xw, int xplain, acc_t *res)
-{
-    if (xplain && weights_plain(w, INNER_K))
-        window_row(win, lo, hi, w, xw, res, 1);
-    else
-        window_row(win, lo, hi, w, xw, res, 0);
 }
 
 #ifdef PAIR_K
@@ -275,7 +262,7 @@ static idx_t pair_dims(idx_t rem, const resample1_args *a, __global const uint2 
 static inline void pair_step(__global const elem_t *in, __global elem_t *out, ulong out_off,
                              const resample1_args *a, __global const uint2 *tab, idx_t rr,
                              idx_t x0, const idx_t *col, const idx_t *xlo, const idx_t *xhi,
-                             const float *xw, int xplain, int use_win)
+                             const float *xw, int use_win)
 {
     idx_t io = 0, oo = 0, lo[K], hi[K];
     float w[K], w2 = 0;
@@ -288,19 +275,19 @@ static inline void pair_step(__global const elem_t *in, __global elem_t *out, ul
     if (use_win) {
         window_t win;
         window_load(in, io, lo, hi, w, col, win);
-        window_results(win, lo, hi, w, xw, xplain, res);
+        window_row(win, lo, hi, w, xw, res);
         store_row(out, out_off, a, oo, x0, res);
         if (n2 < 2)
             return;
         w[PAIR_K] = w2;
-        window_results(win, lo, hi, w, xw, xplain, res);
+        window_row(win, lo, hi, w, xw, res);
     } else {
-        corners_results(in, io, lo, hi, w, xlo, xhi, xw, xplain, res);
+        corners_results(in, io, lo, hi, w, xlo, xhi, xw, res);
         store_row(out, out_off, a, oo, x0, res);
         if (n2 < 2)
             return;
         w[PAIR_K] = w2;
-        corners_results(in, io, lo, hi, w, xlo, xhi, xw, xplain, res);
+        corners_results(in, io, lo, hi, w, xlo, xhi, xw, res);
     }
     store_row(out, out_off, a, oo + (idx_t)a->rout[PAIR_K], x0, res);
 }
@@ -323,7 +310,6 @@ __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
     idx_t xlo[RV], xhi[RV];
     uint xi[RV];
     float xw[RV];
-    int xplain = 1; /* the plain sum's test of the item's inner weights, once */
 #pragma unroll
     for (int j = 0; j < RV; j++) {
         const uint2 r = tab[(idx_t)a.inner_tab + min(x0 + j, w_in - 1)];
@@ -331,7 +317,6 @@ __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
         xlo[j] = (idx_t)r.x * (idx_t)a.inner_in;
         xw[j] = as_float(r.y);
         xhi[j] = xw[j] != 0 ? (idx_t)a.inner_in : 0;
-        xplain &= PLAIN_OK(xw[j]);
     }
     const idx_t rows = (idx_t)a.rows;
 #if WIN
@@ -343,7 +328,7 @@ __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
             col[t] = (idx_t)clamp(base + t, 0L, (long)a.inner_nin - 1) * (idx_t)a.inner_in;
         FOR_ROWS(rr, rows) {
 #ifdef PAIR_K
-            pair_step(in, out, out_off, &a, tab, rr, x0, col, xlo, xhi, xw, xplain, 1);
+            pair_step(in, out, out_off, &a, tab, rr, x0, col, xlo, xhi, xw, 1);
 #else
             idx_t io = 0, oo = 0, lo[K], hi[K];
             float w[K];
@@ -351,7 +336,7 @@ __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
             acc_t res[RV];
             outer_linear(rr, &a, tab, &io, &oo, lo, hi, w);
             window_load(in, io, lo, hi, w, col, win);
-            window_results(win, lo, hi, w, xw, xplain, res);
+            window_row(win, lo, hi, w, xw, res);
             store_row(out, out_off, &a, oo, x0, res);
 #endif
         }
@@ -360,14 +345,14 @@ __kernel void resample1_linear_rows(__global const elem_t *in, ulong in_off,
 #endif
     FOR_ROWS(rr, rows) {
 #ifdef PAIR_K
-        pair_step(in, out, out_off, &a, tab, rr, x0, NULL, xlo, xhi, xw, xplain, 0);
+        pair_step(in, out, out_off, &a, tab, rr, x0, NULL, xlo, xhi, xw, 0);
         continue;
 #endif
         idx_t io = 0, oo = 0, lo[K], hi[K];
         float w[K];
         acc_t res[RV];
         outer_linear(rr, &a, tab, &io, &oo, lo, hi, w);
-        corners_results(in, io, lo, hi, w, xlo, xhi, xw, xplain, res);
+        corners_results(in, io, lo, hi, w, xlo, xhi, xw, res);
         store_row(out, out_off, &a, oo, x0, res);
     }
 }
