@@ -101,17 +101,19 @@ dmlcl_status dmlcl__host_threads(int *threads)
 }
 
 /* $DMLCL_HOST_COPY, checked on every call: which directions stream (copy_bytes). auto
- * streams both, as stream does; where the build has no streaming stores, every value
- * copies with memcpy (dmlcl__stream_copy is one). */
+ * (the default) streams downloads only: on the H200 node streamed uploads made the
+ * upload-heavy cases slower (doc/performance.md); where the build has no streaming stores,
+ * every value copies with memcpy (dmlcl__stream_copy is one). */
 dmlcl_status dmlcl__host_copy_mode(int *stream_up, int *stream_down)
 {
     static const struct {
         const char *name;
         int up, down;
-    } modes[] = {{"auto", 1, 1}, {"stream", 1, 1}, {"stream-upload", 1, 0},
+    } modes[] = {{"auto", 0, 1}, {"stream", 1, 1}, {"stream-upload", 1, 0},
                  {"stream-download", 0, 1}, {"memcpy", 0, 0}};
     const char *v = getenv("DMLCL_HOST_COPY");
-    *stream_up = *stream_down = 1;
+    *stream_up = 0;
+    *stream_down = 1;
     if (!v || !*v)
         return DMLCL_SUCCESS;
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)

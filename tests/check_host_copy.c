@@ -119,8 +119,8 @@ START_TEST(host_copy_mode_from_the_environment)
     static const struct {
         const char *value;
         int up, down;
-    } modes[] = {{NULL, 1, 1},        {"", 1, 1},
-                 {"auto", 1, 1},      {"stream", 1, 1},
+    } modes[] = {{NULL, 0, 1},        {"", 0, 1},
+                 {"auto", 0, 1},      {"stream", 1, 1},
                  {"memcpy", 0, 0},    {"stream-upload", 1, 0},
                  {"stream-download", 0, 1}};
     for (size_t i = 0; i < COUNT(modes); i++) {
