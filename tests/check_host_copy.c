@@ -66,7 +66,9 @@ END_TEST
 
 START_TEST(stream_copy_every_byte_at_every_misalignment)
 {
-    const size_t max = sizes[COUNT(sizes) - 1], span = max + 2 * GUARD + 64;
+    /* aligned_alloc takes a size that is a multiple of the alignment (C11; ASan checks) */
+    const size_t max = sizes[COUNT(sizes) - 1];
+    const size_t span = (max + 2 * GUARD + 64 + 63) & ~(size_t)63;
     unsigned char *src = pattern(max + 64), *buf = aligned_alloc(64, span);
     ck_assert_ptr_nonnull(buf);
     for (size_t s = 0; s < COUNT(sizes); s++)
@@ -88,7 +90,7 @@ END_TEST
  * modes, on 1 to 5 threads (a part is at least 64 KiB: 1 MiB + 3 bytes uses them all). */
 START_TEST(copier_every_byte_on_threads)
 {
-    const size_t n = (1u << 20) + 3, span = n + 2 * GUARD + 64;
+    const size_t n = (1u << 20) + 3, span = (n + 2 * GUARD + 64 + 63) & ~(size_t)63;
     unsigned char *src = pattern(n + 64), *buf = aligned_alloc(64, span);
     ck_assert_ptr_nonnull(buf);
     for (int threads = 1; threads <= 5; threads++) {
