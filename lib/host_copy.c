@@ -112,10 +112,8 @@ dmlcl_status dmlcl__host_copy_mode(int *stream_up, int *stream_down)
     } modes[] = {{"auto", 0, 1}, {"stream", 1, 1}, {"stream-upload", 1, 0},
                  {"stream-download", 0, 1}, {"memcpy", 0, 0}};
     const char *v = getenv("DMLCL_HOST_COPY");
-    *stream_up = 0;
-    *stream_down = 1;
     if (!v || !*v)
-        return DMLCL_SUCCESS;
+        v = "auto";
     for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
         if (!strcmp(v, modes[i].name)) {
             *stream_up = modes[i].up;

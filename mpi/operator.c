@@ -33,7 +33,10 @@ struct dmlcl_mpi_operator {
 
 int operator_reads(const dmlcl_mpi_operator *op, const dmlcl_mpi_layout *l) { return op->in == l; }
 
-int operator_profiles(const dmlcl_mpi_operator *op) { return !!(op->flags & DMLCL_MPI_PROFILE); }
+int operator_profiles(const dmlcl_mpi_operator *op)
+{
+    return !!(op->flags & DMLCL_MPI_PROFILE);
+}
 
 void dmlcl_mpi_operator_input_box(const dmlcl_mpi_operator *op, int rank, dmlcl_mpi_box *b)
 {
@@ -427,7 +430,7 @@ static dmlcl_status enqueue(const dmlcl_mpi_operator *op, const piece *p,
 /* The profile's slot for a piece's event: NULL without DMLCL_MPI_PROFILE. */
 static cl_event *span(dmlcl_mpi_operator *op, int which)
 {
-    return op->flags & DMLCL_MPI_PROFILE ? &op->spans.ev[which] : NULL;
+    return operator_profiles(op) ? &op->spans.ev[which] : NULL;
 }
 
 /* The boundary slabs, each on its tile operator's queue; a profile keeps the first and
@@ -525,7 +528,7 @@ static dmlcl_status run_agreed(dmlcl_mpi_operator *op, dmlcl_mpi_field *in,
             clReleaseEvent(before);
         return st; /* agreed by end */
     }
-    if (halo && op->flags & DMLCL_MPI_PROFILE)
+    if (halo && operator_profiles(op))
         take_spans(op, in);
     if (side && run == DMLCL_SUCCESS)
         run = enqueue_side(op, before, in->ex.last_write, in, len, out);
@@ -568,7 +571,7 @@ dmlcl_status dmlcl_mpi_operator_profile(const dmlcl_mpi_operator *op,
     if (!op || !profile)
         return mpil_fail(DMLCL_INVALID_ARGUMENT, "dmlcl_mpi_operator_profile: %s is NULL",
                          op ? "profile" : "op");
-    if (!(op->flags & DMLCL_MPI_PROFILE))
+    if (!operator_profiles(op))
         return mpil_fail(DMLCL_INVALID_ARGUMENT,
                          "dmlcl_mpi_operator_profile: the operator was made without "
                          "DMLCL_MPI_PROFILE");

@@ -225,8 +225,9 @@ static inline void CAT(load_half_v, V)(__global const half *p, float *r)
  * sum is -0): the plain sum is the choice's result bit for bit. With an Inf or NaN among
  * them the plain result is Inf or NaN whatever the weights (Inf * w is Inf or NaN, and
  * NaN or Inf stays in the sum), so a finite plain result proves itself: the row kernels'
- * corner path sums a row plain, tests its results once, and redoes it with the choice in
- * the rare non-finite case (plain is a constant in each inlined copy). The integer types
+ * corner path (in the programs resample1_rows.cl's corners_results names) sums a row
+ * plain, tests its results once, and redoes it with the choice in the rare non-finite
+ * case (plain is a constant in each inlined copy). The integer types
  * are always finite. H200, linear 1.5x: 0.62 -> 0.67 of copy. Not in the window path
  * nor for channels-last, where a second copy of the sum, chosen per row (by the results,
  * by the window's entries, or by the weights), cost more than the choice: linear 2x 0.84
