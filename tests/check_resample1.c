@@ -276,7 +276,7 @@ END_TEST
 START_TEST(underflowed_corner_weight_adds_nothing)
 {
     static const char *const plans[] = {"rows=1,win=0", "rows=1,win=1", "rows=1,win=1,pair=1",
-                                        "rows=0,seg=0,v=4", ""};
+                                        "rows=1,win=1,pair=2", "rows=0,seg=0,v=4", ""};
     const uint32_t is[3] = {2, 2, 2}, os[3] = {2, 2, 64};
     const float sc[3] = {0x1p60f, 0x1p60f, 0x1p60f};
     const float off_in[3] = {-0x1p-60f, -0x1p-60f, -0x1p-60f};

@@ -191,6 +191,16 @@ START_TEST(row_windows)
         {4, {1, 2, 7, 40}, {1, 2, 28, 80}, 0, "rows=1,pair=0,rb=5", "-DRV=8 -DRB=5'"},
         {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1,pair=0,rb=4", "-DRV=8 -DRB=4'"},
         {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,rb=16", "-DRB=16"},
+        /* Pairs in two dimensions (pair=2): up to 4 rows from one window load; D by 3
+         * (groups of 1 and 2), a pass-through dimension between, blocks of groups, the
+         * corner path beside the window (win=1 at 1.5), and an image (one pair slot). */
+        {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1,rv=4,pair=2",
+         "-DPAIR_K=1 -DPAIR_K2=0"},
+        {5, {1, 2, 5, 7, 40}, {1, 2, 15, 14, 80}, 0, "rows=1,pair=2",
+         "-DRV=8 -DPAIR_K=1 -DPAIR_K2=0 -DRB=2'"},
+        {5, {2, 5, 3, 6, 40}, {2, 10, 3, 12, 80}, 0, "rows=1,pair=2,rb=3", "-DPAIR_K2=0 -DRB=3'"},
+        {5, {1, 2, 5, 6, 50}, {1, 2, 10, 12, 75}, 0, "rows=1,win=1,pair=2", "-DPAIR_K2=0"},
+        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1,pair=2", "-DPAIR_K=0 -DRB=2'"},
     };
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
     uint64_t rng = 0x3d1;
@@ -228,7 +238,7 @@ START_TEST(row_windows)
         check_with_infinities(&rng, &c, (int)n);
     }
     /* The keys' ranges: a bad value is refused at creation, with the keys it takes. */
-    static const char *const bad[] = {"win=2", "pair=2", "gpc=0", "gpc=4097", "rv=5", "slab=2147483649"};
+    static const char *const bad[] = {"win=2", "pair=3", "gpc=0", "gpc=4097", "rv=5", "slab=2147483649"};
     rcase c;
     memset(&c, 0, sizeof c);
     c.rank = 2, c.type = F32, c.mode = LINEAR, c.elem = 4;
@@ -246,7 +256,7 @@ START_TEST(row_windows)
         dmlcl_operator *op = NULL;
         tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
                         "resample1: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
-                        "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096, "
+                        "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1|2, gpc=1..4096, "
                         "cpu=0..65536, nt=0|1, tp=0|1, rv=4|8|16, slab=0..2147483648, "
                         "rb=1..16)");
         ck_assert_ptr_null(op);

@@ -236,8 +236,38 @@ START_TEST(linear_row_window)
     dmlcl__resample1_plan_make(&in, &out, 1, down_sc, half8, mhalf8, &gpu, 0, &p);
     ck_assert_uint_eq(p.win, 6);
     ck_assert_int_eq(p.pair, 0);
+    /* Pairs in two dimensions, asked for: a volume's H 6 -> 12 (slot 1, split first) and D
+     * 5 -> 10 (slot 0), each with its groups' table after the other's bound. */
+    const uint64_t vol_in[3] = {5, 6, 512}, vol_out[3] = {10, 12, 1024};
+    in = tensor(3, vol_in, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    out = tensor(3, vol_out, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
+    ck_assert_int_eq(dmlcl__r1_tune_parse("pair=2", &t), 0);
+    dmlcl__resample1_plan_launch(&p, &in, &out, &gpu, &t, 0);
+    ck_assert_int_eq(p.pair, 2);
+    ck_assert_uint_eq(p.pair_k, 1);
+    ck_assert_uint_eq(p.pair_k2, 0);
+    ck_assert_uint_eq(p.gtab, p.table_rows);
+    ck_assert_uint_eq(p.gtab2, p.table_rows + 12); /* after the first slot's bound */
+    ck_assert_uint_eq(p.table_bytes, (p.table_rows + 12 + 10) * 8);
+    ck_assert_ptr_nonnull(strstr(p.options, " -DPAIR_K=1 -DPAIR_K2=0"));
+    table = calloc(p.table_bytes, 1);
+    dmlcl__resample1_fill(&p, table);
+    ck_assert_uint_eq(p.pair_groups, 7); /* {0, 1}, {2}, {3, 4}, ..., {9, 10}, {11} */
+    ck_assert_uint_eq(p.pair_groups2, 6);
+    ck_assert_uint_eq(p.rdiv[1].mul, dmlcl__fastdiv_make(7, 32).mul);
+    ck_assert_uint_eq(p.rdiv[0].mul, dmlcl__fastdiv_make(6, 32).mul);
+    ck_assert_uint_eq(table[2 * p.gtab2 + 1], 2);      /* D's rows 0 and 1 */
+    ck_assert_uint_eq(table[2 * (p.gtab2 + 5)], 9);    /* and its last, alone */
+    ck_assert_uint_eq(table[2 * (p.gtab2 + 5) + 1], 1);
+    free(table);
+    dmlcl__resample1_plan g;
+    ck_assert_int_eq(dmlcl__resample1_plan_generic(&p, &in, &g), 1);
+    ck_assert_int_eq(g.pair, 0); /* the generic program counts rows again */
+    ck_assert_uint_eq(g.rdiv[0].mul, dmlcl__fastdiv_make(10, 32).mul);
+    ck_assert_ptr_null(strstr(g.options, "PAIR"));
     ck_assert_int_eq(dmlcl__r1_tune_parse("win=2", &t), -1);
-    ck_assert_int_eq(dmlcl__r1_tune_parse("pair=2", &t), -1);
+    ck_assert_int_eq(dmlcl__r1_tune_parse("pair=3", &t), -1);
     ck_assert_int_eq(dmlcl__r1_tune_parse("gpc=0", &t), -1);
 }
 END_TEST

@@ -256,6 +256,8 @@ START_TEST(resample_split_equals_whole)
          {2, 8, 18, 14}, 1, 1, "slab=500,rows=0,seg=0,cpu=0,v=8"},
         {"trilinear 2x, rows kernels", DMLCL_OPERATOR_RESAMPLE1, 5, {1, 2, 5, 6, 40},
          {1, 2, 10, 12, 80}, 1, 0, "slab=4000,rows=1,rv=8"},
+        {"trilinear 2x, rows kernels, pairs in two dimensions", DMLCL_OPERATOR_RESAMPLE1, 5,
+         {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 1, 0, "slab=4000,rows=1,pair=2"},
         {"GRAD1 of linear 2x, rows kernel", DMLCL_OPERATOR_RESAMPLE_GRAD1, 4, {2, 3, 9, 40},
          {2, 3, 18, 80}, 1, 0, "slab=2000,rows=1,seg=0"},
         {"nearest 2x NCHW", DMLCL_OPERATOR_RESAMPLE1, 4, {2, 3, 9, 13}, {2, 3, 18, 26}, 0, 0,

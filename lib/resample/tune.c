@@ -8,7 +8,7 @@ static const char *const rv_values[] = {"4", "8", "16", NULL}; /* 4 << index */
 static const dmlcl__override_key keys[] = {
     KEY("v", vec, 0, 1, 64),        KEY("wg", wg, 0, 1, 4096),
     KEY("rows", rows, 1, 0, 1),     KEY("seg", seg, 1, 0, 65536),
-    KEY("win", win, 1, 0, 1),       KEY("pair", pair, 1, 0, 1),
+    KEY("win", win, 1, 0, 1),       KEY("pair", pair, 1, 0, 2),
     KEY("gpc", gpc, 0, 1, 4096),    KEY("cpu", cpu, 1, 0, 65536),
     KEY("nt", nt, 1, 0, 1),         KEY("tp", tp, 1, 0, 1),
     {"rv", offsetof(dmlcl__r1_tune, rv), 1, 0, 0, rv_values},
@@ -18,7 +18,7 @@ static const dmlcl__override_key keys[] = {
 
 static const dmlcl__override_var resample_plan = {
     "DMLCL_RESAMPLE_PLAN",
-    "v=1..64, wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1, gpc=1..4096, cpu=0..65536, "
+    "v=1..64, wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1|2, gpc=1..4096, cpu=0..65536, "
     "nt=0|1, tp=0|1, rv=4|8|16, slab=0..2147483648, rb=1..16",
     keys};
 

@@ -12,7 +12,8 @@ typedef struct dmlcl__r1_tune {
     int seg;  /* -1: the planner's choice; 0: off; N: the *_seg kernels with N outputs */
     int win;  /* -1: the planner's choice; 0: no window; 1: a window wherever one unit fits
                * (the kernel checks each item, so tests can mix both paths in one launch) */
-    int pair; /* -1: the planner's choice; 0: off; 1: wherever some rows pair up */
+    int pair; /* -1: the planner's choice; 0: off; 1: wherever some rows pair up; 2: in two
+               * outer dimensions where both pair up (else as 1) */
     uint32_t gpc; /* GPUs: work-groups per compute unit before items loop (0: the planner's) */
     int cpu;  /* -1: the planner's choice; 0: off; N: the CPU row blocks, N rows per item */
     int nt;   /* -1: the planner's choice; 0/1: their non-temporal stores off/on */

@@ -227,12 +227,19 @@ static inline void window_row(window_t win, const idx_t *lo, const idx_t *hi, co
 #if PAIR_K == INNER_K || PAIR_K >= K
 #error "PAIR_K must name an outer resampled slot"
 #endif
-/* linear_dims for the pairs (lib/resample/resample1/resample1_plan.c's pick_pairs): slot PAIR_K counts groups
- * of 1 or 2 consecutive output rows with the same lower input row, table rows {first
- * output, outputs} from gtab. Its lo and w are the first row's, *w2 the second's (the
- * first's again for a single row); its step is taken where either row's weight is not 0
- * (only a group's first row can have weight 0, and then the second reads the upper row,
- * in bounds): a weight-0 corner is dropped by the select whatever it reads. */
+#ifndef PAIR_K2
+#define PAIR_K2 K /* no second pair slot: a slot no loop reaches */
+#elif PAIR_K2 == INNER_K || PAIR_K2 >= PAIR_K
+#error "PAIR_K2 must name an outer resampled slot below PAIR_K"
+#endif
+/* linear_dims for the pairs (lib/resample/resample1/resample1_plan.c's pick_pairs): slot
+ * PAIR_K counts groups of 1 or 2 consecutive output rows with the same lower input row,
+ * table rows {first output, outputs} from gtab (PAIR_K2's from gtab2). Its lo and w are
+ * the first row's, w2[p] the second's (the first's again for a single row), n2[p] the
+ * group's rows (p: 0 for PAIR_K, 1 for PAIR_K2); its step is taken where either row's
+ * weight is not 0 (only a group's first row can have weight 0, and then the second reads
+ * the upper row, in bounds): a weight-0 corner is dropped by the select whatever it
+ * reads. */
 static idx_t pair_dims(idx_t rem, const resample1_args *a, __global const uint2 *tab,
                        idx_t *lo, idx_t *hi, float *w, float *w2, uint *n2, idx_t *oo)
 {
@@ -246,20 +253,36 @@ static idx_t pair_dims(idx_t rem, const resample1_args *a, __global const uint2 
         rem = q;
         idx_t o = i;
         uint2 r = tab[(idx_t)a->rtab[k] + i];
-        if (k == PAIR_K) {
-            const uint2 g = tab[(idx_t)a->gtab + i];
+        const int p = k == PAIR_K ? 0 : k == PAIR_K2 ? 1 : -1;
+        if (p >= 0) {
+            const uint2 g = tab[(idx_t)(p ? a->gtab2 : a->gtab) + i];
             o = (idx_t)g.x;
             r = tab[(idx_t)a->rtab[k] + o];
-            *w2 = as_float(tab[(idx_t)a->rtab[k] + o + (g.y - 1)].y);
-            *n2 = g.y;
+            w2[p] = as_float(tab[(idx_t)a->rtab[k] + o + (g.y - 1)].y);
+            n2[p] = g.y;
         }
         lo[k] = (idx_t)r.x * (idx_t)a->rin[k];
         w[k] = as_float(r.y);
-        const int step = k == PAIR_K ? w[k] != 0 || *w2 != 0 : w[k] != 0;
+        const int step = w[k] != 0 || (p >= 0 && w2[p] != 0);
         hi[k] = step ? (idx_t)a->rin[k] : 0;
         *oo += o * (idx_t)a->rout[k];
     }
     return rem;
+}
+
+/* One output row of a pair step: from the window (use_win) or its own corner loads. */
+static inline void pair_row(__global const elem_t *in, __global elem_t *out, ulong out_off,
+                            const resample1_args *a, idx_t io, idx_t oo, idx_t x0,
+                            const idx_t *lo, const idx_t *hi, const float *w,
+                            const idx_t *xlo, const idx_t *xhi, const float *xw,
+                            window_t win, int use_win)
+{
+    acc_t res[RV];
+    if (use_win)
+        window_row(win, lo, hi, w, xw, res);
+    else
+        corners_results(in, io, lo, hi, w, xlo, xhi, xw, res);
+    store_row(out, out_off, a, oo, x0, res);
 }
 
 /* A pair step of the rows kernel: both rows from one window load (use_win, a constant
@@ -270,31 +293,38 @@ static inline void pair_step(__global const elem_t *in, __global elem_t *out, ul
                              const float *xw, int use_win)
 {
     idx_t io = 0, oo = 0, lo[K], hi[K];
-    float w[K], w2 = 0;
-    uint n2 = 1;
+    float w[K], w2[2] = {0, 0};
+    uint n2[2] = {1, 1};
     if (PASS_FIRST(a))
-        pair_dims(pass_dims(rr, a, &io, &oo), a, tab, lo, hi, w, &w2, &n2, &oo);
+        pair_dims(pass_dims(rr, a, &io, &oo), a, tab, lo, hi, w, w2, n2, &oo);
     else
-        pass_dims(pair_dims(rr, a, tab, lo, hi, w, &w2, &n2, &oo), a, &io, &oo);
-    acc_t res[RV];
-    if (use_win) {
-        window_t win;
+        pass_dims(pair_dims(rr, a, tab, lo, hi, w, w2, n2, &oo), a, &io, &oo);
+    window_t win;
+    if (use_win)
         window_load(in, io, lo, hi, w, col, win);
-        window_row(win, lo, hi, w, xw, res);
-        store_row(out, out_off, a, oo, x0, res);
-        if (n2 < 2)
-            return;
-        w[PAIR_K] = w2;
-        window_row(win, lo, hi, w, xw, res);
-    } else {
-        corners_results(in, io, lo, hi, w, xlo, xhi, xw, res);
-        store_row(out, out_off, a, oo, x0, res);
-        if (n2 < 2)
-            return;
-        w[PAIR_K] = w2;
-        corners_results(in, io, lo, hi, w, xlo, xhi, xw, res);
+#if PAIR_K2 < K
+    const float w1 = w[PAIR_K];
+#endif
+    pair_row(in, out, out_off, a, io, oo, x0, lo, hi, w, xlo, xhi, xw, win, use_win);
+    if (n2[0] > 1) {
+        w[PAIR_K] = w2[0];
+        pair_row(in, out, out_off, a, io, oo + (idx_t)a->rout[PAIR_K], x0, lo, hi, w, xlo,
+                 xhi, xw, win, use_win);
     }
-    store_row(out, out_off, a, oo + (idx_t)a->rout[PAIR_K], x0, res);
+#if PAIR_K2 < K
+    if (n2[1] < 2)
+        return;
+    /* The second slot's second row, with each of the first slot's. */
+    oo += (idx_t)a->rout[PAIR_K2];
+    w[PAIR_K2] = w2[1];
+    w[PAIR_K] = w1;
+    pair_row(in, out, out_off, a, io, oo, x0, lo, hi, w, xlo, xhi, xw, win, use_win);
+    if (n2[0] > 1) {
+        w[PAIR_K] = w2[0];
+        pair_row(in, out, out_off, a, io, oo + (idx_t)a->rout[PAIR_K], x0, lo, hi, w, xlo,
+                 xhi, xw, win, use_win);
+    }
+#endif
 }
 #endif
 #endif

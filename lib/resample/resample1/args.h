@@ -22,6 +22,7 @@
     S(inner_tab)                                                                            \
     S(inner_nin)       /* a resampled inner dimension's input size */                       \
     S(gtab)            /* PAIR_K: table row of the first group of rows */                   \
+    S(gtab2)           /* PAIR_K2: the same for the second pair slot */                     \
     S(vec_ok)          /* 0: the output's / input's buffer base may be misaligned */        \
     S(vec_in)                                                                               \
     S(rows)            /* outer rows (units / chunks) */                                    \

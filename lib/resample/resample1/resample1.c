@@ -51,6 +51,7 @@ static void fill_args(const dmlcl__resample1_plan *p, resample1_args *a)
     a->inner_tab = p->inner_tab;
     a->inner_nin = p->inner_nin;
     a->gtab = p->gtab;
+    a->gtab2 = p->gtab2;
     a->rows = p->inner_size ? p->count / p->inner_size : 0;
     a->seg = p->seg;
     /* The outer loops skip the inner dimension (and seg2's second one). */
@@ -78,9 +79,13 @@ static void fill_args(const dmlcl__resample1_plan *p, resample1_args *a)
         a->seg = p->cpu_rows;
         a->inner_nin = p->cpu_span;
     }
-    if (p->pair) { /* the pair slot counts groups of rows */
+    if (p->pair) { /* the pair slots count groups of rows */
         a->rows = a->rows / p->rsize[p->pair_k] * p->pair_groups;
         a->rsize[p->pair_k] = p->pair_groups;
+    }
+    if (p->pair == 2) {
+        a->rows = a->rows / p->rsize[p->pair_k2] * p->pair_groups2;
+        a->rsize[p->pair_k2] = p->pair_groups2;
     }
 }
 

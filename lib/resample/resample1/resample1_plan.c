@@ -373,10 +373,10 @@ static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
 }
 
 /* The pairs' slot: the outer resampled dimension the row split peels first (the highest
- * slot but the inner one); DMLCL_MAXDIM if none. */
-static uint32_t pair_slot(const dmlcl__resample1_plan *p)
+ * slot below `below` but the inner one); DMLCL_MAXDIM if none. */
+static uint32_t pair_slot(const dmlcl__resample1_plan *p, uint32_t below)
 {
-    for (uint32_t k = p->nr; k-- > 0;)
+    for (uint32_t k = below < p->nr ? below : p->nr; k-- > 0;)
         if (k != p->inner_k)
             return k;
     return DMLCL_MAXDIM;
@@ -408,28 +408,42 @@ static uint64_t group_rows(const uint32_t *i0, uint64_t n, uint32_t *groups)
  * (dmlcl__resample1_fill), which has the rows; until then pair_groups is their bound, the
  * dimension's size. H200: linear 2x 0.68 -> 0.72 of copy, trilinear 2x 0.41 -> 0.46 (a
  * probe kernel of linear 2x: 0.81 with the window, 0.92 with pairs). */
-static void pick_pairs(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
+/* Whether slot k's first 64 outputs pair up: some (forced) or a quarter fewer steps. */
+static int pairs_up(const dmlcl__resample1_plan *p, uint32_t k, int forced)
 {
-    p->pair = 0;
-    p->pair_groups = 0;
-    p->gtab = p->table_rows;
-    /* Pairs with 8 outputs per item only below 3 resampled dimensions: H200 trilinear 2x
-     * 0.41 of copy with pairs, 0.49 without (4 per item: 0.46 with, 0.41 without); linear
-     * 2x 0.75 with, 0.72 without. */
-    int want = t && t->pair >= 0 ? t->pair : !(p->rv > 4 && p->nr >= 3);
-    uint32_t k = pair_slot(p);
-    if (!want || !p->win || k == DMLCL_MAXDIM)
-        return;
     uint32_t rows[2 * 64];
     const uint64_t n = p->rsize[k] < 64 ? p->rsize[k] : 64;
     for (uint64_t o = 0; o < n; o++)
         rows[2 * o] = lower_index(p, k, o);
     const uint64_t groups = group_rows(rows, n, NULL);
-    if (groups == n || (!(t && t->pair == 1) && 4 * groups > 3 * n))
+    return groups < n && (forced || 4 * groups <= 3 * n);
+}
+
+static void pick_pairs(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
+{
+    p->pair = 0;
+    p->pair_groups = p->pair_groups2 = 0;
+    p->gtab = p->gtab2 = p->table_rows;
+    /* Pairs with 8 outputs per item only below 3 resampled dimensions: H200 trilinear 2x
+     * 0.41 of copy with pairs, 0.49 without (4 per item: 0.46 with, 0.41 without); linear
+     * 2x 0.75 with, 0.72 without. Pairs in two dimensions (pair=2) are asked for only:
+     * not yet measured on a GPU against these (a probe kernel of trilinear 2x, one window
+     * load per 4 output rows: 0.62-0.73 of copy). */
+    int want = t && t->pair >= 0 ? t->pair : !(p->rv > 4 && p->nr >= 3);
+    const int forced = t && t->pair >= 1;
+    uint32_t k = pair_slot(p, DMLCL_MAXDIM);
+    if (!want || !p->win || k == DMLCL_MAXDIM || !pairs_up(p, k, forced))
         return;
     p->pair = 1;
     p->pair_k = k;
-    p->pair_groups = p->rsize[k];
+    p->pair_groups = p->rsize[k]; /* the bounds until the table is written */
+    uint32_t k2 = pair_slot(p, k);
+    if (want < 2 || k2 == DMLCL_MAXDIM || !pairs_up(p, k2, forced))
+        return;
+    p->pair = 2;
+    p->pair_k2 = k2;
+    p->pair_groups2 = p->rsize[k2];
+    p->gtab2 = p->gtab + p->pair_groups;
 }
 
 /* Channels-last on CPUs: the inner dimension a pass-through run shorter than a segment,
@@ -686,8 +700,8 @@ typedef struct {
 
 typedef struct {
     search_key key;
-    uint64_t wpat, pair_groups;
-    uint32_t win, pair_k, cpu_np;
+    uint64_t wpat, pair_groups, pair_groups2;
+    uint32_t win, pair_k, pair_k2, cpu_np;
     int pair;
     uint64_t cpu_pl[DMLCL_R1_CPU_PATTERNS], cpu_pu[DMLCL_R1_CPU_PATTERNS];
     uint32_t cpu_high[DMLCL_R1_CPU_PATTERNS];
@@ -727,7 +741,9 @@ static void searched(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t, dmlcl__w
     if (wd && (wd->searched >> slot & 1) && !memcmp(&f->key, &k, sizeof k)) {
         p->wpat = f->wpat, p->win = f->win;
         p->pair = f->pair, p->pair_k = f->pair_k, p->pair_groups = f->pair_groups;
+        p->pair_k2 = f->pair_k2, p->pair_groups2 = f->pair_groups2;
         p->gtab = p->table_rows;
+        p->gtab2 = p->gtab + (p->pair == 2 ? p->pair_groups : 0);
         p->cpu_np = f->cpu_np;
         memcpy(p->cpu_pl, f->cpu_pl, sizeof p->cpu_pl);
         memcpy(p->cpu_pu, f->cpu_pu, sizeof p->cpu_pu);
@@ -743,6 +759,7 @@ static void searched(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t, dmlcl__w
     f->key = k;
     f->wpat = p->wpat, f->win = p->win;
     f->pair = p->pair, f->pair_k = p->pair_k, f->pair_groups = p->pair_groups;
+    f->pair_k2 = p->pair_k2, f->pair_groups2 = p->pair_groups2;
     f->cpu_np = p->cpu_np;
     memcpy(f->cpu_pl, p->cpu_pl, sizeof f->cpu_pl);
     memcpy(f->cpu_pu, p->cpu_pu, sizeof f->cpu_pu);
@@ -751,6 +768,17 @@ static void searched(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t, dmlcl__w
 }
 
 static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in);
+
+/* The steps the row split takes along resampled slot k: its outputs, or a pair slot's
+ * groups of them. */
+static uint64_t slot_steps(const dmlcl__resample1_plan *p, uint32_t k)
+{
+    if (p->pair && k == p->pair_k)
+        return p->pair_groups;
+    if (p->pair == 2 && k == p->pair_k2)
+        return p->pair_groups2;
+    return p->rsize[k];
+}
 
 static void launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in, const dmlcl__tensor *out,
                    const dmlcl__limits *lim, const dmlcl__r1_tune *tune, int force_idx64,
@@ -764,7 +792,8 @@ static void launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in, const dmlc
     launch_cpu_rows(p, lim, tune, in->elem_size);
     searched(p, tune, wd);
     rows_blocks(p, lim, tune);
-    p->table_bytes = (p->table_rows + p->pair_groups) * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
+    const uint64_t groups = p->pair_groups + p->pair_groups2;
+    p->table_bytes = (p->table_rows + groups) * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
     /* 32-bit indices while every offset relative to a binding, the grid-stride unit
      * (plus the global size), a unit's last output and the table rows stay below 2^32. */
     const uint64_t lim32 = (uint64_t)1 << 32;
@@ -772,14 +801,13 @@ static void launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in, const dmlc
                (uint64_t)p->global2[0] * p->rv >= lim32 ||
                p->count / p->inner_size + (uint64_t)p->global2[1] * p->rb >= lim32 ||
                p->inner_size + p->vec >= lim32 || in->span >= lim32 || out->span >= lim32 ||
-               p->table_rows + p->pair_groups >= lim32;
+               p->table_rows + groups >= lim32;
     unsigned bits = p->idx64 ? 64 : 32;
     p->chunks_div = dmlcl__fastdiv_make(p->chunks, bits);
     for (uint32_t k = 0; k < p->np; k++)
         p->pdiv[k] = dmlcl__fastdiv_make(p->psize[k], bits);
     for (uint32_t k = 0; k < p->nr; k++)
-        p->rdiv[k] = dmlcl__fastdiv_make(p->pair && k == p->pair_k ? p->pair_groups
-                                                                    : p->rsize[k], bits);
+        p->rdiv[k] = dmlcl__fastdiv_make(slot_steps(p, k), bits);
     format_options(p, in);
 }
 
@@ -818,6 +846,8 @@ static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DRV=%u", p->rv);
     if (p->pair)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DPAIR_K=%u", p->pair_k);
+    if (p->pair == 2)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DPAIR_K2=%u", p->pair_k2);
     if (p->rows_2d && p->rb > 1)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DRB=%u", p->rb);
     /* Non-temporal stores for nearest outputs beyond the caches (16 MiB). POCL, 2 cores,
@@ -860,11 +890,24 @@ int dmlcl__resample1_plan_generic(const dmlcl__resample1_plan *p, const dmlcl__t
     *g = *p;
     g->cpu_np = 0;
     g->wpat = g->win = 0;
-    if (g->pair) /* the slot counts its rows again, not their groups */
-        g->rdiv[g->pair_k] = dmlcl__fastdiv_make(g->rsize[g->pair_k], g->idx64 ? 64 : 32);
-    g->pair = 0;
+    g->pair = 0; /* the slots count their rows again, not their groups */
+    for (uint32_t k = 0; k < g->nr; k++)
+        g->rdiv[k] = dmlcl__fastdiv_make(g->rsize[k], g->idx64 ? 64 : 32);
     format_options(g, in);
     return 1;
+}
+
+/* Pair slot k's groups, written from table row gtab (room for the bound, its size, zeroed
+ * first); returns their count, and the row split divides by it from now on. */
+static uint64_t fill_groups(dmlcl__resample1_plan *p, uint32_t k, uint64_t gtab,
+                            uint32_t *table)
+{
+    const uint32_t words = DMLCL_RESAMPLE1_WORDS(p->linear);
+    memset(table + gtab * words, 0, p->rsize[k] * words * 4);
+    const uint64_t groups = group_rows(table + p->rtab[k] * words, p->rsize[k],
+                                       table + gtab * words);
+    p->rdiv[k] = dmlcl__fastdiv_make(groups, p->idx64 ? 64 : 32);
+    return groups;
 }
 
 void dmlcl__resample1_fill(dmlcl__resample1_plan *p, uint32_t *table)
@@ -885,11 +928,8 @@ void dmlcl__resample1_fill(dmlcl__resample1_plan *p, uint32_t *table)
                 memcpy(&t[1], &w, sizeof w);
         }
     }
-    if (p->pair) {
-        const uint32_t k = p->pair_k;
-        memset(table + p->gtab * words, 0, p->rsize[k] * words * 4); /* room for the bound */
-        p->pair_groups = group_rows(table + p->rtab[k] * words, p->rsize[k],
-                                    table + p->gtab * words);
-        p->rdiv[k] = dmlcl__fastdiv_make(p->pair_groups, p->idx64 ? 64 : 32);
-    }
+    if (p->pair)
+        p->pair_groups = fill_groups(p, p->pair_k, p->gtab, table);
+    if (p->pair == 2)
+        p->pair_groups2 = fill_groups(p, p->pair_k2, p->gtab2, table);
 }

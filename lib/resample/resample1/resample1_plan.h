@@ -77,10 +77,11 @@ typedef struct dmlcl__resample1_plan {
      * split first) counts pair_groups groups of 1 or 2 consecutive outputs with the same
      * lower input row (its size until dmlcl__resample1_fill counts them), whose {first
      * output, outputs} rows start at table row gtab; the pair shares its window loads.
-     * 0: one output row per step. */
+     * pair = 2: the next outer resampled slot, pair_k2, too (pair_groups2 groups from
+     * table row gtab2): up to 4 rows share each window load. 0: one output row per step. */
     int pair;
-    uint32_t pair_k;
-    uint64_t pair_groups, gtab;
+    uint32_t pair_k, pair_k2;
+    uint64_t pair_groups, gtab, pair_groups2, gtab2;
     /* CPUs: the row blocks (resample1_cpu_rows.cl): items of DMLCL_R1_CPU_BLOCK
      * flat outputs of cpu_rows consecutive rows; 0 = off. chunks counts blocks per row. */
     uint64_t cpu_rows;
@@ -136,6 +137,6 @@ void dmlcl__resample1_plan_launch_part(dmlcl__resample1_plan *p, const dmlcl__te
 int dmlcl__resample1_plan_generic(const dmlcl__resample1_plan *p, const dmlcl__tensor *in,
                                   dmlcl__resample1_plan *g);
 /* Writes the plan's table (p->table_bytes bytes), from the maps the plan keeps; with pairs,
- * also counts them into p->pair_groups. */
+ * also counts them into p->pair_groups (and pair_groups2). */
 void dmlcl__resample1_fill(dmlcl__resample1_plan *p, uint32_t *table);
 #endif
