@@ -4,8 +4,9 @@
 # (slab=0: the 64-bit kernels past 2^32, as before slabs) for comparison, and the sweeps of
 # the LINEAR row kernels' outputs per item (rv=4|8|16 in DMLCL_RESAMPLE_PLAN).
 #
-# usage: tools/bench/gpu_sweep.sh OUTDIR    (from the build tree; DMLCL=path/to/dmlcl to
-#        use another binary, DMLCL_DEVICE to pick another device)
+# usage: tools/bench/gpu_sweep.sh OUTDIR [pairs]   (from the build tree; DMLCL=path/to/dmlcl
+#        to use another binary, DMLCL_DEVICE to pick another device; `pairs`: only the
+#        sweep of the row pairs in two dimensions, about a minute)
 #
 # Each run writes OUTDIR/NAME.txt (the bench's --verbose output: every row with its shape,
 # plan, slabs and checks, then its exit status); OUTDIR/summary.txt collects the rows.
@@ -40,6 +41,26 @@ bench() {
 }
 
 : >"$out/summary.txt"
+
+# Row pairs in two dimensions (pair=2: one window load for up to 4 output rows) against
+# the planner's choice, at 8 and 4 outputs per item and 2 or 1 groups per step; linear 2x
+# (one pair slot: pair=2 plans as pair=1) shows the shared pair code did not move it.
+pairs() {
+    c='trilinear2x,linear2x-nchw,linear2x-nhwc'
+    bench pairs-default '' '' --mb 1024 --runs 10 --case "$c"
+    bench pairs-2 pair=2 '' --mb 1024 --runs 10 --case "$c"
+    bench pairs-2-rb1 pair=2,rb=1 '' --mb 1024 --runs 10 --case trilinear2x
+    bench pairs-2-rv4 pair=2,rv=4 '' --mb 1024 --runs 10 --case trilinear2x
+    bench pairs-2-rv4-rb1 pair=2,rv=4,rb=1 '' --mb 1024 --runs 10 --case trilinear2x
+    bench pairs-default-again '' '' --mb 1024 --runs 10 --case "$c"
+    bench pairs-2-4096 pair=2 '' --mb 4096 --runs 10 --case trilinear2x
+    bench pairs-default-4096 '' '' --mb 4096 --runs 10 --case trilinear2x
+}
+if [ "${2:-}" = pairs ]; then
+    pairs
+    echo "== total $(($(date +%s) - start)) s; results in $out (summary.txt)" | tee -a "$out/summary.txt"
+    exit $failed
+fi
 "$dmlcl" bench --list --mb 4096 >"$out/cases-4096.txt" 2>&1
 
 # The planner's choices: every case at 1 GiB and 4 GiB (slabs past 2^31 elements), the
@@ -71,5 +92,6 @@ for rv in 8 16; do
     bench "rv$rv-4096" "rv=$rv" '' --mb 4096 --runs 10 --case 'linear2x-nchw,trilinear2x'
 done
 
+pairs
 echo "== total $(($(date +%s) - start)) s; results in $out (summary.txt)" | tee -a "$out/summary.txt"
 exit $failed
