@@ -660,7 +660,9 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     while (!(t && t->cpu > 0) && per > 1 && blocks * ((rows + per - 1) / per) < min_items)
         per /= 2;
     p->cpu_rows = per;
-    p->cpu_nt = t && t->nt >= 0 ? t->nt : !p->linear && p->count * elem_size >= (16u << 20);
+    /* LINEAR stores non-temporal only from FLOAT32 and FLOAT64 (the kernel's CR_NT). */
+    const int nt_type = !p->linear || elem_size >= 4;
+    p->cpu_nt = t && t->nt >= 0 ? t->nt : nt_type && p->count * elem_size >= (16u << 20);
     p->cpu_span = p->inner_res ? (p->inner_nin - 1) * p->inner_in + 1 : 0;
     /* Lanes of the accumulators (LINEAR: float, double for FLOAT64) or of the elements:
      * two registers (the kernel's CR_W says why). */
@@ -820,9 +822,11 @@ static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DPAIR_K=%u", p->pair_k);
     if (p->rows_2d && p->rb > 1)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DRB=%u", p->rb);
-    /* Non-temporal stores for nearest outputs beyond the caches (16 MiB). POCL, 2 cores,
-     * same runs: nearest 2x NCHW 1.00 -> 1.30 and 0.92 -> 1.15 of memcpy; LINEAR none
-     * (linear 2x no faster, trilinear 2x 4.5 -> 2.5 GB/s at best). */
+    /* Non-temporal stores for outputs beyond the caches (16 MiB). POCL, 2 cores, same
+     * runs: nearest 2x NCHW 1.00 -> 1.30 and 0.92 -> 1.15 of memcpy; LINEAR, AVX2, --mb
+     * 128, alternating runs on a shared host: linear 2x NCHW 0.55-0.65 -> 0.81-0.87,
+     * channels-last 0.63-0.99 -> 1.01-1.11, linear 1.5x 0.45-0.63 -> 0.77-0.97. (An
+     * earlier kernel, at trilinear 2x 4.5 GB/s, lost with them.) */
     if (p->cpu_rows)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DCR_W=%u%s", p->cpu_w,
                  cpu_window2(p) ? " -DCR_WIN2=1" : "");
