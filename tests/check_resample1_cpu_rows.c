@@ -179,6 +179,31 @@ START_TEST(non_temporal_row_blocks)
 }
 END_TEST
 
+/* The weight-0 rule on the lane patterns' vectors (the specialised program): 2x with
+ * offsets 0 in both resampled dimensions, so output 2i lands on input i with its upper
+ * corner's weight 0, and Inf at every odd input along the row, so a sum that added that
+ * corner would turn output 2i into NaN: it must be input i exactly (i or Inf), every odd
+ * output Inf. Rows of 64 inputs (whole vectors on the patterns), 3 rows per item (pairs
+ * and single rows). */
+START_TEST(inf_beside_weight_zero)
+{
+    const uint32_t is[3] = {2, 3, 64}, os[3] = {2, 6, 128};
+    const float sc[3] = {1, 2, 2};
+    static float in[2 * 3 * 64], out[2 * 6 * 128];
+    for (int i = 0; i < 2 * 3 * 64; i++)
+        in[i] = i % 2 ? INFINITY : (float)(i % 64);
+    setenv("DMLCL_RESAMPLE_PLAN", "rows=0,seg=256,cpu=3", 1);
+    tu_resample1_f32(3, is, os, LINEAR, sc, rc_zeros, rc_zeros, in, out);
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+    for (int r = 0; r < 2 * 6; r++)
+        for (int x = 0; x < 128; x++) {
+            const float got = out[128 * r + x], want = x % 2 ? INFINITY : in[x / 2];
+            tu_assert_each(got == want, "row %d, out[%d] = %g, not %g", r, x, (double)got,
+                           (double)want);
+        }
+}
+END_TEST
+
 /* Random scales and offsets along the row (make check's other suites run the generic
  * programs): the specialised row blocks, whatever lane pattern a scale gives, against
  * the C reference bit for bit. Four programs: each scale is one. */
@@ -231,6 +256,7 @@ Suite *resample1_cpu_rows_suite(void)
     tcase_add_test(tc, cpu_row_blocks);
     tcase_add_test(tc, sixteen_bit_row_blocks);
     tcase_add_test(tc, non_temporal_row_blocks);
+    tcase_add_test(tc, inf_beside_weight_zero);
     suite_add_tcase(s, tc);
     TCase *rs = tcase_create("random_scales");
     tcase_add_checked_fixture(rs, NULL, rc_forget_plan_override);

@@ -628,7 +628,10 @@ static int reads_dominate(const dmlcl__resample1_plan *p)
 /* CPUs: the row blocks, where the segment kernels were chosen (or forced with cpu=N)
  * and the output's row is contiguous (channels-last: the channels contiguous in the
  * input too); LINEAR also needs the row's resampled slot last (see the kernel). Rows per
- * item: 32, fewer where that leaves under 16 items per compute unit.
+ * item: 32, more where a row's block is short, so that an item holds DMLCL_R1_CPU_ITEM
+ * outputs (its table reads and lane checks, and the unpaired rows at its ends, paid over
+ * more rows: AVX2, trilinear 2x's rows of 128, 0.25-0.27 -> 0.30-0.31 of memcpy with 128
+ * rows an item), fewer where that leaves under 16 items per compute unit.
  * Not where the reads dominate on 8 or more compute units: there the row blocks stop
  * scaling with the cores (linear 0.5x, 256 MiB: 2 cores 22.8 GB/s with row blocks, 11.9
  * with segments; 16 cores 21-24 GB/s with row blocks of 2 to 32 rows, 39 with segments,
@@ -655,7 +658,10 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
         return;
     const uint64_t rows = p->count / flat, blocks = (n + DMLCL_R1_CPU_BLOCK - 1) /
                                                     DMLCL_R1_CPU_BLOCK;
+    const uint64_t block_outputs = (n < DMLCL_R1_CPU_BLOCK ? n : DMLCL_R1_CPU_BLOCK) * (flat / n);
     uint64_t per = (uint64_t)want;
+    while (!(t && t->cpu > 0) && per < 1024 && per * block_outputs < DMLCL_R1_CPU_ITEM)
+        per *= 2;
     const uint64_t min_items = 16 * (uint64_t)(lim->compute_units ? lim->compute_units : 1);
     while (!(t && t->cpu > 0) && per > 1 && blocks * ((rows + per - 1) / per) < min_items)
         per /= 2;
