@@ -587,7 +587,8 @@ END_TEST
 
 /* Outputs of 16 MiB and more (past the caches) go out with non-temporal stores on CPUs:
  * nearest in any type, linear where the kernel stores its accumulators' type (FLOAT32,
- * FLOAT64); nt=0|1 forces either. */
+ * FLOAT64) and the vector registers are 32 bytes or more (not SSE's); nt=0|1 forces
+ * either. */
 START_TEST(cpu_non_temporal_stores)
 {
     const uint64_t is[2] = {2048, 2048}, os[2] = {4096, 4096}, small[2] = {2048, 2047};
@@ -615,6 +616,9 @@ START_TEST(cpu_non_temporal_stores)
         ck_assert_uint_ne(p.cpu_rows, 0);
         ck_assert_msg((strstr(p.options, "-DCR_NT=1") != NULL) == cases[n].nt, "case %zu: %s", n,
                       p.options);
+        dmlcl__resample1_plan_make(&in, &out, cases[n].linear, up, half8, mhalf8, &sse, 0, &p);
+        ck_assert_msg((strstr(p.options, "-DCR_NT=1") != NULL) == (cases[n].nt && !cases[n].linear),
+                      "case %zu, SSE: %s", n, p.options);
     }
     dmlcl__tensor in = tensor(2, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     dmlcl__tensor out = tensor(2, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);

@@ -666,8 +666,12 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     while (!(t && t->cpu > 0) && per > 1 && blocks * ((rows + per - 1) / per) < min_items)
         per /= 2;
     p->cpu_rows = per;
-    /* LINEAR stores non-temporal only from FLOAT32 and FLOAT64 (the kernel's CR_NT). */
-    const int nt_type = !p->linear || elem_size >= 4;
+    /* LINEAR stores non-temporal only from FLOAT32 and FLOAT64 (the kernel's CR_NT), and
+     * only with registers of 32 bytes or more: with SSE's 16 (POCL_KERNELLIB_NAME=sse2,
+     * --mb 128, 3 alternating rounds) linear 1.5x fell from 9.0-11.5 to 7.3-7.7 GB/s with
+     * them, linear 0.5x the same either way. */
+    const int wide = !lim->simd_bytes || lim->simd_bytes >= 32;
+    const int nt_type = !p->linear || (elem_size >= 4 && wide);
     p->cpu_nt = t && t->nt >= 0 ? t->nt : nt_type && p->count * elem_size >= (16u << 20);
     p->cpu_span = p->inner_res ? (p->inner_nin - 1) * p->inner_in + 1 : 0;
     /* Lanes of the accumulators (LINEAR: float, double for FLOAT64) or of the elements:
