@@ -107,49 +107,100 @@ START_TEST(cpu_row_blocks)
 }
 END_TEST
 
+/* A LINEAR case of rank 4 at pixel centres (scales out / in), packed or channels-last,
+ * under $DMLCL_RESAMPLE_PLAN as the caller set it: the plan is the row blocks and holds
+ * `want`, and the outputs match the C reference bit for bit. */
+static void linear_row_case(uint64_t *rng, int n, const uint32_t *in, const uint32_t *out,
+                            int channels_last, dmlcl_tensor_data_type type, const char *want)
+{
+    rcase c;
+    memset(&c, 0, sizeof c);
+    c.rank = 4;
+    c.type = type;
+    c.mode = LINEAR;
+    c.elem = dmlcl_data_type_size(type);
+    memcpy(c.in_sizes, in, 4 * sizeof *in);
+    memcpy(c.out_sizes, out, 4 * sizeof *out);
+    for (uint32_t d = 0; d < 4; d++)
+        c.scales[d] = (float)c.out_sizes[d] / (float)c.in_sizes[d];
+    memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+    memcpy(c.opo, tu_pix_out, sizeof c.opo);
+    if (channels_last) {
+        tu_channels_last(4, c.in_sizes, c.in_str);
+        tu_channels_last(4, c.out_sizes, c.out_str);
+    } else {
+        tu_make_strides(rng, TU_PACKED, 4, c.in_sizes, -1, c.in_str);
+        tu_make_strides(rng, TU_PACKED, 4, c.out_sizes, -1, c.out_str);
+    }
+    dmlcl_operator *op = rc_make_op(&c, 0);
+    const char *plan = dmlcl_operator_plan(op);
+    ck_assert_msg(strstr(plan, "-cpu-rows") != NULL && strstr(plan, want) != NULL,
+                  "case %d: %s", n, plan);
+    dmlcl_operator_release(op);
+    if (tu_compile_only())
+        return;
+    const size_t inexact = rc_case_inexact;
+    rc_check_random(rng, &c, n);
+    ck_assert_msg(rc_case_inexact == inexact, "case %d: %zu outputs not bit-identical", n,
+                  rc_case_inexact - inexact);
+}
+
 /* The 16-bit integers' row blocks, converted as loaded and rounded and saturated as
  * stored by halves (CR_LOADH, CR_STOREH): a resampled row (INT16) and runs of 8 channels
  * (UINT16), linear, against the C reference bit for bit. */
 START_TEST(sixteen_bit_row_blocks)
 {
-    static const struct { uint32_t in[4], out[4]; int channels_last; } cases[] = {
-        {{1, 2, 5, 37}, {1, 2, 10, 74}, 0},
-        {{1, 8, 5, 7}, {1, 8, 10, 14}, 1},
-    };
+    static const uint32_t in[4] = {1, 2, 5, 37}, out[4] = {1, 2, 10, 74},
+                          cin[4] = {1, 8, 5, 7}, cout[4] = {1, 8, 10, 14};
     uint64_t rng = 0xc916;
     setenv("DMLCL_RESAMPLE_PLAN", "rows=0,seg=256,cpu=3", 1);
-    for (int n = 0; n < 2; n++) {
-        rcase c;
-        memset(&c, 0, sizeof c);
-        c.rank = 4;
-        c.type = n ? U16 : I16;
-        c.mode = LINEAR;
-        c.elem = 2;
-        memcpy(c.in_sizes, cases[n].in, sizeof cases[n].in);
-        memcpy(c.out_sizes, cases[n].out, sizeof cases[n].out);
-        for (uint32_t d = 0; d < 4; d++)
-            c.scales[d] = (float)c.out_sizes[d] / (float)c.in_sizes[d];
-        memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
-        memcpy(c.opo, tu_pix_out, sizeof c.opo);
-        if (cases[n].channels_last) {
-            tu_channels_last(4, c.in_sizes, c.in_str);
-            tu_channels_last(4, c.out_sizes, c.out_str);
-        } else {
-            tu_make_strides(&rng, TU_PACKED, 4, c.in_sizes, -1, c.in_str);
-            tu_make_strides(&rng, TU_PACKED, 4, c.out_sizes, -1, c.out_str);
-        }
-        dmlcl_operator *op = rc_make_op(&c, 0);
-        ck_assert_msg(strstr(dmlcl_operator_plan(op), "-cpu-rows") != NULL, "case %d: %s", n,
-                      dmlcl_operator_plan(op));
-        dmlcl_operator_release(op);
-        if (tu_compile_only())
-            continue;
-        const size_t inexact = rc_case_inexact;
-        rc_check_random(&rng, &c, n);
-        ck_assert_msg(rc_case_inexact == inexact, "case %d: %zu outputs not bit-identical", n,
-                      rc_case_inexact - inexact);
-    }
+    linear_row_case(&rng, 0, in, out, 0, I16, "");
+    linear_row_case(&rng, 1, cin, cout, 1, U16, "");
     unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
+/* Non-temporal stores, the default for FLOAT32 and FLOAT64 outputs of 16 MiB and more
+ * (forced here with nt=1), on rows that start 64-byte aligned so that the vectors go out
+ * non-temporal: three resampled dimensions (row pairs, the vector path) and runs of 8
+ * channels (two positions a vector where the lanes allow, the weights' selects left out
+ * inside the image), against the C reference bit for bit. */
+START_TEST(non_temporal_row_blocks)
+{
+    static const uint32_t in[4] = {1, 3, 4, 16}, out[4] = {1, 6, 8, 32}, /* rows: 128 bytes */
+                          cin[4] = {1, 8, 5, 8}, cout[4] = {1, 8, 10, 16}; /* 512, 1024 */
+    uint64_t rng = 0x17e4;
+    setenv("DMLCL_RESAMPLE_PLAN", "rows=0,seg=256,cpu=3,nt=1", 1);
+    linear_row_case(&rng, 0, in, out, 0, F32, "-DCR_NT=1");
+    linear_row_case(&rng, 1, cin, cout, 1, F32, "-DCR_NT=1");
+    if (tu_context()->info.has_fp64)
+        linear_row_case(&rng, 2, cin, cout, 1, F64, "-DCR_NT=1");
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
+/* The weight-0 rule on the lane patterns' vectors (the specialised program): 2x with
+ * offsets 0 in both resampled dimensions, so output 2i lands on input i with its upper
+ * corner's weight 0, and Inf at every odd input along the row, so a sum that added that
+ * corner would turn output 2i into NaN: it must be input i exactly (i or Inf), every odd
+ * output Inf. Rows of 64 inputs (whole vectors on the patterns), 3 rows per item (pairs
+ * and single rows). */
+START_TEST(inf_beside_weight_zero)
+{
+    const uint32_t is[3] = {2, 3, 64}, os[3] = {2, 6, 128};
+    const float sc[3] = {1, 2, 2};
+    static float in[2 * 3 * 64], out[2 * 6 * 128];
+    for (int i = 0; i < 2 * 3 * 64; i++)
+        in[i] = i % 2 ? INFINITY : (float)(i % 64);
+    setenv("DMLCL_RESAMPLE_PLAN", "rows=0,seg=256,cpu=3", 1);
+    tu_resample1_f32(3, is, os, LINEAR, sc, rc_zeros, rc_zeros, in, out);
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+    for (int r = 0; r < 2 * 6; r++)
+        for (int x = 0; x < 128; x++) {
+            const float got = out[128 * r + x], want = x % 2 ? INFINITY : in[x / 2];
+            tu_assert_each(got == want, "row %d, out[%d] = %g, not %g", r, x, (double)got,
+                           (double)want);
+        }
 }
 END_TEST
 
@@ -204,6 +255,8 @@ Suite *resample1_cpu_rows_suite(void)
     tcase_set_tags(tc, "targets"); /* tests/targets_test.sh builds these for other CPUs */
     tcase_add_test(tc, cpu_row_blocks);
     tcase_add_test(tc, sixteen_bit_row_blocks);
+    tcase_add_test(tc, non_temporal_row_blocks);
+    tcase_add_test(tc, inf_beside_weight_zero);
     suite_add_tcase(s, tc);
     TCase *rs = tcase_create("random_scales");
     tcase_add_checked_fixture(rs, NULL, rc_forget_plan_override);

@@ -584,6 +584,83 @@ START_TEST(cpu_lanes_follow_the_registers)
 }
 END_TEST
 
+/* The CPU row blocks' rows per item: 32 for rows of 1024, more for short rows (an item
+ * holds DMLCL_R1_CPU_ITEM outputs), fewer where items would be under 16 per compute unit;
+ * cpu=N as given. */
+START_TEST(cpu_rows_per_item)
+{
+    const uint64_t is[4] = {128, 64, 64, 64}, os[4] = {128, 128, 128, 128};
+    const uint64_t wis[3] = {8, 512, 512}, wos[3] = {8, 1024, 1024};
+    const uint64_t sis[4] = {1, 4, 64, 64}, sos[4] = {1, 8, 128, 128};
+    const float up3[4] = {1, 2, 2, 2}, up2[3] = {1, 2, 2};
+    dmlcl__tensor in = tensor(4, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(4, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan p;
+    dmlcl__resample1_plan_make(&in, &out, 1, up3, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_uint_eq(p.cpu_rows, DMLCL_R1_CPU_ITEM / 128);
+    ck_assert_uint_eq(p.units, 128 * 128 * 128 / p.cpu_rows);
+    dmlcl__r1_tune t;
+    ck_assert_int_eq(dmlcl__r1_tune_parse("cpu=32", &t), 0);
+    dmlcl__resample1_plan_launch(&p, &in, &out, &avx2, &t, 0);
+    ck_assert_uint_eq(p.cpu_rows, 32);
+    in = tensor(3, wis, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    out = tensor(3, wos, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan_make(&in, &out, 1, up2, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_uint_eq(p.cpu_rows, 32);
+    /* 8 x 128 rows of 128: 1024 rows, 32 items wanted on 2 compute units. */
+    in = tensor(4, sis, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    out = tensor(4, sos, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan_make(&in, &out, 1, up3, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_uint_eq(p.cpu_rows, 32);
+}
+END_TEST
+
+/* Outputs of 16 MiB and more (past the caches) go out with non-temporal stores on CPUs:
+ * nearest in any type, linear where the kernel stores its accumulators' type (FLOAT32,
+ * FLOAT64) and the vector registers are 32 bytes or more (not SSE's); nt=0|1 forces
+ * either. */
+START_TEST(cpu_non_temporal_stores)
+{
+    const uint64_t is[2] = {2048, 2048}, os[2] = {4096, 4096}, small[2] = {2048, 2047};
+    const float up[2] = {2, 2};
+    struct {
+        dmlcl_tensor_data_type type;
+        uint32_t elem;
+        int linear;
+        const uint64_t *out;
+        int nt;
+    } cases[] = {
+        {DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4, 1, os, 1},
+        {DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4, 1, small, 0}, /* 8 KiB short of 16 MiB */
+        {DMLCL_TENSOR_DATA_TYPE_FLOAT64, 8, 1, os, 1},
+        {DMLCL_TENSOR_DATA_TYPE_FLOAT16, 2, 1, os, 0},    /* converted as stored */
+        {DMLCL_TENSOR_DATA_TYPE_UINT8, 1, 1, os, 0},      /* 16 MiB */
+        {DMLCL_TENSOR_DATA_TYPE_UINT8, 1, 0, os, 1},
+        {DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4, 0, small, 0},
+    };
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        dmlcl__tensor in = tensor(2, is, NULL, cases[n].type, cases[n].elem);
+        dmlcl__tensor out = tensor(2, cases[n].out, NULL, cases[n].type, cases[n].elem);
+        dmlcl__resample1_plan p;
+        dmlcl__resample1_plan_make(&in, &out, cases[n].linear, up, half8, mhalf8, &avx2, 0, &p);
+        ck_assert_uint_ne(p.cpu_rows, 0);
+        ck_assert_msg((strstr(p.options, "-DCR_NT=1") != NULL) == cases[n].nt, "case %zu: %s", n,
+                      p.options);
+        dmlcl__resample1_plan_make(&in, &out, cases[n].linear, up, half8, mhalf8, &sse, 0, &p);
+        ck_assert_msg((strstr(p.options, "-DCR_NT=1") != NULL) == (cases[n].nt && !cases[n].linear),
+                      "case %zu, SSE: %s", n, p.options);
+    }
+    dmlcl__tensor in = tensor(2, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(2, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan p;
+    dmlcl__r1_tune t;
+    ck_assert_int_eq(dmlcl__r1_tune_parse("nt=0", &t), 0);
+    dmlcl__resample1_plan_make(&in, &out, 1, up, half8, mhalf8, &avx2, 0, &p);
+    dmlcl__resample1_plan_launch(&p, &in, &out, &avx2, &t, 0);
+    ck_assert_msg(strstr(p.options, "-DCR_NT") == NULL, "%s", p.options);
+}
+END_TEST
+
 /* Patterns only where they recur: 1.7x drifts from vector to vector (a program per such
  * scale would serve a few vectors a row), 2x and 1.5x repeat; the generic plan drops
  * them (and the GPUs' window and pairs) and reads the same table. */
@@ -1197,6 +1274,8 @@ int main(void)
     tcase_add_test(tc, rows_per_item);
     tcase_add_test(tc, types_and_index_width);
     tcase_add_test(tc, cpu_lanes_follow_the_registers);
+    tcase_add_test(tc, cpu_non_temporal_stores);
+    tcase_add_test(tc, cpu_rows_per_item);
     tcase_add_test(tc, patterns_recur_or_none);
     tcase_add_test(tc, fill_writes_the_rows);
     tcase_add_test(tc, resample2_nearest_rules);

@@ -177,6 +177,22 @@ static inline void cr_outer(idx_t row, const resample1_args *a, __global const u
 #define CR_PUT(v, p, nt) CR_STORE(v, p)
 #endif
 
+/* Whether every outer corner weight of the row (and, with `two`, of the second) is CR_BIG. */
+static inline int cr_cw_big(const acc_t *cw, const acc_t *cw2, const int two)
+{
+    int big = 1;
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++)
+        big &= cw[oc] >= (acc_t)CR_BIG && (!two || cw2[oc] >= (acc_t)CR_BIG);
+    return big;
+}
+
+/* Whether both of an output's inner weights (1 - w and w) are CR_BIG. */
+static inline int cr_w_big(float w)
+{
+    return (acc_t)w >= (acc_t)CR_BIG && (acc_t)1 - (acc_t)w >= (acc_t)CR_BIG;
+}
+
 #if INNER_RES
 static inline __attribute__((always_inline)) void
 cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o2, const int two,
@@ -185,10 +201,7 @@ cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o
                const idx_t *lo_a, const idx_t *st_a, const float *w_a)
 {
     const int nt = CR_NT && ((size_t)o & 63) == 0 && (!two || ((size_t)o2 & 63) == 0);
-    int cwbig = 1; /* every outer corner weight is CR_BIG */
-#pragma unroll
-    for (int oc = 0; oc < NOC; oc++)
-        cwbig &= cw[oc] >= (acc_t)CR_BIG && (!two || cw2[oc] >= (acc_t)CR_BIG);
+    const int cwbig = cr_cw_big(cw, cw2, two);
     for (int v = 0; v < nv; v++) {
 #define CR_FAST(PL, PLH, PU, PUH, SEL)                                                         \
     {                                                                                          \
@@ -260,29 +273,41 @@ cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o
  * CR_C channels whose positions follow each other in the output (an image's 8 channels on
  * AVX-512) go two positions at a time, one vector of 2 CR_C lanes, each half with its position's
  * weights: per lane the same terms (a select per lane for the weight-0 rule), half the
- * instructions (channels-last linear 2x, 2-core POCL, --mb 64: 26.0-26.9 -> 33.6-35.7 GB/s). */
+ * instructions (channels-last linear 2x, 2-core POCL, --mb 64: 26.0-26.9 -> 33.6-35.7 GB/s).
+ * Where every weight of the two positions is CR_BIG the selects go, as in cr_row_vectors;
+ * the vectors go out non-temporal where CR_NT asks (q even: each one vector-aligned when
+ * the row is 64-byte aligned). */
 static inline __attribute__((always_inline)) void
 cr_row_channels(__global const elem_t *in, __global elem_t *o, __global elem_t *o2, const int two,
                 const idx_t *coff, const acc_t *cw, const acc_t *cw2, int nl, idx_t c_n,
                 idx_t out2, const idx_t *lo_a, const idx_t *st_a, const float *w_a)
 {
+    const int nt = CR_NT && ((size_t)o & 63) == 0 && (!two || ((size_t)o2 & 63) == 0);
+    const int cwbig = cr_cw_big(cw, cw2, two);
     int q = 0;
     for (; c_n == CR_C && out2 == CR_C && q + 1 < nl; q += 2) {
         const cr_acc g1 = (cr_acc)((cr_acch)((acc_t)w_a[q]), (cr_acch)((acc_t)w_a[q + 1]));
         const cr_acc g0 = (cr_acc)1 - g1;
         cr_acc acc = 0, acc2 = 0;
-#pragma unroll
-        for (int oc = 0; oc < NOC; oc++) {
-            __global const elem_t *p = in + coff[oc], *p0 = p + lo_a[q], *p1 = p + lo_a[q + 1];
-            const cr_acc x0 = (cr_acc)(CR_LOADH(p0), CR_LOADH(p1));
-            const cr_acc x1 = (cr_acc)(CR_LOADH(p0 + st_a[q]), CR_LOADH(p1 + st_a[q + 1]));
-            CR_TERMS(cr_acc, acc, cw[oc], x0, x1, g0, g1);
-            if (two)
-                CR_TERMS(cr_acc, acc2, cw2[oc], x0, x1, g0, g1);
-        }
-        CR_STORE(acc, o + (idx_t)q * CR_C);
+#define CR_PAIR(SEL)                                                                           \
+    {                                                                                          \
+        _Pragma("unroll") for (int oc = 0; oc < NOC; oc++)                                     \
+        {                                                                                      \
+            __global const elem_t *p = in + coff[oc], *p0 = p + lo_a[q], *p1 = p + lo_a[q + 1];\
+            const cr_acc x0 = (cr_acc)(CR_LOADH(p0), CR_LOADH(p1));                            \
+            const cr_acc x1 = (cr_acc)(CR_LOADH(p0 + st_a[q]), CR_LOADH(p1 + st_a[q + 1]));    \
+            CR_TERMS_SEL(cr_acc, acc, cw[oc], x0, x1, g0, g1, SEL);                            \
+            if (two)                                                                           \
+                CR_TERMS_SEL(cr_acc, acc2, cw2[oc], x0, x1, g0, g1, SEL);                      \
+        }                                                                                      \
+    }
+        if (cwbig && cr_w_big(w_a[q]) && cr_w_big(w_a[q + 1]))
+            CR_PAIR(0)
+        else
+            CR_PAIR(1)
+        CR_PUT(acc, o + (idx_t)q * CR_C, nt);
         if (two)
-            CR_STORE(acc2, o2 + (idx_t)q * CR_C);
+            CR_PUT(acc2, o2 + (idx_t)q * CR_C, nt);
     }
     for (; q < nl; q++) {
         const idx_t oq = (idx_t)q * out2;
@@ -349,7 +374,7 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
         }
         int big = 1;
         for (int j = 0; j < CR_W; j++)
-            big &= g0[j] >= (acc_t)CR_BIG && g1[j] >= (acc_t)CR_BIG;
+            big &= cr_w_big(w_a[v * CR_W + j]);
         fast[v] |= big << 3;
         f0[v] = *(const cr_pv *)g0;
         f1[v] = *(const cr_pv *)g1;

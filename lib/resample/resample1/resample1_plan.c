@@ -642,7 +642,10 @@ static int reads_dominate(const dmlcl__resample1_plan *p)
 /* CPUs: the row blocks, where the segment kernels were chosen (or forced with cpu=N)
  * and the output's row is contiguous (channels-last: the channels contiguous in the
  * input too); LINEAR also needs the row's resampled slot last (see the kernel). Rows per
- * item: 32, fewer where that leaves under 16 items per compute unit.
+ * item: 32, more where a row's block is short, so that an item holds DMLCL_R1_CPU_ITEM
+ * outputs (its table reads and lane checks, and the unpaired rows at its ends, paid over
+ * more rows: AVX2, trilinear 2x's rows of 128, 0.25-0.27 -> 0.30-0.31 of memcpy with 128
+ * rows an item), fewer where that leaves under 16 items per compute unit.
  * Not where the reads dominate on 8 or more compute units: there the row blocks stop
  * scaling with the cores (linear 0.5x, 256 MiB: 2 cores 22.8 GB/s with row blocks, 11.9
  * with segments; 16 cores 21-24 GB/s with row blocks of 2 to 32 rows, 39 with segments,
@@ -669,12 +672,21 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
         return;
     const uint64_t rows = p->count / flat, blocks = (n + DMLCL_R1_CPU_BLOCK - 1) /
                                                     DMLCL_R1_CPU_BLOCK;
+    const uint64_t block_outputs = (n < DMLCL_R1_CPU_BLOCK ? n : DMLCL_R1_CPU_BLOCK) * (flat / n);
     uint64_t per = (uint64_t)want;
+    while (!(t && t->cpu > 0) && per < 1024 && per * block_outputs < DMLCL_R1_CPU_ITEM)
+        per *= 2;
     const uint64_t min_items = 16 * (uint64_t)(lim->compute_units ? lim->compute_units : 1);
     while (!(t && t->cpu > 0) && per > 1 && blocks * ((rows + per - 1) / per) < min_items)
         per /= 2;
     p->cpu_rows = per;
-    p->cpu_nt = t && t->nt >= 0 ? t->nt : !p->linear && p->count * elem_size >= (16u << 20);
+    /* LINEAR stores non-temporal only from FLOAT32 and FLOAT64 (the kernel's CR_NT), and
+     * only with registers of 32 bytes or more: with SSE's 16 (POCL_KERNELLIB_NAME=sse2,
+     * --mb 128, 3 alternating rounds) linear 1.5x fell from 9.0-11.5 to 7.3-7.7 GB/s with
+     * them, linear 0.5x the same either way. */
+    const int wide = !lim->simd_bytes || lim->simd_bytes >= 32;
+    const int nt_type = !p->linear || (elem_size >= 4 && wide);
+    p->cpu_nt = t && t->nt >= 0 ? t->nt : nt_type && p->count * elem_size >= (16u << 20);
     p->cpu_span = p->inner_res ? (p->inner_nin - 1) * p->inner_in + 1 : 0;
     /* Lanes of the accumulators (LINEAR: float, double for FLOAT64) or of the elements:
      * two registers (the kernel's CR_W says why). */
@@ -850,9 +862,11 @@ static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DPAIR_K2=%u", p->pair_k2);
     if (p->rows_2d && p->rb > 1)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DRB=%u", p->rb);
-    /* Non-temporal stores for nearest outputs beyond the caches (16 MiB). POCL, 2 cores,
-     * same runs: nearest 2x NCHW 1.00 -> 1.30 and 0.92 -> 1.15 of memcpy; LINEAR none
-     * (linear 2x no faster, trilinear 2x 4.5 -> 2.5 GB/s at best). */
+    /* Non-temporal stores for outputs beyond the caches (16 MiB). POCL, 2 cores, same
+     * runs: nearest 2x NCHW 1.00 -> 1.30 and 0.92 -> 1.15 of memcpy; LINEAR, AVX2, --mb
+     * 128, alternating runs on a shared host: linear 2x NCHW 0.55-0.65 -> 0.81-0.87,
+     * channels-last 0.63-0.99 -> 1.01-1.11, linear 1.5x 0.45-0.63 -> 0.77-0.97. (An
+     * earlier kernel, at trilinear 2x 4.5 GB/s, lost with them.) */
     if (p->cpu_rows)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DCR_W=%u%s", p->cpu_w,
                  cpu_window2(p) ? " -DCR_WIN2=1" : "");

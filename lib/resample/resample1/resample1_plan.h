@@ -28,6 +28,8 @@
 /* Outputs per item of the CPU row blocks (CR_XB in
  * kernels/resample/resample1/resample1_cpu_rows.cl). */
 #define DMLCL_R1_CPU_BLOCK 1024u
+/* Outputs an item of them holds at least, where rows are short (more rows an item). */
+#define DMLCL_R1_CPU_ITEM 16384u
 #define DMLCL_R1_CPU_PATTERNS 4 /* patterns a program of them takes at most */
 
 typedef struct dmlcl__resample1_plan {
