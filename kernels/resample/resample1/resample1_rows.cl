@@ -285,6 +285,24 @@ static inline void pair_row(__global const elem_t *in, __global elem_t *out, ulo
     store_row(out, out_off, a, oo, x0, res);
 }
 
+/* The n rows (1 or 2) of a PAIR_K group at oo: the first with w as it is, the second with
+ * w_second along PAIR_K (w as it was again on return, for the next group of the step). */
+static inline void pair_rows(__global const elem_t *in, __global elem_t *out, ulong out_off,
+                             const resample1_args *a, idx_t io, idx_t oo, idx_t x0,
+                             const idx_t *lo, const idx_t *hi, float *w, float w_second,
+                             uint n, const idx_t *xlo, const idx_t *xhi, const float *xw,
+                             window_t win, int use_win)
+{
+    pair_row(in, out, out_off, a, io, oo, x0, lo, hi, w, xlo, xhi, xw, win, use_win);
+    if (n < 2)
+        return;
+    const float w_first = w[PAIR_K];
+    w[PAIR_K] = w_second;
+    pair_row(in, out, out_off, a, io, oo + (idx_t)a->rout[PAIR_K], x0, lo, hi, w, xlo, xhi,
+             xw, win, use_win);
+    w[PAIR_K] = w_first;
+}
+
 /* A pair step of the rows kernel: both rows from one window load (use_win, a constant
  * at each call) or each from its own corner loads (an item the window does not fit). */
 static inline void pair_step(__global const elem_t *in, __global elem_t *out, ulong out_off,
@@ -302,28 +320,15 @@ static inline void pair_step(__global const elem_t *in, __global elem_t *out, ul
     window_t win;
     if (use_win)
         window_load(in, io, lo, hi, w, col, win);
-#if PAIR_K2 < K
-    const float w1 = w[PAIR_K];
-#endif
-    pair_row(in, out, out_off, a, io, oo, x0, lo, hi, w, xlo, xhi, xw, win, use_win);
-    if (n2[0] > 1) {
-        w[PAIR_K] = w2[0];
-        pair_row(in, out, out_off, a, io, oo + (idx_t)a->rout[PAIR_K], x0, lo, hi, w, xlo,
-                 xhi, xw, win, use_win);
-    }
+    pair_rows(in, out, out_off, a, io, oo, x0, lo, hi, w, w2[0], n2[0], xlo, xhi, xw, win,
+              use_win);
 #if PAIR_K2 < K
     if (n2[1] < 2)
         return;
     /* The second slot's second row, with each of the first slot's. */
-    oo += (idx_t)a->rout[PAIR_K2];
     w[PAIR_K2] = w2[1];
-    w[PAIR_K] = w1;
-    pair_row(in, out, out_off, a, io, oo, x0, lo, hi, w, xlo, xhi, xw, win, use_win);
-    if (n2[0] > 1) {
-        w[PAIR_K] = w2[0];
-        pair_row(in, out, out_off, a, io, oo + (idx_t)a->rout[PAIR_K], x0, lo, hi, w, xlo,
-                 xhi, xw, win, use_win);
-    }
+    pair_rows(in, out, out_off, a, io, oo + (idx_t)a->rout[PAIR_K2], x0, lo, hi, w, w2[0],
+              n2[0], xlo, xhi, xw, win, use_win);
 #endif
 }
 #endif

@@ -402,12 +402,6 @@ static uint64_t group_rows(const uint32_t *i0, uint64_t n, uint32_t *groups)
     return count;
 }
 
-/* Output rows in pairs where the window applies and, judging by the first 64 outputs,
- * pairs save at least a quarter of the steps (an upsampled outer dimension): the two rows
- * share every window load. The groups themselves are counted and written with the table
- * (dmlcl__resample1_fill), which has the rows; until then pair_groups is their bound, the
- * dimension's size. H200: linear 2x 0.68 -> 0.72 of copy, trilinear 2x 0.41 -> 0.46 (a
- * probe kernel of linear 2x: 0.81 with the window, 0.92 with pairs). */
 /* Whether slot k's first 64 outputs pair up: some (forced) or a quarter fewer steps. */
 static int pairs_up(const dmlcl__resample1_plan *p, uint32_t k, int forced)
 {
@@ -419,6 +413,12 @@ static int pairs_up(const dmlcl__resample1_plan *p, uint32_t k, int forced)
     return groups < n && (forced || 4 * groups <= 3 * n);
 }
 
+/* Output rows in pairs where the window applies and, judging by the first 64 outputs,
+ * pairs save at least a quarter of the steps (an upsampled outer dimension): the two rows
+ * share every window load. The groups themselves are counted and written with the table
+ * (dmlcl__resample1_fill), which has the rows; until then pair_groups is their bound, the
+ * dimension's size. H200: linear 2x 0.68 -> 0.72 of copy, trilinear 2x 0.41 -> 0.46 (a
+ * probe kernel of linear 2x: 0.81 with the window, 0.92 with pairs). */
 static void pick_pairs(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
 {
     p->pair = 0;
