@@ -196,11 +196,19 @@ START_TEST(row_windows)
          * corner path beside the window (win=1 at 1.5), and an image (one pair slot). */
         {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1,rv=4,pair=2",
          "-DPAIR_K=1 -DPAIR_K2=0"},
-        {5, {1, 2, 5, 7, 40}, {1, 2, 15, 14, 80}, 0, "rows=1,pair=2",
-         "-DRV=8 -DPAIR_K=1 -DPAIR_K2=0 -DRB=2'"},
-        {5, {2, 5, 3, 6, 40}, {2, 10, 3, 12, 80}, 0, "rows=1,pair=2,rb=3", "-DPAIR_K2=0 -DRB=3'"},
+        {5, {1, 2, 5, 7, 40}, {1, 2, 15, 14, 80}, 0, "rows=1,pair=2,rv=8",
+         "-DRV=8 -DPAIR_K=1 -DPAIR_K2=0 -DRB=2 -DWPLAIN=1'"},
+        {5, {2, 5, 3, 6, 40}, {2, 10, 3, 12, 80}, 0, "rows=1,pair=2,rb=3",
+         "-DPAIR_K2=0 -DRB=3 -DWPLAIN=1'"},
         {5, {1, 2, 5, 6, 50}, {1, 2, 10, 12, 75}, 0, "rows=1,win=1,pair=2", "-DPAIR_K2=0"},
         {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1,pair=2", "-DPAIR_K=0 -DRB=2'"},
+        /* A volume's default: 4 outputs per item, pairs in both outer dimensions, the
+         * window's plain sum (redone with the choice where a result is not finite); the
+         * choice alone (wplain=0); the plain sum for an image (wplain=1). */
+        {5, {1, 2, 5, 6, 40}, {1, 2, 10, 12, 80}, 0, "rows=1",
+         "-DWIN=4 -DPAIR_K=1 -DPAIR_K2=0 -DRB=2 -DWPLAIN=1'"},
+        {5, {2, 5, 3, 7, 40}, {2, 15, 3, 14, 80}, 0, "rows=1,wplain=0", "-DPAIR_K2=0 -DRB=2'"},
+        {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1,wplain=1", "-DPAIR_K=0 -DRB=2 -DWPLAIN=1'"},
     };
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
     uint64_t rng = 0x3d1;
@@ -258,7 +266,7 @@ START_TEST(row_windows)
                         "resample1: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
                         "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1|2, gpc=1..4096, "
                         "cpu=0..65536, nt=0|1, tp=0|1, rv=4|8|16, slab=0..2147483648, "
-                        "rb=1..16)");
+                        "rb=1..16, wplain=0|1)");
         ck_assert_ptr_null(op);
     }
     unsetenv("DMLCL_RESAMPLE_PLAN");

@@ -176,8 +176,19 @@ START_TEST(linear_row_window)
     const uint64_t is[4] = {4, 5, 6, 512}, os[4] = {8, 10, 12, 1024};
     const float sc[4] = {2, 2, 2, 2};
     dmlcl__resample1_plan p = plan_f32(3, is + 1, NULL, os + 1, NULL, 1, sc, half8, mhalf8);
-    ck_assert_uint_eq(p.win, 6); /* a volume: three resampled dimensions, 8 per item */
-    ck_assert_int_eq(p.pair, 0);  /* and so no pairs (H200: trilinear 0.41 with, 0.49 without) */
+    /* A volume upsampled in D and H too: 4 per item, pairs in both (H200 trilinear 2x 0.58
+     * of copy, 0.49 with 8 per item and no pairs); with D kept, an image: 8, pairs in H. */
+    ck_assert_uint_eq(p.rv, 4);
+    ck_assert_uint_eq(p.win, 4);
+    ck_assert_int_eq(p.pair, 2);
+    ck_assert_int_eq(p.wplain, 1); /* its window's plain sum (0.58 -> 0.61) */
+    const float kept_d[4] = {2, 1, 2, 2};
+    const uint64_t kept_os[4] = {8, 5, 12, 1024};
+    p = plan_f32(3, is + 1, NULL, kept_os + 1, NULL, 1, kept_d + 1, half8, mhalf8);
+    ck_assert_uint_eq(p.rv, 8);
+    ck_assert_uint_eq(p.win, 6);
+    ck_assert_int_eq(p.pair, 1);
+    ck_assert_int_eq(p.wplain, 0);
     p = plan_f32(4, is, NULL, os, NULL, 1, sc, half8, mhalf8);
     ck_assert_uint_eq(p.win, 0);
     p = plan_f32(3, is + 1, NULL, os + 1, NULL, 0, sc, half8, mhalf8);
@@ -192,7 +203,7 @@ START_TEST(linear_row_window)
     in = tensor(3, many_in, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     out = tensor(3, many_out, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
-    ck_assert_uint_eq(p.win, 6);
+    ck_assert_uint_eq(p.win, 4); /* a volume paired in D and H: 4 per item */
     dmlcl__resample1_plan_launch(&p, &in, &out, &gpu, &t, 0);
     ck_assert_uint_eq(p.win, 0);
     ck_assert_uint_eq(p.global2[1] / p.local2[1], 132 * 16); /* one group per row of 1024 */
@@ -448,9 +459,9 @@ START_TEST(rank_8_all_resampled)
 }
 END_TEST
 
-/* Rows per item and step on GPUs (rb): 8 for nearest, 2 for LINEAR's paired rows, 1 for a
- * window without pairs (a volume), 4 without a window; the groups down the rows cover the
- * blocks, not the rows. */
+/* Rows per item and step on GPUs (rb): 8 for nearest, 2 for LINEAR's paired rows (in one
+ * dimension or two), 1 for a window without pairs, 4 without a window; the groups down the
+ * rows cover the blocks, not the rows. */
 START_TEST(rows_per_item)
 {
     const uint64_t is[4] = {2, 3, 64, 512}, os[4] = {2, 3, 128, 1024};
@@ -465,6 +476,12 @@ START_TEST(rows_per_item)
     const uint64_t vis[4] = {2, 32, 32, 32}, vos[4] = {2, 64, 64, 64};
     const float vsc[4] = {1, 2, 2, 2};
     p = plan_f32(4, vis, NULL, vos, NULL, 1, vsc, half8, mhalf8);
+    ck_assert_int_eq(p.pair, 2);
+    ck_assert_uint_eq(p.rb, 2);
+    const float wsc[4] = {1, 1, 0.5f, 2}; /* H halved: a window, no pairs */
+    const uint64_t wos[4] = {2, 32, 16, 64};
+    p = plan_f32(4, vis, NULL, wos, NULL, 1, wsc, half8, mhalf8);
+    ck_assert_uint_eq(p.win, 6);
     ck_assert_int_eq(p.pair, 0);
     ck_assert_uint_eq(p.rb, 1);
     ck_assert_ptr_null(strstr(p.options, "-DRB"));

@@ -24,6 +24,9 @@ typedef struct dmlcl__r1_tune {
                     * unless given; 0: no slabs (64-bit indices past 2^32) */
     uint32_t rb;   /* row kernels (GPUs): consecutive rows (LINEAR pairs: groups) per item
                     * and step, 1..16 (0: the planner's) */
+    int wplain;    /* LINEAR row kernels' window: -1: the planner's; 0: the choice per
+                    * term; 1: the plain sum, redone with the choice where a result is not
+                    * finite */
 } dmlcl__r1_tune;
 
 /* The variable as one creation read it (the class's overrides, core/op.h's dmlcl__tune). */

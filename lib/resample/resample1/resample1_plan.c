@@ -223,6 +223,35 @@ static void launch_shape(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
         p->global = wg;
 }
 
+static uint32_t pair_slot(const dmlcl__resample1_plan *p, uint32_t below);
+static uint64_t group_rows(const uint32_t *i0, uint64_t n, uint32_t *groups);
+
+/* Whether a volume's rows pair in two dimensions by default: three resampled dimensions
+ * (the window's most), unless DMLCL_RESAMPLE_PLAN's pair asks for fewer, each outer one
+ * upsampled enough that pairs save a quarter of the steps, judged on its whole map's first
+ * 64 outputs (not this plan's part of it: every part of a slabs operator or tile takes the
+ * same outputs per item, and so can share the generic program). The 4 outputs per item
+ * that go with the pairs are chosen before the window and the pairs (pick_window,
+ * pick_pairs), which then judge this part's own rows. */
+static int pairs_in_two(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
+{
+    if (p->nr != 3 || (t && t->pair >= 0 && t->pair < 2))
+        return 0;
+    uint32_t k = DMLCL_MAXDIM;
+    for (int slots = 0; slots < 2; slots++) {
+        k = pair_slot(p, k);
+        if (k == DMLCL_MAXDIM)
+            return 0;
+        uint32_t rows[2 * 64];
+        float w;
+        for (uint64_t o = 0; o < 64; o++)
+            rows[2 * o] = dmlcl__resample_axis_read(&p->rax[k], o, &w);
+        if (4 * group_rows(rows, 64, NULL) > 3 * 64)
+            return 0;
+    }
+    return 1;
+}
+
 /* GPUs, resampled inner dimension of at least 64 outputs: the 2-D row kernels, 4 outputs
  * per item for LINEAR (one 16-byte store for FLOAT32), 8 for nearest (fixed in the kernel
  * source, so that the row kernels share the unit kernels' program), a 256-item group
@@ -243,11 +272,14 @@ static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
      * columns (2x: 4 loads per outer corner for 4 outputs, 6 for 8, 10 for 16). H200
      * (tools/bench/gpu_sweep.sh, 1 and 4 GiB): an inner dimension upsampled 2x or more
      * takes 8 (linear 2x 0.72 -> 0.75 of copy, 16: 0.52); less than 2x keeps 4 (1.5x 0.49,
-     * 0.37 with 8; 0.5x 0.95, 0.50 with 8). */
+     * 0.37 with 8; 0.5x 0.95, 0.50 with 8). A volume whose two outer resampled dimensions
+     * both pair up keeps 4 and pairs in both (pick_pairs): H200 trilinear 2x 0.58-0.59 of
+     * copy at 1 and 4 GiB, against 0.49 with 8 and no pairs, 0.50-0.53 with 8 and pairs in
+     * both, 0.48 with 4 and pairs in one. */
     if (p->linear && t && t->rv >= 0)
         p->rv = 4u << t->rv;
     else if (p->linear && p->inner_size >= 2 * p->inner_nin)
-        p->rv = 8;
+        p->rv = pairs_in_two(p, t) ? 4 : 8;
     const unsigned rv = p->rv;
     p->chunks = (p->inner_size + rv - 1) / rv;
     p->units = p->count / p->inner_size * p->chunks;
@@ -282,11 +314,15 @@ static uint32_t default_rb(const dmlcl__resample1_plan *p)
 static void rows_blocks(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
                         const dmlcl__r1_tune *t)
 {
+    p->wplain = 0;
     if (!p->rows_2d) {
         p->rb = 1;
         return;
     }
     p->rb = t && t->rb ? t->rb : default_rb(p);
+    /* The window's plain sum with pairs in two dimensions only (resample1_rows.cl's
+     * WPLAIN has the figures). */
+    p->wplain = p->win && (t && t->wplain >= 0 ? t->wplain : p->pair == 2);
     const uint64_t groups0 = p->global2[0] / p->local2[0], rows = p->count / p->inner_size;
     /* Groups per compute unit down the rows. H200 (gpc=32 / 64 / 128 / 256 / 496): nearest
      * 2x 0.79 / 0.81 / 0.83 / 0.85 / 0.88 of copy; linear 2x 0.63 / 0.66 / 0.68 / 0.69 /
@@ -424,12 +460,11 @@ static void pick_pairs(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
     p->pair = 0;
     p->pair_groups = p->pair_groups2 = 0;
     p->gtab = p->gtab2 = p->table_rows;
-    /* Pairs with 8 outputs per item only below 3 resampled dimensions: H200 trilinear 2x
-     * 0.41 of copy with pairs, 0.49 without (4 per item: 0.46 with, 0.41 without); linear
-     * 2x 0.75 with, 0.72 without. Pairs in two dimensions (pair=2) are asked for only:
-     * not yet measured on a GPU against these (a probe kernel of trilinear 2x, one window
-     * load per 4 output rows: 0.62-0.73 of copy). */
-    int want = t && t->pair >= 0 ? t->pair : !(p->rv > 4 && p->nr >= 3);
+    /* Below 3 resampled dimensions, pairs in one: linear 2x 0.75 of copy with, 0.72
+     * without. A volume pairs in two dimensions with 4 outputs per item (launch_rows
+     * chose it so; H200 trilinear 2x 0.58-0.59, one window load for up to 4 output rows)
+     * and in none with 8 (0.49; 0.41 pairing one). */
+    int want = t && t->pair >= 0 ? t->pair : p->nr < 3 ? 1 : p->rv > 4 ? 0 : 2;
     const int forced = t && t->pair >= 1;
     uint32_t k = pair_slot(p, DMLCL_MAXDIM);
     if (!want || !p->win || k == DMLCL_MAXDIM || !pairs_up(p, k, forced))
@@ -862,6 +897,8 @@ static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DPAIR_K2=%u", p->pair_k2);
     if (p->rows_2d && p->rb > 1)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DRB=%u", p->rb);
+    if (p->wplain)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DWPLAIN=1");
     /* Non-temporal stores for outputs beyond the caches (16 MiB). POCL, 2 cores, same
      * runs: nearest 2x NCHW 1.00 -> 1.30 and 0.92 -> 1.15 of memcpy; LINEAR, AVX2, --mb
      * 128, alternating runs on a shared host: linear 2x NCHW 0.55-0.65 -> 0.81-0.87,
@@ -904,6 +941,7 @@ int dmlcl__resample1_plan_generic(const dmlcl__resample1_plan *p, const dmlcl__t
     *g = *p;
     g->cpu_np = 0;
     g->wpat = g->win = 0;
+    g->wplain = 0;
     g->pair = 0; /* the slots count their rows again, not their groups */
     for (uint32_t k = 0; k < g->nr; k++)
         g->rdiv[k] = dmlcl__fastdiv_make(g->rsize[k], g->idx64 ? 64 : 32);

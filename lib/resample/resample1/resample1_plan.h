@@ -75,6 +75,8 @@ typedef struct dmlcl__resample1_plan {
      * (wpat >> 4j) & 15. 0: no window (every output loads its own corners). */
     uint64_t wpat;
     uint32_t win;
+    int wplain;                 /* its sum: plain, redone with the choice where a result
+                                 * is not finite (1), or the choice per term (0) */
     /* ... and with a window, output rows in pairs: resampled slot pair_k (the outer one
      * split first) counts pair_groups groups of 1 or 2 consecutive outputs with the same
      * lower input row (its size until dmlcl__resample1_fill counts them), whose {first
