@@ -13,10 +13,10 @@
 #include "core/slab.h"
 #include "plantensor.h"
 
-static const dmlcl__limits gpu = {1024, 132, 0, 64};
-static const dmlcl__limits cpu = {4096, 2, 1, 64}; /* AVX-512 */
-static const dmlcl__limits avx2 = {4096, 2, 1, 32};
-static const dmlcl__limits sse = {4096, 2, 1, 16};
+static const dmlcl__limits gpu = {1024, 132, 0, 64, 0};
+static const dmlcl__limits cpu = {4096, 2, 1, 64, 0}; /* AVX-512 */
+static const dmlcl__limits avx2 = {4096, 2, 1, 32, 0};
+static const dmlcl__limits sse = {4096, 2, 1, 16, 0};
 
 /* A tensor by hand (tests/plantensor.h). */
 static dmlcl__tensor tensor(uint32_t rank, const uint64_t *sizes, const uint64_t *strides,
@@ -493,6 +493,47 @@ START_TEST(rows_per_item)
 }
 END_TEST
 
+/* A cap on the row kernels' registers where the device takes one (an NVIDIA GPU's 65536
+ * a group): for three groups of 256 per compute unit (80) on an image's window and pairs;
+ * none for a volume's, which spills, nor where the device takes none; regs=N overrides. */
+START_TEST(register_cap_where_the_device_takes_one)
+{
+    static const dmlcl__limits nv = {1024, 132, 0, 64, 65536};
+    const uint64_t is[4] = {2, 3, 64, 512}, os[4] = {2, 3, 128, 1024};
+    const float sc[4] = {1, 1, 2, 2};
+    dmlcl__tensor in = tensor(4, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(4, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan p;
+    dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &nv, 0, &p);
+    ck_assert_int_eq(p.pair, 1);
+    ck_assert_uint_eq(p.local2[0] * p.local2[1], 256);
+    ck_assert_uint_eq(p.regcap, 80);
+    ck_assert_ptr_nonnull(strstr(p.options, " -cl-nv-maxrregcount=80"));
+    dmlcl__resample1_plan g;
+    ck_assert_int_eq(dmlcl__resample1_plan_generic(&p, &in, &g), 1);
+    ck_assert_ptr_null(strstr(g.options, "maxrregcount"));
+    dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &gpu, 0, &p);
+    ck_assert_uint_eq(p.regcap, 0);
+    ck_assert_ptr_null(strstr(p.options, "maxrregcount"));
+    dmlcl__r1_tune t;
+    ck_assert_int_eq(dmlcl__r1_tune_parse("regs=64", &t), 0);
+    dmlcl__resample1_plan_make(&in, &out, 1, sc, half8, mhalf8, &nv, 0, &p);
+    dmlcl__resample1_plan_launch(&p, &in, &out, &nv, &t, 0);
+    ck_assert_ptr_nonnull(strstr(p.options, " -cl-nv-maxrregcount=64"));
+    ck_assert_int_eq(dmlcl__r1_tune_parse("regs=0", &t), 0);
+    dmlcl__resample1_plan_launch(&p, &in, &out, &nv, &t, 0);
+    ck_assert_uint_eq(p.regcap, 0);
+    ck_assert_int_eq(dmlcl__r1_tune_parse("regs=256", &t), -1);
+    const uint64_t vis[4] = {2, 32, 32, 64}, vos[4] = {2, 64, 64, 128};
+    const float vsc[4] = {1, 2, 2, 2};
+    in = tensor(4, vis, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    out = tensor(4, vos, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan_make(&in, &out, 1, vsc, half8, mhalf8, &nv, 0, &p);
+    ck_assert_int_eq(p.pair, 2);
+    ck_assert_uint_eq(p.regcap, 0);
+}
+END_TEST
+
 START_TEST(types_and_index_width)
 {
     const uint64_t is[2] = {2, 2}, os[2] = {65536, 65536};
@@ -538,7 +579,7 @@ START_TEST(types_and_index_width)
      * scaling there), unless cpu=N forces the row blocks; 2 compute units: row blocks. */
     const uint64_t dis[2] = {64, 64}, dos[2] = {32, 32};
     const float half[2] = {0.5f, 0.5f};
-    const dmlcl__limits cpu16 = {4096, 16, 1, 64};
+    const dmlcl__limits cpu16 = {4096, 16, 1, 64, 0};
     dmlcl__tensor din = tensor(2, dis, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     dmlcl__tensor dout = tensor(2, dos, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     dmlcl__resample1_plan_make(&din, &dout, 1, half, half8, mhalf8, &cpu16, 0, &p);
@@ -553,7 +594,7 @@ START_TEST(types_and_index_width)
     /* Upsampling on 16 compute units: row blocks. */
     dmlcl__resample1_plan_make(&dout, &din, 1, sc, half8, mhalf8, &cpu16, 0, &p);
     ck_assert_uint_ne(p.cpu_rows, 0);
-    dmlcl__limits tiny_cpu = {16, 2, 1, 64};
+    dmlcl__limits tiny_cpu = {16, 2, 1, 64, 0};
     dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &tiny_cpu, 0, &p);
     dmlcl__resample1_plan_launch(&p, &in, &out, &tiny_cpu, &off, 0);
     ck_assert_uint_eq(p.local, 16);
@@ -1289,6 +1330,7 @@ int main(void)
     tcase_add_test(tc, transposed_pass_dims_do_not_merge);
     tcase_add_test(tc, rank_8_all_resampled);
     tcase_add_test(tc, rows_per_item);
+    tcase_add_test(tc, register_cap_where_the_device_takes_one);
     tcase_add_test(tc, types_and_index_width);
     tcase_add_test(tc, cpu_lanes_follow_the_registers);
     tcase_add_test(tc, cpu_non_temporal_stores);

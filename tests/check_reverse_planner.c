@@ -5,8 +5,8 @@
 #include "reverse/plan.h"
 #include "plantensor.h"
 
-static const dmlcl__limits gpu = {1024, 132, 0, 64};
-static const dmlcl__limits cpu = {4096, 2, 1, 64};
+static const dmlcl__limits gpu = {1024, 132, 0, 64, 0};
+static const dmlcl__limits cpu = {4096, 2, 1, 64, 0};
 
 /* A tensor by hand (tests/plantensor.h); the reverse planner ignores the type. */
 static dmlcl__tensor tensor(uint32_t rank, const uint64_t *sizes, const uint64_t *strides,
@@ -154,7 +154,7 @@ START_TEST(ndrange_from_device_limits)
     const uint64_t tiny[1] = {3};
     p = plan(1, tiny, NULL, 0, &gpu);
     ck_assert_uint_eq(p.global, 256);
-    dmlcl__limits small = {64, 4, 0, 64};
+    dmlcl__limits small = {64, 4, 0, 64, 0};
     p = plan(2, s, NULL, 1, &small);
     ck_assert_uint_eq(p.local, 64);
     /* CPUs, GENERIC: one group size whatever the shape (POCL compiles per group size). */
@@ -295,7 +295,7 @@ START_TEST(tile_moves_rows_next_to_the_line)
     p = plan_e(3, s, st, 2, &gpu, 4, &t); /* wg rounded down to whole rows of 32 */
     ck_assert_uint_eq(p.local, 96);
     ck_assert_uint_eq(p.global, 60 * 96);
-    dmlcl__limits narrow = {16, 4, 0, 64}; /* groups narrower than a tile's row */
+    dmlcl__limits narrow = {16, 4, 0, 64, 0}; /* groups narrower than a tile's row */
     p = plan(3, s, st, 2, &narrow);
     ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
 }

@@ -6,8 +6,8 @@
 #include "resample/taps/taps_plan.h"
 #include "plantensor.h"
 
-static const dmlcl__limits gpu = {1024, 132, 0, 64};
-static const dmlcl__limits cpu = {4096, 2, 1, 64}; /* AVX-512 */
+static const dmlcl__limits gpu = {1024, 132, 0, 64, 0};
+static const dmlcl__limits cpu = {4096, 2, 1, 64, 0}; /* AVX-512 */
 
 /* RESAMPLE_GRAD1, LINEAR, half-pixel offsets: the result is the forward input (res_sizes),
  * the source the forward output (src_sizes, each res_sizes x scale). NULL strides: packed.

@@ -31,6 +31,11 @@ static void query_info(cl_device_id dev, dmlcl__device_info *in)
                           in->platform_version, NULL);
     in->is_cpu = (in->type & CL_DEVICE_TYPE_CPU) != 0;
     in->has_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    cl_uint regs = 0;
+    if (strstr(ext, "cl_nv_device_attribute_query") && strstr(ext, "cl_nv_compiler_options") &&
+        clGetDeviceInfo(dev, CL_DEVICE_REGISTERS_PER_BLOCK_NV, sizeof regs, &regs, NULL) ==
+            CL_SUCCESS)
+        in->registers = regs;
     in->kernel_order = dmlcl__needs_kernel_order(in->platform_version, in->is_cpu);
     if (in->max_work_group_size == 0)
         in->max_work_group_size = 1;

@@ -23,6 +23,9 @@ typedef struct dmlcl__device_info {
     int has_fp64;
     int kernel_order; /* launches of one kernel in order (kernel_order.h) */
     uint32_t simd_bytes; /* the compiler's vector registers (kernels/core/simd.cl); 64 on GPUs */
+    /* 32-bit registers a work-group may hold (cl_nv_device_attribute_query), where the
+     * compiler takes a cap on each item's (cl_nv_compiler_options); 0 elsewhere. */
+    uint32_t registers;
 } dmlcl__device_info;
 
 struct dmlcl_context {

@@ -6,7 +6,7 @@ dmlcl__limits dmlcl__op_limits(const dmlcl_operator *op)
 {
     const dmlcl__device_info *di = &op->ctx->info;
     return (dmlcl__limits){di->max_work_group_size, di->compute_units, di->is_cpu,
-                           di->simd_bytes};
+                           di->simd_bytes, di->registers};
 }
 
 dmlcl_status dmlcl__set_arg(cl_kernel k, cl_uint idx, size_t size, const void *value)

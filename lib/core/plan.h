@@ -15,6 +15,9 @@ typedef struct dmlcl__limits {
      * within it (kernels/core/simd.cl says why). 0: 64, as on GPUs, whose compilers split any
      * vector without a change of ABI. */
     uint32_t simd_bytes;
+    /* 32-bit registers a work-group may hold, where build options can cap each item's
+     * (-cl-nv-maxrregcount); 0: no cap can be asked for. */
+    uint32_t registers;
 } dmlcl__limits;
 
 /* Lanes of elem_bytes each in `regs` of a CPU compiler's vector registers, 2 to 16. */

@@ -25,6 +25,7 @@ void dmlcl__resample_key_make(const dmlcl_operator *op, const dmlcl__resample_ma
     k->lim.compute_units = lim->compute_units;
     k->lim.is_cpu = lim->is_cpu;
     k->lim.simd_bytes = lim->simd_bytes;
+    k->lim.registers = lim->registers;
     for (uint32_t d = 0; d < op->in[0].rank; d++) {
         k->scales[d] = m->scales[d];
         k->in_offsets[d] = m->in_offsets[d];

@@ -27,6 +27,8 @@ typedef struct dmlcl__r1_tune {
     int wplain;    /* LINEAR row kernels' window: -1: the planner's; 0: the choice per
                     * term; 1: the plain sum, redone with the choice where a result is not
                     * finite */
+    int regs;      /* LINEAR row kernels' register cap per item where the device takes one
+                    * (-cl-nv-maxrregcount): -1: the planner's; 0: none; N: N registers */
 } dmlcl__r1_tune;
 
 /* The variable as one creation read it (the class's overrides, core/op.h's dmlcl__tune). */

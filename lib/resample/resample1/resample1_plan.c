@@ -311,10 +311,31 @@ static uint32_t default_rb(const dmlcl__resample1_plan *p)
     return p->win ? (p->pair ? 2 : 1) : 4;
 }
 
+/* LINEAR row kernels' registers per item, where the device takes a cap: left to
+ * themselves, GPU compilers give the window and pair kernels all they can use (H200 linear
+ * 2x with pairs: 127-128, two groups of 256 per compute unit). Capped for three groups
+ * (80 on an H200), that kernel ran at 0.90-0.91 of copy instead of 0.83-0.84 (a cap of
+ * 64 or 72: 0.90, 88 or 96: 0.83-0.84); a volume's (122) spills under any cap that gains
+ * a group (0.17-0.38 with its plain sum), and the kernels without pairs hold 64 already. */
+static uint32_t reg_cap(const dmlcl__resample1_plan *p, const dmlcl__limits *lim,
+                        const dmlcl__r1_tune *t)
+{
+    if (!lim->registers || !p->rows_2d || !p->linear)
+        return 0;
+    if (t && t->regs >= 0)
+        return (uint32_t)t->regs;
+    if (p->pair != 1)
+        return 0;
+    const uint64_t items = (uint64_t)p->local2[0] * p->local2[1];
+    const uint64_t cap = lim->registers / (3 * items) / 8 * 8; /* allocated in 8s */
+    return cap >= 32 && cap < 255 ? (uint32_t)cap : 0;
+}
+
 static void rows_blocks(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
                         const dmlcl__r1_tune *t)
 {
     p->wplain = 0;
+    p->regcap = 0;
     if (!p->rows_2d) {
         p->rb = 1;
         return;
@@ -323,6 +344,7 @@ static void rows_blocks(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     /* The window's plain sum with pairs in two dimensions only (resample1_rows.cl's
      * WPLAIN has the figures). */
     p->wplain = p->win && (t && t->wplain >= 0 ? t->wplain : p->pair == 2);
+    p->regcap = reg_cap(p, lim, t);
     const uint64_t groups0 = p->global2[0] / p->local2[0], rows = p->count / p->inner_size;
     /* Groups per compute unit down the rows. H200 (gpc=32 / 64 / 128 / 256 / 496): nearest
      * 2x 0.79 / 0.81 / 0.83 / 0.85 / 0.88 of copy; linear 2x 0.63 / 0.66 / 0.68 / 0.69 /
@@ -899,6 +921,9 @@ static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DRB=%u", p->rb);
     if (p->wplain)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DWPLAIN=1");
+    if (p->regcap)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -cl-nv-maxrregcount=%u",
+                 p->regcap);
     /* Non-temporal stores for outputs beyond the caches (16 MiB). POCL, 2 cores, same
      * runs: nearest 2x NCHW 1.00 -> 1.30 and 0.92 -> 1.15 of memcpy; LINEAR, AVX2, --mb
      * 128, alternating runs on a shared host: linear 2x NCHW 0.55-0.65 -> 0.81-0.87,
@@ -942,6 +967,7 @@ int dmlcl__resample1_plan_generic(const dmlcl__resample1_plan *p, const dmlcl__t
     g->cpu_np = 0;
     g->wpat = g->win = 0;
     g->wplain = 0;
+    g->regcap = 0;
     g->pair = 0; /* the slots count their rows again, not their groups */
     for (uint32_t k = 0; k < g->nr; k++)
         g->rdiv[k] = dmlcl__fastdiv_make(g->rsize[k], g->idx64 ? 64 : 32);

@@ -77,6 +77,8 @@ typedef struct dmlcl__resample1_plan {
     uint32_t win;
     int wplain;                 /* its sum: plain, redone with the choice where a result
                                  * is not finite (1), or the choice per term (0) */
+    uint32_t regcap;            /* the row kernels' registers per item (0: the compiler's
+                                 * choice; else -cl-nv-maxrregcount) */
     /* ... and with a window, output rows in pairs: resampled slot pair_k (the outer one
      * split first) counts pair_groups groups of 1 or 2 consecutive outputs with the same
      * lower input row (its size until dmlcl__resample1_fill counts them), whose {first
