@@ -160,6 +160,59 @@ static void check_with_infinities(uint64_t *rng, const rcase *c, int n)
     free(in);
 }
 
+/* Channels-last pairs (the GPUs' units kernel, forced here with rows=0,seg=0): output
+ * pixels that read the same corner pixels, up to 2 along W by 2 along H, share each
+ * corner's vector load. H and W by 2, by 3 and 1.5, one resampled dimension (pairs in
+ * one), a run of 6 under units of 4 (vectors unaligned: each pixel's own loads), a run of
+ * 12 under units of 8 (a partial unit), an odd input offset, downsampling (no pairs) and
+ * pair=0; every case again with infinities. */
+START_TEST(channels_last_pairs)
+{
+    static const struct {
+        uint32_t in[4], out[4], in_off;
+        const char *plan, *want, *lacks;
+    } cases[] = {
+        {{2, 8, 5, 6}, {2, 8, 10, 12}, 0, "rows=0,seg=0,v=8", "-DPAIR_K=1 -DPAIR_K2=0", NULL},
+        {{1, 8, 5, 6}, {1, 8, 15, 9}, 0, "rows=0,seg=0,v=8", "-DPAIR_K=1 -DPAIR_K2=0", NULL},
+        {{2, 8, 5, 6}, {2, 8, 5, 12}, 0, "rows=0,seg=0,v=8", "-DPAIR_K=0", "PAIR_K2"},
+        {{2, 6, 5, 6}, {2, 6, 10, 12}, 0, "rows=0,seg=0,v=4", "-DPAIR_K=1 -DPAIR_K2=0", NULL},
+        {{2, 12, 5, 6}, {2, 12, 10, 12}, 0, "rows=0,seg=0,v=8", "-DPAIR_K2=0", NULL},
+        {{2, 8, 5, 6}, {2, 8, 10, 12}, 1, "rows=0,seg=0,v=8", "-DPAIR_K2=0", NULL},
+        {{2, 8, 10, 12}, {2, 8, 5, 6}, 0, "rows=0,seg=0,v=8", NULL, "PAIR_K"},
+        {{2, 8, 5, 6}, {2, 8, 10, 12}, 0, "rows=0,seg=0,v=8,pair=0", NULL, "PAIR_K"},
+    };
+    static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
+    uint64_t rng = 0x9a15;
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        setenv("DMLCL_RESAMPLE_PLAN", cases[n].plan, 1);
+        rcase c;
+        memset(&c, 0, sizeof c);
+        c.rank = 4;
+        c.type = types[n % 3];
+        c.mode = LINEAR;
+        c.elem = dmlcl_data_type_size(c.type);
+        memcpy(c.in_sizes, cases[n].in, sizeof cases[n].in);
+        memcpy(c.out_sizes, cases[n].out, sizeof cases[n].out);
+        for (int d = 0; d < 4; d++)
+            c.scales[d] = (float)c.out_sizes[d] / (float)c.in_sizes[d];
+        memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+        memcpy(c.opo, tu_pix_out, sizeof c.opo);
+        tu_channels_last(4, c.in_sizes, c.in_str);
+        tu_channels_last(4, c.out_sizes, c.out_str);
+        c.in_off = cases[n].in_off;
+        dmlcl_operator *op = rc_make_op(&c, 0);
+        const char *plan = dmlcl_operator_plan(op);
+        ck_assert_msg(strstr(plan, "variant=linear ") != NULL, "case %zu: %s", n, plan);
+        ck_assert_msg(!cases[n].want || strstr(plan, cases[n].want), "case %zu: %s", n, plan);
+        ck_assert_msg(!cases[n].lacks || !strstr(plan, cases[n].lacks), "case %zu: %s", n, plan);
+        dmlcl_operator_release(op);
+        rc_check_random(&rng, &c, (int)n);
+        check_with_infinities(&rng, &c, (int)n);
+    }
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 START_TEST(row_windows)
 {
     static const struct {
@@ -311,6 +364,7 @@ Suite *resample1_layouts_suite(void)
     tcase_set_timeout(rw, 300);
     tcase_add_unchecked_fixture(rw, NULL, rc_report_exactness);
     tcase_add_test(rw, row_windows);
+    tcase_add_test(rw, channels_last_pairs);
     suite_add_tcase(s, rw);
     return s;
 }

@@ -331,12 +331,36 @@ START_TEST(channels_last_makes_pass_through_inner)
     ck_assert_int_eq(p.pass_inner, 0); /* then W (stride 3), a resampled dimension */
     ck_assert_uint_eq(p.units, 80);   /* 8 x 10 pixels, one chunk of 4 each */
     ck_assert_uint_eq(p.vec, 4);
-    /* Runs of 8 channels or more: units of 8 (each corner one vector load on GPUs). */
-    const uint64_t is16[4] = {1, 16, 4, 5}, ist16[4] = {320, 1, 80, 16};
-    const uint64_t os16[4] = {1, 16, 8, 10}, ost16[4] = {1280, 1, 160, 16};
-    p = plan_f32(4, is16, ist16, os16, ost16, 1, sc, half8, mhalf8);
+    /* Upsampled H and W: pixels in pairs along both (W's slot first), whose corners' 4
+     * inputs a unit loads once for up to 4 pixels; W groups of 10 -> 6, H of 8 -> 5. */
+    ck_assert_int_eq(p.pair, 2);
+    ck_assert_uint_eq(p.pair_k, 1);
+    ck_assert_uint_eq(p.pair_k2, 0);
+    ck_assert_ptr_nonnull(strstr(p.options, " -DPAIR_K=1 -DPAIR_K2=0"));
+    uint32_t *table = calloc(p.table_bytes, 1);
+    dmlcl__resample1_fill(&p, table);
+    ck_assert_uint_eq(p.pair_groups, 6);
+    ck_assert_uint_eq(p.pair_groups2, 5);
+    free(table);
+    /* Runs of 8 channels or more: units of 8 (each corner one vector load on GPUs) where
+     * no pixels pair (downsampling, or pair=0); 4 where they do. */
+    const uint64_t is16[4] = {1, 16, 8, 10}, ist16[4] = {1280, 1, 160, 16};
+    const uint64_t os16[4] = {1, 16, 4, 5}, ost16[4] = {320, 1, 80, 16};
+    const float half[4] = {1, 1, 0.5f, 0.5f};
+    p = plan_f32(4, is16, ist16, os16, ost16, 1, half, half8, mhalf8);
     ck_assert_uint_eq(p.vec, 8);
-    ck_assert_uint_eq(p.units, 160); /* 80 pixels, two chunks of 8 each */
+    ck_assert_uint_eq(p.units, 40); /* 20 pixels, two chunks of 8 each */
+    ck_assert_int_eq(p.pair, 0);
+    p = plan_f32(4, os16, ost16, is16, ist16, 1, sc, half8, mhalf8);
+    ck_assert_uint_eq(p.vec, 4);
+    ck_assert_int_eq(p.pair, 2);
+    dmlcl__tensor in = tensor(4, os16, ost16, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(4, is16, ist16, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__r1_tune t;
+    ck_assert_int_eq(dmlcl__r1_tune_parse("pair=0", &t), 0);
+    dmlcl__resample1_plan_launch(&p, &in, &out, &gpu, &t, 0);
+    ck_assert_uint_eq(p.vec, 8);
+    ck_assert_int_eq(p.pair, 0);
 }
 END_TEST
 

@@ -104,6 +104,7 @@ typedef struct dmlcl__resample_axis {
      * output o reads input o alone, even where the formula's float32 steps land an ulp
      * off (0.3 / -0.3: 1.3f - 0.3f < 1). */
     int identity;
+    uint64_t n_out;            /* the whole output size */
 } dmlcl__resample_axis;
 
 static inline dmlcl__resample_axis dmlcl__resample_axis_make(int linear, dmlcl__nearest_rule rule,
@@ -112,7 +113,7 @@ static inline dmlcl__resample_axis dmlcl__resample_axis_make(int linear, dmlcl__
                                                              float out_offset)
 {
     ROUNDED_FLOAT sum = in_offset + out_offset;
-    dmlcl__resample_axis a = {n_in, scale, in_offset, out_offset, linear, rule, 0};
+    dmlcl__resample_axis a = {n_in, scale, in_offset, out_offset, linear, rule, 0, n_out};
     a.identity = scale == 1.0f && sum == 0.0f && n_in == n_out &&
                  (linear || rule == DMLCL__NEAREST_HALF_UP);
     return a;

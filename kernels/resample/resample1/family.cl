@@ -274,6 +274,54 @@ static inline void outer_linear(idx_t row, const resample1_args *a, __global con
         pass_dims(linear_dims(row, a, tab, lo, hi, w, oo), a, io, oo);
 }
 
+#ifdef PAIR_K
+#if PAIR_K == INNER_K || PAIR_K >= K
+#error "PAIR_K must name an outer resampled slot"
+#endif
+#ifndef PAIR_K2
+#define PAIR_K2 K /* no second pair slot: a slot no loop reaches */
+#elif PAIR_K2 == INNER_K || PAIR_K2 >= PAIR_K
+#error "PAIR_K2 must name an outer resampled slot below PAIR_K"
+#endif
+/* linear_dims for the pairs (lib/resample/resample1/resample1_plan.c's pick_pairs): slot
+ * PAIR_K counts groups of 1 or 2 consecutive output rows (the units kernel's: pixels) with
+ * the same lower input row, table rows {first output, outputs} from gtab (PAIR_K2's from gtab2). Its lo and w are
+ * the first row's, w2[p] the second's (the first's again for a single row), n2[p] the
+ * group's rows (p: 0 for PAIR_K, 1 for PAIR_K2); its step is taken where either row's
+ * weight is not 0 (only a group's first row can have weight 0, and then the second reads
+ * the upper row, in bounds): a weight-0 corner is dropped by the select whatever it
+ * reads. */
+static idx_t pair_dims(idx_t rem, const resample1_args *a, __global const uint2 *tab,
+                       idx_t *lo, idx_t *hi, float *w, float *w2, uint *n2, idx_t *oo)
+{
+#pragma unroll
+    for (int k = K - 1; k >= 0; k--) {
+        lo[k] = hi[k] = 0;
+        w[k] = 0;
+        if (k == INNER_K)
+            continue;
+        const idx_t q = fdiv(rem, a->rmul[k], a->rshr[k]), i = rem - q * (idx_t)a->rsize[k];
+        rem = q;
+        idx_t o = i;
+        uint2 r = tab[(idx_t)a->rtab[k] + i];
+        const int p = k == PAIR_K ? 0 : k == PAIR_K2 ? 1 : -1;
+        if (p >= 0) {
+            const uint2 g = tab[(idx_t)(p ? a->gtab2 : a->gtab) + i];
+            o = (idx_t)g.x;
+            r = tab[(idx_t)a->rtab[k] + o];
+            w2[p] = as_float(tab[(idx_t)a->rtab[k] + o + (g.y - 1)].y);
+            n2[p] = g.y;
+        }
+        lo[k] = (idx_t)r.x * (idx_t)a->rin[k];
+        w[k] = as_float(r.y);
+        const int step = w[k] != 0 || (p >= 0 && w2[p] != 0);
+        hi[k] = step ? (idx_t)a->rin[k] : 0;
+        *oo += o * (idx_t)a->rout[k];
+    }
+    return rem;
+}
+#endif
+
 /* One output: corners in the reference's order (first resampled dimension = most
  * significant bit), weight = product over dimensions in order. A corner of weight 0 adds
  * nothing (so an Inf or NaN there cannot turn the result into NaN); its load still

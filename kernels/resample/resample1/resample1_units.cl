@@ -52,6 +52,115 @@ __kernel void resample1_gather(__global const bits_t *in, ulong in_off, __global
 
 #else /* LINEAR */
 
+#ifdef PAIR_K
+#if INNER_RES
+#error "the units kernel pairs pixels of a pass-through inner run"
+#endif
+/* Loads each corner's V inputs at io (a whole unit) as one vector: c[corner][j]. Returns 0,
+ * loading nothing, where a corner is not aligned (interpolate_vec's rule). */
+static int corners_vec(__global const elem_t *in, ulong in_off, const resample1_args *a,
+                       idx_t io, const idx_t *lo, const idx_t *hi, acc_t c[1 << K][V])
+{
+#if VEC_OK
+    idx_t m = io;
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        m |= lo[k] | hi[k];
+    if (!vec_load_ok(a, in_off, 0) || m % V != 0)
+        return 0;
+    float unused[K] = {0};
+#pragma unroll
+    for (uint q = 0; q < (1u << K); q++) {
+        idx_t off = io;
+        corner(q, lo, hi, unused, &off);
+        LOAD_VEC(V, in + off, c[q]);
+    }
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* One pixel of a pair unit: its V results from the loaded corners, in interpolate()'s
+ * order with its own weights w, or each from its own loads (vec 0: unaligned corners or a
+ * row's last, partial unit; one output at a time, since GPU compilers otherwise hold
+ * every output's corner loads at once: 156 registers on an H200); stored. */
+static void pair_pixel(__global const elem_t *in, __global elem_t *out, ulong out_off,
+                       const resample1_args *a, __global const uint2 *tab, idx_t io, idx_t oo,
+                       idx_t x0, const idx_t *lo, const idx_t *hi, const float *w,
+                       acc_t c[1 << K][V], int vec)
+{
+    if (!vec) {
+#pragma unroll 1
+        for (int j = 0; j < V && x0 + j < (idx_t)a->inner_size; j++)
+            STORE(out, oo + (x0 + j) * (idx_t)a->inner_out,
+                  linear_one(in, tab, a, io, lo, hi, w, x0 + j));
+        return;
+    }
+    acc_t res[V];
+#pragma unroll
+    for (int j = 0; j < V; j++) {
+        acc_t acc = 0;
+#pragma unroll
+        for (uint q = 0; q < (1u << K); q++) {
+            idx_t unused = 0;
+            acc = CORNER_TERM(acc, corner(q, lo, hi, w, &unused), c[q][j]);
+        }
+        res[j] = acc;
+    }
+#if VEC_OK
+    if (vec_store_ok(a, out_off, oo, x0, V)) {
+        STORE_VEC(V, out + oo + x0, res);
+        return;
+    }
+#endif
+#pragma unroll
+    for (int j = 0; j < V; j++)
+        STORE(out, oo + (x0 + j) * (idx_t)a->inner_out, res[j]);
+}
+
+/* Channels-last pairs (the planner's pick_pairs): a unit is V consecutive elements of the
+ * inner run of up to 4 output pixels, a group of 1 or 2 along PAIR_K by one of 1 or 2
+ * along PAIR_K2, that read the same corner pixels: each corner's V inputs are loaded once
+ * for them all instead of once per pixel. */
+static void pair_unit(__global const elem_t *in, ulong in_off, __global elem_t *out,
+                      ulong out_off, const resample1_args *a, __global const uint2 *tab,
+                      idx_t row, idx_t x0)
+{
+    idx_t io = 0, oo = 0, lo[K], hi[K];
+    float w[K], w2[2] = {0, 0};
+    uint n2[2] = {1, 1};
+    if (PASS_FIRST(a))
+        pair_dims(pass_dims(row, a, &io, &oo), a, tab, lo, hi, w, w2, n2, &oo);
+    else
+        pass_dims(pair_dims(row, a, tab, lo, hi, w, w2, n2, &oo), a, &io, &oo);
+    acc_t c[1 << K][V];
+    const int vec = x0 + V <= (idx_t)a->inner_size &&
+                    corners_vec(in, in_off, a, io + x0, lo, hi, c);
+    /* The group's pixels one at a time (not unrolled: one copy of the sum, whose results
+     * go out before the next pixel's are made). */
+    const float first = w[PAIR_K];
+#if PAIR_K2 < K
+    const float first2 = w[PAIR_K2];
+    const uint n = n2[0] * n2[1];
+#else
+    const uint n = n2[0];
+#endif
+#pragma unroll 1
+    for (uint q = 0; q < n; q++) {
+        const uint p = q % n2[0];
+        w[PAIR_K] = p ? w2[0] : first;
+        idx_t o = oo + (idx_t)p * (idx_t)a->rout[PAIR_K];
+#if PAIR_K2 < K
+        const uint p2 = q / n2[0];
+        w[PAIR_K2] = p2 ? w2[1] : first2;
+        o += (idx_t)p2 * (idx_t)a->rout[PAIR_K2];
+#endif
+        pair_pixel(in, out, out_off, a, tab, io, o, x0, lo, hi, w, c, vec);
+    }
+}
+#endif
+
 __kernel void resample1_linear(__global const elem_t *in, ulong in_off, __global elem_t *out,
                                ulong out_off, __global const uint2 *tab, resample1_args a)
 {
@@ -60,6 +169,10 @@ __kernel void resample1_linear(__global const elem_t *in, ulong in_off, __global
     const idx_t units = (idx_t)a.units, w_in = (idx_t)a.inner_size;
     for (idx_t u = (idx_t)get_global_id(0); u < units; u += (idx_t)get_global_size(0)) {
         const idx_t row = fdiv(u, a.chunks_mul, a.chunks_shr), x0 = (u - row * (idx_t)a.chunks) * V;
+#ifdef PAIR_K
+        pair_unit(in, in_off, out, out_off, &a, tab, row, x0);
+        continue;
+#endif
         idx_t io = 0, oo = 0, lo[K], hi[K];
         float w[K];
         outer_linear(row, &a, tab, &io, &oo, lo, hi, w);

@@ -79,12 +79,14 @@ static void fill_args(const dmlcl__resample1_plan *p, resample1_args *a)
         a->seg = p->cpu_rows;
         a->inner_nin = p->cpu_span;
     }
-    if (p->pair) { /* the pair slots count groups of rows */
+    if (p->pair) { /* the pair slots count groups of rows (the units kernel's: pixels) */
         a->rows = a->rows / p->rsize[p->pair_k] * p->pair_groups;
+        a->units = a->units / p->rsize[p->pair_k] * p->pair_groups;
         a->rsize[p->pair_k] = p->pair_groups;
     }
     if (p->pair == 2) {
         a->rows = a->rows / p->rsize[p->pair_k2] * p->pair_groups2;
+        a->units = a->units / p->rsize[p->pair_k2] * p->pair_groups2;
         a->rsize[p->pair_k2] = p->pair_groups2;
     }
 }

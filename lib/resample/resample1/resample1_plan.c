@@ -181,14 +181,57 @@ static int pass_is_inner(const dmlcl__resample1_plan *p)
     return pass;
 }
 
+static uint32_t pair_slot(const dmlcl__resample1_plan *p, uint32_t below);
+static uint64_t group_rows(const uint32_t *i0, uint64_t n, uint32_t *groups);
+
+/* Whether slot k's whole map pairs up its outputs (pairs save a quarter of the steps),
+ * judged on its first 64 outputs, not on this plan's part of it: the outputs per item
+ * that go with pairs are chosen before pick_pairs judges the part's own rows, and every
+ * part of a slabs operator or tile must choose alike (to share the generic program). */
+static int axis_pairs_up(const dmlcl__resample1_plan *p, uint32_t k)
+{
+    uint32_t rows[2 * 64];
+    float w;
+    const uint64_t n = p->rax[k].n_out < 64 ? p->rax[k].n_out : 64;
+    for (uint64_t o = 0; o < n; o++)
+        rows[2 * o] = dmlcl__resample_axis_read(&p->rax[k], o, &w);
+    const uint64_t groups = group_rows(rows, n, NULL);
+    return groups < n && 4 * groups <= 3 * n;
+}
+
+/* Whether a volume's rows pair in two dimensions by default: three resampled dimensions
+ * (the window's most), both outer ones pairing up, unless DMLCL_RESAMPLE_PLAN's pair asks
+ * for fewer (launch_rows then takes 4 outputs per item). */
+static int pairs_in_two(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
+{
+    if (p->nr != 3 || (t && t->pair >= 0 && t->pair < 2))
+        return 0;
+    const uint32_t k = pair_slot(p, DMLCL_MAXDIM);
+    const uint32_t k2 = k == DMLCL_MAXDIM ? k : pair_slot(p, k);
+    return k2 != DMLCL_MAXDIM && axis_pairs_up(p, k) && axis_pairs_up(p, k2);
+}
+
+/* Whether the units kernel will pair a channels-last run's pixels (pick_pairs with
+ * unit_pairs): LINEAR, a pass-through inner run, at most two resampled dimensions, the
+ * outer one split first pairing up, unless pair=0. */
+static int unit_pairs_ahead(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
+{
+    if (!p->linear || p->inner_res || p->nr > 2 || (t && t->pair == 0))
+        return 0;
+    const uint32_t k = pair_slot(p, DMLCL_MAXDIM);
+    return k != DMLCL_MAXDIM && axis_pairs_up(p, k);
+}
+
 /* GPUs' outputs per unit: 8 for nearest; for LINEAR 4 along a resampled inner dimension
  * and 8 along a pass-through run of at least 8 (channels-last: each corner's 8 inputs are
- * then one vector load; on an H200 linear 2x NHWC went from 0.44 of copy with 4 to 0.66). */
-static uint32_t gpu_vec(const dmlcl__resample1_plan *p)
+ * then one vector load; on an H200 linear 2x NHWC went from 0.44 of copy with 4 to 0.66),
+ * but 4 where the units pair pixels (each corner's 4 inputs serve up to 4 pixels: linear
+ * 2x NHWC 0.77 -> 0.84-0.86 of copy; 0.47 with 8, 0.59 with 4 and no pairs). */
+static uint32_t gpu_vec(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
 {
     if (!p->linear)
         return 8;
-    return !p->inner_res && p->inner_size >= 8 ? 8 : 4;
+    return !p->inner_res && p->inner_size >= 8 && !unit_pairs_ahead(p, t) ? 8 : 4;
 }
 
 /* GPUs: 256-wide groups, 32 (LINEAR: 128) of them per compute unit before items loop
@@ -203,7 +246,7 @@ static void launch_shape(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     p->rows_2d = 0;
     /* CPUs: a register of the private results (float, double for FLOAT64), 16 at most. */
     const uint32_t cpu_vec = dmlcl__simd_lanes(lim, elem_size == 8 ? 8 : 4, 1);
-    p->vec = t && t->vec ? t->vec : lim->is_cpu ? cpu_vec : gpu_vec(p);
+    p->vec = t && t->vec ? t->vec : lim->is_cpu ? cpu_vec : gpu_vec(p, t);
     p->chunks = (p->inner_size + p->vec - 1) / p->vec;
     p->units = p->count / p->inner_size * p->chunks;
     size_t wg_max = lim->max_work_group_size ? lim->max_work_group_size : 1;
@@ -221,35 +264,6 @@ static void launch_shape(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     p->global = (size_t)((g + wg - 1) / wg * wg);
     if (p->global == 0)
         p->global = wg;
-}
-
-static uint32_t pair_slot(const dmlcl__resample1_plan *p, uint32_t below);
-static uint64_t group_rows(const uint32_t *i0, uint64_t n, uint32_t *groups);
-
-/* Whether a volume's rows pair in two dimensions by default: three resampled dimensions
- * (the window's most), unless DMLCL_RESAMPLE_PLAN's pair asks for fewer, each outer one
- * upsampled enough that pairs save a quarter of the steps, judged on its whole map's first
- * 64 outputs (not this plan's part of it: every part of a slabs operator or tile takes the
- * same outputs per item, and so can share the generic program). The 4 outputs per item
- * that go with the pairs are chosen before the window and the pairs (pick_window,
- * pick_pairs), which then judge this part's own rows. */
-static int pairs_in_two(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
-{
-    if (p->nr != 3 || (t && t->pair >= 0 && t->pair < 2))
-        return 0;
-    uint32_t k = DMLCL_MAXDIM;
-    for (int slots = 0; slots < 2; slots++) {
-        k = pair_slot(p, k);
-        if (k == DMLCL_MAXDIM)
-            return 0;
-        uint32_t rows[2 * 64];
-        float w;
-        for (uint64_t o = 0; o < 64; o++)
-            rows[2 * o] = dmlcl__resample_axis_read(&p->rax[k], o, &w);
-        if (4 * group_rows(rows, 64, NULL) > 3 * 64)
-            return 0;
-    }
-    return 1;
 }
 
 /* GPUs, resampled inner dimension of at least 64 outputs: the 2-D row kernels, 4 outputs
@@ -431,13 +445,21 @@ static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
 }
 
 /* The pairs' slot: the outer resampled dimension the row split peels first (the highest
- * slot below `below` but the inner one); DMLCL_MAXDIM if none. */
+ * slot below `below` but a resampled inner one); DMLCL_MAXDIM if none. */
 static uint32_t pair_slot(const dmlcl__resample1_plan *p, uint32_t below)
 {
     for (uint32_t k = below < p->nr ? below : p->nr; k-- > 0;)
-        if (k != p->inner_k)
+        if (!p->inner_res || k != p->inner_k)
             return k;
     return DMLCL_MAXDIM;
+}
+
+/* Whether the units kernel pairs pixels (resample1_units.cl's pair_unit): LINEAR with a
+ * pass-through inner run (channels-last), up to two resampled dimensions, whose corners
+ * (4 vectors of V) stay in registers. */
+static int unit_pairs(const dmlcl__resample1_plan *p)
+{
+    return p->linear && !p->rows_2d && !p->seg && !p->cpu_rows && !p->inner_res && p->nr <= 2;
 }
 
 /* Groups the lower input rows i0[0..n) (a resampled dimension's table rows, 2 words each)
@@ -482,14 +504,19 @@ static void pick_pairs(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
     p->pair = 0;
     p->pair_groups = p->pair_groups2 = 0;
     p->gtab = p->gtab2 = p->table_rows;
-    /* Below 3 resampled dimensions, pairs in one: linear 2x 0.75 of copy with, 0.72
-     * without. A volume pairs in two dimensions with 4 outputs per item (launch_rows
+    /* Row kernels below 3 resampled dimensions, pairs in one: linear 2x 0.75 of copy with,
+     * 0.72 without. A volume pairs in two dimensions with 4 outputs per item (launch_rows
      * chose it so; H200 trilinear 2x 0.58-0.59, one window load for up to 4 output rows)
-     * and in none with 8 (0.49; 0.41 pairing one). */
-    int want = t && t->pair >= 0 ? t->pair : p->nr < 3 ? 1 : p->rv > 4 ? 0 : 2;
-    const int forced = t && t->pair >= 1;
+     * and in none with 8 (0.49; 0.41 pairing one). The units kernel pairs in both where
+     * gpu_vec took 4 for them. */
+    const int units = unit_pairs(p), forced = t && t->pair >= 1;
+    int want = t && t->pair >= 0 ? t->pair
+               : units       ? 2 * unit_pairs_ahead(p, t)
+               : p->nr < 3   ? 1
+               : p->rv > 4   ? 0
+                             : 2;
     uint32_t k = pair_slot(p, DMLCL_MAXDIM);
-    if (!want || !p->win || k == DMLCL_MAXDIM || !pairs_up(p, k, forced))
+    if (!want || !(p->win || units) || k == DMLCL_MAXDIM || !pairs_up(p, k, forced))
         return;
     p->pair = 1;
     p->pair_k = k;
@@ -759,7 +786,7 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
  * they found: the parts of a slabs operator share it (core/slab.h's search). */
 typedef struct {
     int win, pair; /* the tune's (-2: no tune) */
-    int rows_2d, linear, inner_res, cpu_rows;
+    int rows_2d, linear, inner_res, cpu_rows, unit_pairs;
     dmlcl__nearest_rule rule;
     uint32_t nr, inner_k, rv, cpu_w;
     uint64_t chunks, inner_size, inner_in, cpu_span;
@@ -785,7 +812,7 @@ static void search_key_of(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *
     k->win = t ? t->win : -2;
     k->pair = t ? t->pair : -2;
     k->rows_2d = p->rows_2d, k->linear = p->linear, k->inner_res = p->inner_res;
-    k->cpu_rows = p->cpu_rows != 0, k->rule = p->rule;
+    k->cpu_rows = p->cpu_rows != 0, k->rule = p->rule, k->unit_pairs = unit_pairs(p);
     k->nr = p->nr, k->inner_k = p->inner_k, k->rv = p->rv, k->cpu_w = p->cpu_w;
     k->chunks = p->chunks, k->inner_size = p->inner_size, k->inner_in = p->inner_in;
     k->cpu_span = p->cpu_span;
