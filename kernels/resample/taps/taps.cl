@@ -260,17 +260,29 @@ static inline acc_t f_tap(const outer_row *o, uint j, __global const uint *tab, 
 
 /* The rows kernel's loop over f's taps unrolled to KF (a build option: the most any row
  * has), so that all of a row's loads are in flight together: taps past the row's count
- * weigh 0 and read its first source row (in bounds; the select drops them). */
+ * weigh 0 and read its first source row (in bounds; the sum drops them) and the table's
+ * first words, chosen by address, not by a branch around the loads (which GPU compilers
+ * made of a choice between a tap and 0: each tap's loads then waited for the last's;
+ * H200 antialias 0.5x 0.38 -> 0.43 of copy, GRAD1 of linear 2x 0.37 -> 0.43). Not for
+ * CV > 1, whose taps' vectors all in flight cost more than the wait (GRAD1 channels-last
+ * 0.43 -> 0.36, 48 registers). */
 #ifndef KF
 #define KF 0
 #endif
 static inline acc_t f_tap_kf(const outer_row *o, uint j, __global const uint *tab, acc_t ws,
                              idx_t *off)
 {
+#if CV > 1
     if (j < o->fn)
         return f_tap(o, j, tab, ws, off);
     *off += (idx_t)o->f0 * o->fstr;
     return 0;
+#endif
+    const int in = j < o->fn;
+    *off += (idx_t)(o->f0 + (in ? j : 0)) * o->fstr;
+    const __global uint *e = tab + (in ? (idx_t)o->fe + 2 * (idx_t)j : 0);
+    const acc_t w = o->has_f ? ws * tap_weight(vload2(0, e)) : ws;
+    return in ? w : (acc_t)0;
 }
 
 #if CV > 1
@@ -306,6 +318,58 @@ static inline void store_cv(__global elem_t *p, ulong cv_ok, const acc_t *v)
         STORE(p, c, v[c]);
 }
 
+/* One row's CV sums for the rows kernel's column (taps wb, offsets ob): plain (every term
+ * added), or with the choice per term, a weight-0 term adding nothing (not even the NaN
+ * of 0 x Inf). With every value read finite the two are the same bits (a weight-0 term
+ * adds +-0, and a sum from +0 is never -0), and an Inf or NaN read makes the plain sum
+ * Inf or NaN, so the kernel sums plain and redoes a row whose sums are not finite. GPU
+ * compilers turn the choice into a branch around each tap's load (NVIDIA's PTX: a branch
+ * per tap), which keeps the loads from being in flight together. */
+static inline void row_sum(__global const elem_t *src, const taps_args *a,
+                           __global const uint *tab, const outer_row *o, const acc_t *wb,
+                           const idx_t *ob, acc_t *acc, int plain)
+{
+#pragma unroll
+    for (int c = 0; c < CV; c++)
+        acc[c] = 0;
+    for (uint js = 0; js < o->sn; js++) {
+        idx_t offs;
+        const acc_t ws = s_tap(o, js, tab, &offs);
+#if KF
+#pragma unroll
+        for (uint jf = 0; jf < KF; jf++) {
+            idx_t off = offs;
+            const acc_t wa = f_tap_kf(o, jf, tab, ws, &off);
+#else
+        for (uint jf = 0; jf < o->fn; jf++) {
+            idx_t off = offs;
+            const acc_t wa = f_tap(o, jf, tab, ws, &off);
+#endif
+#pragma unroll
+            for (int j = 0; j < KB; j++) {
+                const acc_t wt = wa * wb[j];
+                acc_t v[CV];
+                load_cv(src + off + ob[j], a->cv_ok, v);
+#pragma unroll
+                for (int c = 0; c < CV; c++)
+                    acc[c] = plain || wt != 0 ? acc[c] + wt * v[c] : acc[c];
+            }
+        }
+    }
+}
+
+/* Whether the CV sums are finite (the integer types' always are). */
+static inline int sums_finite(const acc_t *acc)
+{
+    int ok = 1;
+#if DTYPE == 1 || DTYPE == 2 || DTYPE == 9
+#pragma unroll
+    for (int c = 0; c < CV; c++)
+        ok &= isfinite(acc[c]) != 0;
+#endif
+    return ok;
+}
+
 /* Rows layout (GPUs): work-item x owns one column and keeps its taps in registers across
  * every row it visits (dimension 1 of the range, grid-stride); a row's other coordinates,
  * and the outer tabled dimension a's taps, are the same for the whole group, so their
@@ -327,33 +391,9 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
     for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
         const outer_row o = row_split(r, &a, tab);
         acc_t acc[CV];
-#pragma unroll
-        for (int c = 0; c < CV; c++)
-            acc[c] = 0;
-        for (uint js = 0; js < o.sn; js++) {
-            idx_t offs;
-            const acc_t ws = s_tap(&o, js, tab, &offs);
-#if KF
-#pragma unroll
-            for (uint jf = 0; jf < KF; jf++) {
-                idx_t off = offs;
-                const acc_t wa = f_tap_kf(&o, jf, tab, ws, &off);
-#else
-            for (uint jf = 0; jf < o.fn; jf++) {
-                idx_t off = offs;
-                const acc_t wa = f_tap(&o, jf, tab, ws, &off);
-#endif
-#pragma unroll
-                for (int j = 0; j < KB; j++) {
-                    const acc_t wt = wa * wb[j];
-                    acc_t v[CV];
-                    load_cv(src + off + ob[j], a.cv_ok, v);
-#pragma unroll
-                    for (int c = 0; c < CV; c++)
-                        acc[c] = wt != 0 ? acc[c] + wt * v[c] : acc[c];
-                }
-            }
-        }
+        row_sum(src, &a, tab, &o, wb, ob, acc, 1);
+        if (!sums_finite(acc))
+            row_sum(src, &a, tab, &o, wb, ob, acc, 0);
         if (live)
             store_cv(dst + o.oo + ox, a.cv_ok, acc);
     }
