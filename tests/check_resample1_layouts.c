@@ -161,11 +161,11 @@ static void check_with_infinities(uint64_t *rng, const rcase *c, int n)
 }
 
 /* Channels-last pairs (the GPUs' units kernel, forced here with rows=0,seg=0): output
- * pixels that read the same corner pixels, up to 2 along W by 2 along H, share each
- * corner's vector load. H and W by 2, by 3 and 1.5, one resampled dimension (pairs in
- * one), a run of 6 under units of 4 (vectors unaligned: each pixel's own loads), a run of
- * 12 under units of 8 (a partial unit), an odd input offset, downsampling (no pairs) and
- * pair=0; every case again with infinities. */
+ * pixels that read the same corner pixels (nearest: the same pixel), up to 2 along W by 2
+ * along H, share each corner's vector load. H and W by 2, by 3 and 1.5, one resampled
+ * dimension (pairs in one), a run of 6 under units of 4 (vectors unaligned: each pixel's
+ * own loads), a run of 12 under units of 8 (a partial unit), an odd input offset,
+ * downsampling (no pairs) and pair=0, LINEAR (again with infinities) and nearest. */
 START_TEST(channels_last_pairs)
 {
     static const struct {
@@ -181,15 +181,17 @@ START_TEST(channels_last_pairs)
         {{2, 8, 10, 12}, {2, 8, 5, 6}, 0, "rows=0,seg=0,v=8", NULL, "PAIR_K"},
         {{2, 8, 5, 6}, {2, 8, 10, 12}, 0, "rows=0,seg=0,v=8,pair=0", NULL, "PAIR_K"},
     };
-    static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
+    static const dmlcl_tensor_data_type types[] = {F32, F16, U8, I16};
+    const size_t ncases = sizeof cases / sizeof cases[0];
     uint64_t rng = 0x9a15;
-    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+    for (size_t m = 0; m < 2 * ncases; m++) {
+        const size_t n = m % ncases;
         setenv("DMLCL_RESAMPLE_PLAN", cases[n].plan, 1);
         rcase c;
         memset(&c, 0, sizeof c);
         c.rank = 4;
-        c.type = types[n % 3];
-        c.mode = LINEAR;
+        c.type = types[m % 4];
+        c.mode = m < ncases ? LINEAR : NEAREST;
         c.elem = dmlcl_data_type_size(c.type);
         memcpy(c.in_sizes, cases[n].in, sizeof cases[n].in);
         memcpy(c.out_sizes, cases[n].out, sizeof cases[n].out);
@@ -202,12 +204,16 @@ START_TEST(channels_last_pairs)
         c.in_off = cases[n].in_off;
         dmlcl_operator *op = rc_make_op(&c, 0);
         const char *plan = dmlcl_operator_plan(op);
-        ck_assert_msg(strstr(plan, "variant=linear ") != NULL, "case %zu: %s", n, plan);
-        ck_assert_msg(!cases[n].want || strstr(plan, cases[n].want), "case %zu: %s", n, plan);
-        ck_assert_msg(!cases[n].lacks || !strstr(plan, cases[n].lacks), "case %zu: %s", n, plan);
+        /* (Nearest 0.5x is a strided copy.) */
+        ck_assert_msg(strstr(plan, c.mode == LINEAR ? "variant=linear " : "variant=gather ") ||
+                          (c.mode == NEAREST && cases[n].lacks && strstr(plan, "variant=copy ")),
+                      "case %zu: %s", m, plan);
+        ck_assert_msg(!cases[n].want || strstr(plan, cases[n].want), "case %zu: %s", m, plan);
+        ck_assert_msg(!cases[n].lacks || !strstr(plan, cases[n].lacks), "case %zu: %s", m, plan);
         dmlcl_operator_release(op);
-        rc_check_random(&rng, &c, (int)n);
-        check_with_infinities(&rng, &c, (int)n);
+        rc_check_random(&rng, &c, (int)m);
+        if (c.mode == LINEAR)
+            check_with_infinities(&rng, &c, (int)m);
     }
     unsetenv("DMLCL_RESAMPLE_PLAN");
 }

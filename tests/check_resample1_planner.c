@@ -361,6 +361,13 @@ START_TEST(channels_last_makes_pass_through_inner)
     dmlcl__resample1_plan_launch(&p, &in, &out, &gpu, &t, 0);
     ck_assert_uint_eq(p.vec, 8);
     ck_assert_int_eq(p.pair, 0);
+    /* Nearest too: units of 4 whose one load serves the group's pixels (group rows of 2
+     * words after its 1-word coordinate rows). */
+    p = plan_f32(4, os16, ost16, is16, ist16, 0, sc, half8, mhalf8);
+    ck_assert_uint_eq(p.vec, 4);
+    ck_assert_int_eq(p.pair, 2);
+    ck_assert_uint_eq(p.gtab2, p.gtab + 2 * 10); /* W's bound: 10 groups of 2 words */
+    ck_assert_uint_eq(p.table_bytes, (p.table_rows + 2 * (10 + 8)) * 4);
 }
 END_TEST
 

@@ -1,6 +1,83 @@
 /* RESAMPLE1's unit layout: work-items loop over units of V outputs (resample1/family.cl). */
 
 #if !LINEAR
+#ifdef PAIR_K
+#if INNER_RES
+#error "the units kernel pairs pixels of a pass-through inner run"
+#endif
+#ifndef PAIR_K2
+#define PAIR_K2 NRS /* no second pair slot: a slot no loop reaches */
+#endif
+/* gather_dims for the pairs (lib/resample/resample1/resample1_plan.c's pick_pairs): slots
+ * PAIR_K and PAIR_K2 count groups of 1 or 2 consecutive output pixels that read the same
+ * input pixel, 2-word rows {first output, outputs} from gtab and gtab2; n2[p] gets the
+ * group's pixels (p: 0 for PAIR_K, 1 for PAIR_K2). */
+static idx_t pair_gather_dims(idx_t rem, const resample1_args *a, __global const uint *tab,
+                              idx_t *io, idx_t *oo, uint *n2)
+{
+#pragma unroll
+    for (int k = NRS - 1; k >= 0; k--) {
+        if (k >= (int)a->nr || k == (int)a->skip_r)
+            continue;
+        const idx_t q = fdiv(rem, a->rmul[k], a->rshr[k]), i = rem - q * (idx_t)a->rsize[k];
+        rem = q;
+        idx_t o = i;
+        const int p = k == PAIR_K ? 0 : k == PAIR_K2 ? 1 : -1;
+        if (p >= 0) {
+            const idx_t g = (idx_t)(p ? a->gtab2 : a->gtab) + 2 * i;
+            o = (idx_t)tab[g];
+            n2[p] = tab[g + 1];
+        }
+        *io += (idx_t)tab[(idx_t)a->rtab[k] + o] * (idx_t)a->rin[k];
+        *oo += o * (idx_t)a->rout[k];
+    }
+    return rem;
+}
+
+/* Channels-last pairs: a unit's V elements of the inner run, read once (one vector load
+ * where aligned) and written to each of the up to 4 output pixels of its group. */
+static void pair_gather(__global const bits_t *in, ulong in_off, __global bits_t *out,
+                        ulong out_off, const resample1_args *a, __global const uint *tab,
+                        idx_t row, idx_t x0)
+{
+    idx_t io = 0, oo = 0;
+    uint n2[2] = {1, 1};
+    if (PASS_FIRST(a))
+        pair_gather_dims(pass_dims(row, a, &io, &oo), a, tab, &io, &oo, n2);
+    else
+        pass_dims(pair_gather_dims(row, a, tab, &io, &oo, n2), a, &io, &oo);
+    const idx_t w = (idx_t)a->inner_size;
+    const int whole = x0 + V <= w;
+    bits_t v[V];
+#if VEC_OK
+    if (whole && vec_load_ok(a, in_off, io + x0))
+        CAT(vstore, V)(*(__global const CAT(BITS_BASE, V) *)(in + io + x0), 0, v);
+    else
+#endif
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            v[j] = in[io + (x0 + j < w ? x0 + j : x0) * (idx_t)a->inner_in];
+    const uint n = n2[0] * n2[1];
+#pragma unroll 1
+    for (uint q = 0; q < n; q++) {
+        idx_t o = oo + (idx_t)(q % n2[0]) * (idx_t)a->rout[PAIR_K];
+#if PAIR_K2 < NRS
+        o += (idx_t)(q / n2[0]) * (idx_t)a->rout[PAIR_K2];
+#endif
+#if VEC_OK
+        if (whole && vec_store_ok(a, out_off, o, x0, V)) {
+            STORE_BITS(V, out + o + x0, v);
+            continue;
+        }
+#endif
+#pragma unroll
+        for (int j = 0; j < V; j++)
+            if (x0 + j < w)
+                out[o + (x0 + j) * (idx_t)a->inner_out] = v[j];
+    }
+}
+#endif
+
 __kernel void resample1_gather(__global const bits_t *in, ulong in_off, __global bits_t *out,
                                ulong out_off, __global const uint *tab, resample1_args a)
 {
@@ -9,6 +86,10 @@ __kernel void resample1_gather(__global const bits_t *in, ulong in_off, __global
     const idx_t units = (idx_t)a.units, w = (idx_t)a.inner_size;
     for (idx_t u = (idx_t)get_global_id(0); u < units; u += (idx_t)get_global_size(0)) {
         const idx_t row = fdiv(u, a.chunks_mul, a.chunks_shr), x0 = (u - row * (idx_t)a.chunks) * V;
+#ifdef PAIR_K
+        pair_gather(in, in_off, out, out_off, &a, tab, row, x0);
+        continue;
+#endif
         idx_t io = 0, oo = 0;
         outer_gather(row, &a, tab, &io, &oo);
         if (x0 + V > w) { /* the row's last, partial unit */

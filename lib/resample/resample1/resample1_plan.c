@@ -182,7 +182,7 @@ static int pass_is_inner(const dmlcl__resample1_plan *p)
 }
 
 static uint32_t pair_slot(const dmlcl__resample1_plan *p, uint32_t below);
-static uint64_t group_rows(const uint32_t *i0, uint64_t n, uint32_t *groups);
+static uint64_t group_rows(const uint32_t *i0, uint64_t n, uint32_t stride, uint32_t *groups);
 
 /* Whether slot k's whole map pairs up its outputs (pairs save a quarter of the steps),
  * judged on its first 64 outputs, not on this plan's part of it: the outputs per item
@@ -195,7 +195,7 @@ static int axis_pairs_up(const dmlcl__resample1_plan *p, uint32_t k)
     const uint64_t n = p->rax[k].n_out < 64 ? p->rax[k].n_out : 64;
     for (uint64_t o = 0; o < n; o++)
         rows[2 * o] = dmlcl__resample_axis_read(&p->rax[k], o, &w);
-    const uint64_t groups = group_rows(rows, n, NULL);
+    const uint64_t groups = group_rows(rows, n, 2, NULL);
     return groups < n && 4 * groups <= 3 * n;
 }
 
@@ -212,11 +212,11 @@ static int pairs_in_two(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
 }
 
 /* Whether the units kernel will pair a channels-last run's pixels (pick_pairs with
- * unit_pairs): LINEAR, a pass-through inner run, at most two resampled dimensions, the
- * outer one split first pairing up, unless pair=0. */
+ * unit_pairs): a pass-through inner run, at most two resampled dimensions, the outer one
+ * split first pairing up, unless pair=0. */
 static int unit_pairs_ahead(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
 {
-    if (!p->linear || p->inner_res || p->nr > 2 || (t && t->pair == 0))
+    if (p->inner_res || p->nr > 2 || (t && t->pair == 0))
         return 0;
     const uint32_t k = pair_slot(p, DMLCL_MAXDIM);
     return k != DMLCL_MAXDIM && axis_pairs_up(p, k);
@@ -226,12 +226,15 @@ static int unit_pairs_ahead(const dmlcl__resample1_plan *p, const dmlcl__r1_tune
  * and 8 along a pass-through run of at least 8 (channels-last: each corner's 8 inputs are
  * then one vector load; on an H200 linear 2x NHWC went from 0.44 of copy with 4 to 0.66),
  * but 4 where the units pair pixels (each corner's 4 inputs serve up to 4 pixels: linear
- * 2x NHWC 0.77 -> 0.84-0.86 of copy; 0.47 with 8, 0.59 with 4 and no pairs). */
+ * 2x NHWC 0.77 -> 0.84-0.86 of copy; 0.47 with 8, 0.59 with 4 and no pairs), nearest too
+ * (one load for up to 4 pixels: nearest 2x NHWC 0.72 -> 0.90; 0.45 with 8). */
 static uint32_t gpu_vec(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
 {
+    if (unit_pairs_ahead(p, t))
+        return 4;
     if (!p->linear)
         return 8;
-    return !p->inner_res && p->inner_size >= 8 && !unit_pairs_ahead(p, t) ? 8 : 4;
+    return !p->inner_res && p->inner_size >= 8 ? 8 : 4;
 }
 
 /* GPUs: 256-wide groups, 32 (LINEAR: 128) of them per compute unit before items loop
@@ -454,22 +457,29 @@ static uint32_t pair_slot(const dmlcl__resample1_plan *p, uint32_t below)
     return DMLCL_MAXDIM;
 }
 
-/* Whether the units kernel pairs pixels (resample1_units.cl's pair_unit): LINEAR with a
- * pass-through inner run (channels-last), up to two resampled dimensions, whose corners
- * (4 vectors of V) stay in registers. */
+/* Whether the units kernel pairs pixels (resample1_units.cl's pair_unit, pair_gather): a
+ * pass-through inner run (channels-last), up to two resampled dimensions (LINEAR: whose
+ * corners, 4 vectors of V, stay in registers). */
 static int unit_pairs(const dmlcl__resample1_plan *p)
 {
-    return p->linear && !p->rows_2d && !p->seg && !p->cpu_rows && !p->inner_res && p->nr <= 2;
+    return !p->rows_2d && !p->seg && !p->cpu_rows && !p->inner_res && p->nr <= 2;
 }
 
-/* Groups the lower input rows i0[0..n) (a resampled dimension's table rows, 2 words each)
- * into runs of at most 2 equal ones; writes each group's {first output, outputs} to groups
- * (if not NULL); returns the count. */
-static uint64_t group_rows(const uint32_t *i0, uint64_t n, uint32_t *groups)
+/* Table rows per group of pairs ({first output, outputs}: 2 words; LINEAR's rows are 2
+ * words, nearest's 1). */
+static uint64_t group_span(const dmlcl__resample1_plan *p)
+{
+    return 2 / DMLCL_RESAMPLE1_WORDS(p->linear);
+}
+
+/* Groups the lower input rows i0[0..n) (a resampled dimension's table rows, `stride` words
+ * each) into runs of at most 2 equal ones; writes each group's {first output, outputs} to
+ * groups (if not NULL); returns the count. */
+static uint64_t group_rows(const uint32_t *i0, uint64_t n, uint32_t stride, uint32_t *groups)
 {
     uint64_t count = 0, start = 0;
     for (uint64_t o = 0; o < n; o++) {
-        if (o > start && i0[2 * o] == i0[2 * start] && o - start < 2) {
+        if (o > start && i0[stride * o] == i0[stride * start] && o - start < 2) {
             if (groups)
                 groups[2 * (count - 1) + 1] = 2;
             continue;
@@ -489,7 +499,7 @@ static int pairs_up(const dmlcl__resample1_plan *p, uint32_t k, int forced)
     const uint64_t n = p->rsize[k] < 64 ? p->rsize[k] : 64;
     for (uint64_t o = 0; o < n; o++)
         rows[2 * o] = lower_index(p, k, o);
-    const uint64_t groups = group_rows(rows, n, NULL);
+    const uint64_t groups = group_rows(rows, n, 2, NULL);
     return groups < n && (forced || 4 * groups <= 3 * n);
 }
 
@@ -508,7 +518,7 @@ static void pick_pairs(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
      * 0.72 without. A volume pairs in two dimensions with 4 outputs per item (launch_rows
      * chose it so; H200 trilinear 2x 0.58-0.59, one window load for up to 4 output rows)
      * and in none with 8 (0.49; 0.41 pairing one). The units kernel pairs in both where
-     * gpu_vec took 4 for them. */
+     * the whole map pairs up (LINEAR: gpu_vec then took 4 for them). */
     const int units = unit_pairs(p), forced = t && t->pair >= 1;
     int want = t && t->pair >= 0 ? t->pair
                : units       ? 2 * unit_pairs_ahead(p, t)
@@ -527,7 +537,7 @@ static void pick_pairs(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
     p->pair = 2;
     p->pair_k2 = k2;
     p->pair_groups2 = p->rsize[k2];
-    p->gtab2 = p->gtab + p->pair_groups;
+    p->gtab2 = p->gtab + p->pair_groups * group_span(p);
 }
 
 /* Channels-last on CPUs: the inner dimension a pass-through run shorter than a segment,
@@ -839,7 +849,7 @@ static void searched(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t, dmlcl__w
         p->pair = f->pair, p->pair_k = f->pair_k, p->pair_groups = f->pair_groups;
         p->pair_k2 = f->pair_k2, p->pair_groups2 = f->pair_groups2;
         p->gtab = p->table_rows;
-        p->gtab2 = p->gtab + (p->pair == 2 ? p->pair_groups : 0);
+        p->gtab2 = p->gtab + (p->pair == 2 ? p->pair_groups * group_span(p) : 0);
         p->cpu_np = f->cpu_np;
         memcpy(p->cpu_pl, f->cpu_pl, sizeof p->cpu_pl);
         memcpy(p->cpu_pu, f->cpu_pu, sizeof p->cpu_pu);
@@ -889,7 +899,7 @@ static void launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in, const dmlc
     searched(p, tune, wd);
     rows_blocks(p, lim, tune);
     const uint64_t groups = p->pair_groups + p->pair_groups2;
-    p->table_bytes = (p->table_rows + groups) * DMLCL_RESAMPLE1_WORDS(p->linear) * 4;
+    p->table_bytes = (p->table_rows * DMLCL_RESAMPLE1_WORDS(p->linear) + 2 * groups) * 4;
     /* 32-bit indices while every offset relative to a binding, the grid-stride unit
      * (plus the global size), a unit's last output and the table rows stay below 2^32. */
     const uint64_t lim32 = (uint64_t)1 << 32;
@@ -897,7 +907,7 @@ static void launch(dmlcl__resample1_plan *p, const dmlcl__tensor *in, const dmlc
                (uint64_t)p->global2[0] * p->rv >= lim32 ||
                p->count / p->inner_size + (uint64_t)p->global2[1] * p->rb >= lim32 ||
                p->inner_size + p->vec >= lim32 || in->span >= lim32 || out->span >= lim32 ||
-               p->table_rows + groups >= lim32;
+               p->table_rows + groups * group_span(p) >= lim32;
     unsigned bits = p->idx64 ? 64 : 32;
     p->chunks_div = dmlcl__fastdiv_make(p->chunks, bits);
     for (uint32_t k = 0; k < p->np; k++)
@@ -1008,8 +1018,8 @@ static uint64_t fill_groups(dmlcl__resample1_plan *p, uint32_t k, uint64_t gtab,
                             uint32_t *table)
 {
     const uint32_t words = DMLCL_RESAMPLE1_WORDS(p->linear);
-    memset(table + gtab * words, 0, p->rsize[k] * words * 4);
-    const uint64_t groups = group_rows(table + p->rtab[k] * words, p->rsize[k],
+    memset(table + gtab * words, 0, p->rsize[k] * 2 * 4);
+    const uint64_t groups = group_rows(table + p->rtab[k] * words, p->rsize[k], words,
                                        table + gtab * words);
     p->rdiv[k] = dmlcl__fastdiv_make(groups, p->idx64 ? 64 : 32);
     return groups;
