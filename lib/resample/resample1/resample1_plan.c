@@ -958,9 +958,6 @@ static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DRB=%u", p->rb);
     if (p->wplain)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DWPLAIN=1");
-    if (p->regcap)
-        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -cl-nv-maxrregcount=%u",
-                 p->regcap);
     /* Non-temporal stores for outputs beyond the caches (16 MiB). POCL, 2 cores, same
      * runs: nearest 2x NCHW 1.00 -> 1.30 and 0.92 -> 1.15 of memcpy; LINEAR, AVX2, --mb
      * 128, alternating runs on a shared host: linear 2x NCHW 0.55-0.65 -> 0.81-0.87,
@@ -982,13 +979,17 @@ static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
                      " -DCR_PLH%s=0x%x -DCR_PUH%s=0x%x", sfx, p->cpu_high[i] & 0xffff, sfx,
                      p->cpu_high[i] >> 16);
     }
+    /* The register cap goes before the layout's options (tests match their end). */
+    char cap[32] = "";
+    if (p->regcap)
+        snprintf(cap, sizeof cap, " -cl-nv-maxrregcount=%u", p->regcap);
     if (p->linear)
         snprintf(p->options, sizeof p->options,
                  "-DLINEAR=1 -DDTYPE=%d -DELEM_BYTES=%u -DK=%u -DV=%u -DINNER_RES=%d "
-                 "-DINNER_K=%d -DIDX64=%d%s",
+                 "-DINNER_K=%d -DIDX64=%d%s%s",
                  (int)in->type, in->elem_size, p->nr, p->vec, p->inner_res,
                  p->inner_res ? (int)p->inner_k : p->seg2 ? (int)p->inner2_k : -1, p->idx64,
-                 rows);
+                 cap, rows);
     else
         snprintf(p->options, sizeof p->options,
                  "-DLINEAR=0 -DELEM_BYTES=%u -DV=%u -DINNER_RES=%d -DIDX64=%d%s", in->elem_size,
