@@ -325,7 +325,7 @@ START_TEST(row_windows)
                         "resample1: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
                         "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1|2, gpc=1..4096, "
                         "cpu=0..65536, nt=0|1, tp=0|1, rv=4|8|16, slab=0..2147483648, "
-                        "rb=1..16, wplain=0|1, regs=0..255)");
+                        "rb=1..16, wplain=0|1, regs=0..255, xc=1..8)");
         ck_assert_ptr_null(op);
     }
     unsetenv("DMLCL_RESAMPLE_PLAN");

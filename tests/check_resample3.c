@@ -399,6 +399,7 @@ START_TEST(every_launch_shape)
 {
     static const struct { const char *plan, *variant; } plans[] = {
         {"rows=1,seg=0", "variant=taps-rows"}, {"rows=1,seg=0,wg=32", "variant=taps-rows"},
+        {"rows=1,seg=0,xc=3", "-DXC=3"}, /* 3 columns an item, the last item's partly dead */
         {"seg=5", "variant=taps-seg"}, {"seg=256", "variant=taps-seg"},
         {"rows=0", "variant=taps "}};
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8};

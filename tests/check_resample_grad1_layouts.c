@@ -182,7 +182,7 @@ END_TEST
  * products). Images, volumes (3 tabled dimensions), 1-D; FLOAT32, FLOAT16, FLOAT64. */
 START_TEST(layouts_agree_bit_for_bit)
 {
-    static const char *const plans[] = {"rows=0", "rows=1,seg=0", "seg=16"};
+    static const char *const plans[] = {"rows=0", "rows=1,seg=0", "seg=16", "rows=1,seg=0,xc=3"};
     static const struct { uint32_t rank, gs[5], os[5]; float sc[5]; } shapes[] = {
         {4, {2, 3, 18, 70}, {2, 3, 9, 35}, {1, 1, 2, 2}},
         {5, {1, 2, 10, 12, 66}, {1, 2, 5, 4, 33}, {1, 1, 2, 3, 2}},
@@ -212,7 +212,7 @@ START_TEST(layouts_agree_bit_for_bit)
         const uint16_t f16_inf = 0x7c00u;
         for (size_t e = 0; inf && e < ng; e += 5)
             memcpy(g + e * elem, t == F32 ? (const void *)&f32_inf : (const void *)&f16_inf, elem);
-        for (int pl = 0; pl < 3; pl++) {
+        for (int pl = 0; pl < 4; pl++) {
             setenv("DMLCL_RESAMPLE_PLAN", plans[pl], 1);
             grad_host(t, shapes[k].rank, shapes[k].gs, shapes[k].os, mode, INC, shapes[k].sc,
                       tu_pix_in, tu_pix_out, g, pl ? out : first);

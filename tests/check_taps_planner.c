@@ -81,8 +81,10 @@ START_TEST(cpu_pattern_off_by_override)
 }
 END_TEST
 
-/* GPUs: the rows kernel, a group spanning the 64 columns (a power of two, 256 items in
- * all), its outer loop unrolled to the plan's dimensions by build options. */
+/* GPUs: the rows kernel, two columns an item (x and x + the range's width: a row's outer
+ * taps serve both), a group spanning the 32 items of the 64 columns (a power of two, 256
+ * items in all), its outer loop unrolled to the plan's dimensions by build options;
+ * xc=1 gives one column an item, 64 items across. */
 START_TEST(gpu_rows_kernel)
 {
     dmlcl__taps_plan p;
@@ -91,13 +93,21 @@ START_TEST(gpu_rows_kernel)
     ck_assert(p.rows_2d);
     ck_assert_uint_eq(p.segt, 0);
     ck_assert_str_eq(p.kernel, "resample_taps_rows");
-    ck_assert_uint_eq(p.local2[0], 64);
-    ck_assert_uint_eq(p.local2[1], 4);
-    ck_assert_uint_eq(p.global2[0], 64);
-    ck_assert_uint_eq(p.global2[1] % 4, 0);
+    ck_assert_uint_eq(p.xc, 2);
+    ck_assert_uint_eq(p.local2[0], 32);
+    ck_assert_uint_eq(p.local2[1], 8);
+    ck_assert_uint_eq(p.global2[0], 32);
+    ck_assert_uint_eq(p.global2[1] % 8, 0);
     ck_assert_uint_eq(p.cv, 1); /* channels-first: no channel vectors */
     ck_assert_ptr_nonnull(strstr(p.options, " -DRS=4 -DBDIM=3 -DCDIM=8 -DTMASK=0xc -DKF="));
+    ck_assert_ptr_nonnull(strstr(p.options, " -DXC=2"));
     ck_assert_str_eq(p.options_tp, p.options);
+    dmlcl__taps_table_free(&t);
+    plan_grad(&p, &t, 4, nchw, NULL, NULL, up2, &gpu, "xc=1", 0);
+    ck_assert_uint_eq(p.xc, 1);
+    ck_assert_uint_eq(p.local2[0], 64);
+    ck_assert_uint_eq(p.global2[0], 64);
+    ck_assert_ptr_null(strstr(p.options, "-DXC"));
     dmlcl__taps_table_free(&t);
 }
 END_TEST
@@ -115,6 +125,7 @@ START_TEST(gpu_channels_last_vectors)
     ck_assert_uint_eq(p.args.inner, 3);
     ck_assert_uint_eq(p.args.cdim, 1);
     ck_assert_uint_eq(p.cv, 8);
+    ck_assert_uint_eq(p.xc, 1); /* a column's channels are its vector */
     ck_assert_uint_eq(p.args.nc, 1);
     ck_assert_uint_eq(p.args.nx, 64);
     ck_assert_ptr_nonnull(strstr(p.options, "-DCV=8"));

@@ -14,16 +14,17 @@ static const dmlcl__override_key keys[] = {
     {"rv", offsetof(dmlcl__r1_tune, rv), 1, 0, 0, rv_values},
     KEY("slab", slab, 0, 0, 1ul << 31), KEY("rb", rb, 0, 1, 16),
     KEY("wplain", wplain, 1, 0, 1), KEY("regs", regs, 1, 0, 255),
+    KEY("xc", xc, 0, 1, 8),
     {NULL, 0, 0, 0, 0, NULL},
 };
 
 static const dmlcl__override_var resample_plan = {
     "DMLCL_RESAMPLE_PLAN",
     "v=1..64, wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1|2, gpc=1..4096, cpu=0..65536, "
-    "nt=0|1, tp=0|1, rv=4|8|16, slab=0..2147483648, rb=1..16, wplain=0|1, regs=0..255",
+    "nt=0|1, tp=0|1, rv=4|8|16, slab=0..2147483648, rb=1..16, wplain=0|1, regs=0..255, xc=1..8",
     keys};
 
-static const dmlcl__r1_tune defaults = {0, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1, 1u << 31, 0, -1, -1};
+static const dmlcl__r1_tune defaults = {0, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1, 1u << 31, 0, -1, -1, 0};
 
 int dmlcl__r1_tune_parse(const char *s, dmlcl__r1_tune *t)
 {

@@ -29,6 +29,7 @@ typedef struct dmlcl__r1_tune {
                     * finite */
     int regs;      /* LINEAR row kernels' register cap per item where the device takes one
                     * (-cl-nv-maxrregcount): -1: the planner's; 0: none; N: N registers */
+    uint32_t xc;   /* the tap rows kernel's columns per item, 1..8 (0: the planner's) */
 } dmlcl__r1_tune;
 
 /* The variable as one creation read it (the class's overrides, core/op.h's dmlcl__tune). */

@@ -370,6 +370,68 @@ static inline int sums_finite(const acc_t *acc)
     return ok;
 }
 
+/* XC columns per item of the rows kernel (the plan's xc): x, x + the range's width, ...,
+ * each with its own taps, so that a row's outer taps (f's weights and source rows: table
+ * reads, decoding, the row's split) serve XC results. Two tabled dimensions at most, one
+ * channel per column, f unrolled (KF). */
+#ifndef XC
+#define XC 1
+#endif
+#if XC > 1
+#if CV > 1 || NT3 || !KF
+#error "XC > 1 needs CV 1, NT3 0 and KF"
+#endif
+/* One column's sum from the row's outer taps (weights wa, source offsets oa) and its own
+ * (wb, ob): row_sum's terms in its order, plain or with the choice. */
+static inline acc_t column_sum(__global const elem_t *src, const acc_t *wa, const idx_t *oa,
+                               const acc_t *wb, const idx_t *ob, int plain)
+{
+    acc_t acc = 0;
+#pragma unroll
+    for (uint jf = 0; jf < KF; jf++)
+#pragma unroll
+        for (int j = 0; j < KB; j++) {
+            const acc_t wt = wa[jf] * wb[j];
+            const acc_t v = (acc_t)LOAD(src + oa[jf] + ob[j], 0);
+            acc = plain || wt != 0 ? acc + wt * v : acc;
+        }
+    return acc;
+}
+
+static void rows_columns(__global const elem_t *src, __global elem_t *dst,
+                         __global const uint *tab, const taps_args *a, idx_t x, idx_t rows)
+{
+    const idx_t gx = (idx_t)get_global_size(0);
+    acc_t wb[XC][KB];
+    idx_t ob[XC][KB], ox[XC];
+    int live[XC];
+#pragma unroll
+    for (int k = 0; k < XC; k++) {
+        const idx_t xk = x + (idx_t)k * gx;
+        live[k] = xk < (idx_t)a->nx;
+        ox[k] = column_taps(live[k] ? xk : 0, a, tab, wb[k], ob[k]);
+    }
+    for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
+        const outer_row o = row_split(r, a, tab);
+        acc_t wa[KF];
+        idx_t oa[KF];
+#pragma unroll
+        for (uint jf = 0; jf < KF; jf++) { /* s_tap without s: weight 1, offset base */
+            oa[jf] = o.base;
+            wa[jf] = f_tap_kf(&o, jf, tab, (acc_t)1, &oa[jf]);
+        }
+#pragma unroll
+        for (int k = 0; k < XC; k++) {
+            acc_t acc = column_sum(src, wa, oa, wb[k], ob[k], 1);
+            if (!sums_finite(&acc))
+                acc = column_sum(src, wa, oa, wb[k], ob[k], 0);
+            if (live[k])
+                STORE(dst, o.oo + ox[k], acc);
+        }
+    }
+}
+#endif
+
 /* Rows layout (GPUs): work-item x owns one column and keeps its taps in registers across
  * every row it visits (dimension 1 of the range, grid-stride); a row's other coordinates,
  * and the outer tabled dimension a's taps, are the same for the whole group, so their
@@ -383,11 +445,14 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
     src += src_off;
     dst += dst_off;
     const idx_t x = (idx_t)get_global_id(0);
+    const idx_t rows = (idx_t)a.rows;
+#if XC > 1
+    rows_columns(src, dst, tab, &a, x, rows);
+#else
     const int live = x < (idx_t)a.nx;
     acc_t wb[KB];
     idx_t ob[KB];
     const idx_t ox = column_taps(live ? x : 0, &a, tab, wb, ob);
-    const idx_t rows = (idx_t)a.rows;
     for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
         const outer_row o = row_split(r, &a, tab);
         acc_t acc[CV];
@@ -397,6 +462,7 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
         if (live)
             store_cv(dst + o.oo + ox, a.cv_ok, acc);
     }
+#endif
 }
 
 #ifndef SEGT

@@ -57,6 +57,18 @@ static uint32_t most_taps(const taps_args *a, const dmlcl__taps_table *t, int d)
     return most;
 }
 
+/* The rows kernel's KF: the most taps of any row of its outer tabled dimension f (the one
+ * nearest b), rounded up to 1, 2, 4 or 8; 0 for more than 8 (a loop to each row's count). */
+static uint32_t outer_tap_bound(const taps_args *a, const dmlcl__taps_table *t)
+{
+    int f = -1;
+    for (unsigned d = 0; d < a->rank; d++)
+        if (a->rtab[d] != ~(dmlcl__arg)0 && d != a->inner)
+            f = (int)d;
+    const uint32_t kf = f >= 0 ? most_taps(a, t, f) : 1;
+    return kf <= 1 ? 1 : kf <= 2 ? 2 : kf <= 4 ? 4 : kf <= 8 ? 8 : 0;
+}
+
 /* The rows kernel's columns: the innermost dimension if it is tabled, else (channels-last)
  * the innermost affine dimension c inside the next one. That tabled dimension b must be
  * the last tabled one (so that its taps run innermost, as in the other kernels), with at
@@ -186,6 +198,18 @@ static void pick_tp(dmlcl__taps_plan *p, const dmlcl__taps_table *t)
     memcpy(p->tp, cand, sizeof cand);
 }
 
+/* The rows kernel's columns per item (its XC): where two tabled dimensions at most, one
+ * channel per column and an outer tap bound (KF) let a row's outer taps serve them all.
+ * H200, `dmlcl bench --mb 1024` (xc=1 / 2 / 4 / 8): antialias 0.5x 0.43 / 0.54-0.55 /
+ * 0.37 / 0.21 of copy, GRAD1 of linear 2x 0.43 / 0.57 / 0.40 / 0.23 (4 and 8: registers). */
+static unsigned pick_xc(const dmlcl__taps_plan *p, const dmlcl__taps_table *t,
+                        const dmlcl__limits *lim, const dmlcl__r1_tune *tune)
+{
+    if (p->cv > 1 || p->args.nt > 2 || !outer_tap_bound(&p->args, t))
+        return 1;
+    return tune->xc ? tune->xc : lim->is_cpu ? 1 : 2;
+}
+
 /* The column kernels where they apply, with at least 32 columns ($DMLCL_RESAMPLE_PLAN's
  * rows=1: any; rows=0: never). GPUs: the rows kernel, a group of up to 256 items spanning
  * the columns (or several rows where they are few), each item reusing its register-held
@@ -222,11 +246,13 @@ static unsigned plan_rows(dmlcl__taps_plan *p, const dmlcl__taps_table *t,
         return kb;
     }
     pick_cv(p, src, lim, tune);
-    while (l0 < wg && l0 < p->args.nx)
+    p->xc = pick_xc(p, t, lim, tune);
+    const uint64_t items = (p->args.nx + p->xc - 1) / p->xc;
+    while (l0 < wg && l0 < items)
         l0 *= 2;
     p->local2[0] = l0;
     p->local2[1] = wg / l0 ? wg / l0 : 1;
-    rows_groups(p, lim, (p->args.nx + l0 - 1) / l0);
+    rows_groups(p, lim, (items + l0 - 1) / l0);
     return kb;
 }
 
@@ -267,20 +293,17 @@ static int plan_1d(dmlcl__taps_plan *p, const dmlcl__tensor *src, const dmlcl__t
  * dimensions there are and no branch depends on the arguments (otherwise GPU compilers
  * keep all 8 slots' fields in registers across the row loop); and KF, the most taps of
  * any row of the outer tabled dimension f (0: more than 8, a loop to each row's count). */
-static void rows_options(const taps_args *a, const dmlcl__taps_table *t, char *buf, size_t cap)
+static void rows_options(const taps_args *a, const dmlcl__taps_table *t, unsigned xc,
+                         char *buf, size_t cap)
 {
     unsigned mask = 0;
-    int f = -1; /* the outer tabled dimension nearest b: the kernel's f */
-    for (unsigned d = 0; d < a->rank; d++) {
-        int tabled = a->rtab[d] != ~(dmlcl__arg)0;
-        mask |= (unsigned)tabled << d;
-        if (tabled && d != a->inner)
-            f = (int)d;
-    }
-    uint32_t kf = f >= 0 ? most_taps(a, t, f) : 1;
-    kf = kf <= 1 ? 1 : kf <= 2 ? 2 : kf <= 4 ? 4 : kf <= 8 ? 8 : 0;
-    snprintf(buf, cap, " -DRS=%u -DBDIM=%u -DCDIM=%u -DTMASK=0x%x -DKF=%u", (unsigned)a->rank,
-             (unsigned)a->inner, (unsigned)a->cdim, mask, kf);
+    for (unsigned d = 0; d < a->rank; d++)
+        mask |= (unsigned)(a->rtab[d] != ~(dmlcl__arg)0) << d;
+    int n = snprintf(buf, cap, " -DRS=%u -DBDIM=%u -DCDIM=%u -DTMASK=0x%x -DKF=%u",
+                     (unsigned)a->rank, (unsigned)a->inner, (unsigned)a->cdim, mask,
+                     outer_tap_bound(a, t));
+    if (xc > 1 && n > 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, " -DXC=%u", xc);
 }
 
 /* " -DTPW=w -DTP=a,b,...": the w lane offsets (each 0..31) without w snprintf calls. */
@@ -310,7 +333,7 @@ void dmlcl__taps_plan_launch(dmlcl__taps_plan *p, const dmlcl__taps_table *t,
     p->idx64 = plan_1d(p, src, res, lim, force_idx64);
     char rows[64] = "", tp[96] = "";
     if (kb && p->rows_2d && !p->segt) /* GPUs' rows kernel (CPUs keep fewer programs) */
-        rows_options(&p->args, t, rows, sizeof rows);
+        rows_options(&p->args, t, p->xc, rows, sizeof rows);
     if (kb && p->segt && p->tp[0] >= 0)
         tp_options(p->tp, p->tpw, tp);
     snprintf(p->options, sizeof p->options,

@@ -18,6 +18,7 @@ typedef struct dmlcl__taps_plan {
     unsigned kb;                  /* the column kernels' tap bound (1, 2, 4, 8; 0: 1-D) */
     unsigned segt;                /* the segment kernel's columns per item; 0 = rows */
     unsigned cv;                  /* the rows kernel's channels per item (1: one) */
+    unsigned xc;                  /* ... and its columns per item (1: one) */
     int tp[16];                   /* the segment kernel's pattern (tp[0] < 0: none) */
     unsigned tpw;                 /* its lanes: two registers (dmlcl__simd_lanes) */
     int idx64;                    /* 64-bit index arithmetic */
