@@ -228,11 +228,12 @@ static inline void CAT(load_half_v, V)(__global const half *p, float *r)
  * corner path (in the programs resample1_rows.cl's corners_results names) sums a row
  * plain, tests its results once, and redoes it with the choice in the rare non-finite
  * case (plain is a constant in each inlined copy). The integer types
- * are always finite. H200, linear 1.5x: 0.62 -> 0.67 of copy. Not in the window path
- * nor for channels-last, where a second copy of the sum, chosen per row (by the results,
- * by the window's entries, or by the weights), cost more than the choice: linear 2x 0.84
- * -> 0.55-0.58, trilinear 2x 0.49 -> 0.29-0.36, channels-last 0.77 -> 0.76; a probe
- * kernel built with the plain sum alone ran trilinear 2x at 0.75 of copy against 0.62. */
+ * are always finite. H200, linear 1.5x: 0.62 -> 0.67 of copy. The window path takes it
+ * only with pairs in two dimensions (resample1_rows.cl's WPLAIN: trilinear 2x 0.58 ->
+ * 0.61); elsewhere, and for channels-last, a second copy of the sum, chosen per row (by
+ * the results, by the window's entries, or by the weights), cost more than the choice:
+ * linear 2x 0.84 -> 0.55-0.58, trilinear 2x with 8 outputs per item and no pairs 0.49 ->
+ * 0.29-0.36, channels-last 0.77 -> 0.76. */
 #if DTYPE == 1 || DTYPE == 2 || DTYPE == 9
 #define FINITE(x) (isfinite(x) != 0)
 #else
