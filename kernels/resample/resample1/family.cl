@@ -234,11 +234,6 @@ static inline void CAT(load_half_v, V)(__global const half *p, float *r)
  * the results, by the window's entries, or by the weights), cost more than the choice:
  * linear 2x 0.84 -> 0.55-0.58, trilinear 2x with 8 outputs per item and no pairs 0.49 ->
  * 0.29-0.36, channels-last 0.77 -> 0.76. */
-#if DTYPE == 1 || DTYPE == 2 || DTYPE == 9
-#define FINITE(x) (isfinite(x) != 0)
-#else
-#define FINITE(x) 1
-#endif
 #define TERM(plain, acc, wt, v) ((plain) ? (acc) + (wt) * (v) : CORNER_TERM(acc, wt, v))
 
 /* Peels the outer resampled indices off rem (innermost first): slot k gets the offset of
@@ -359,14 +354,6 @@ static acc_t interpolate(__global const elem_t *in, idx_t io, const idx_t *lo,
     return acc;
 }
 
-/* Whether the plain sum's n results are exact (see TERM): all finite. */
-static inline int plain_exact(const acc_t *r, int n)
-{
-    int ok = 1;
-    for (int j = 0; j < n; j++)
-        ok &= FINITE(r[j]);
-    return ok;
-}
 
 #if !INNER_RES && VEC_OK
 /* A unit of V outputs along a pass-through inner run (channels-last): every output has the

@@ -277,12 +277,13 @@ static inline acc_t f_tap_kf(const outer_row *o, uint j, __global const uint *ta
         return f_tap(o, j, tab, ws, off);
     *off += (idx_t)o->f0 * o->fstr;
     return 0;
-#endif
+#else
     const int in = j < o->fn;
     *off += (idx_t)(o->f0 + (in ? j : 0)) * o->fstr;
     const __global uint *e = tab + (in ? (idx_t)o->fe + 2 * (idx_t)j : 0);
     const acc_t w = o->has_f ? ws * tap_weight(vload2(0, e)) : ws;
     return in ? w : (acc_t)0;
+#endif
 }
 
 #if CV > 1
@@ -358,18 +359,6 @@ static inline void row_sum(__global const elem_t *src, const taps_args *a,
     }
 }
 
-/* Whether the CV sums are finite (the integer types' always are). */
-static inline int sums_finite(const acc_t *acc)
-{
-    int ok = 1;
-#if DTYPE == 1 || DTYPE == 2 || DTYPE == 9
-#pragma unroll
-    for (int c = 0; c < CV; c++)
-        ok &= isfinite(acc[c]) != 0;
-#endif
-    return ok;
-}
-
 /* XC columns per item of the rows kernel (the plan's xc): x, x + the range's width, ...,
  * each with its own taps, so that a row's outer taps (f's weights and source rows: table
  * reads, decoding, the row's split) serve XC results. Two tabled dimensions at most, one
@@ -423,7 +412,7 @@ static void rows_columns(__global const elem_t *src, __global elem_t *dst,
 #pragma unroll
         for (int k = 0; k < XC; k++) {
             acc_t acc = column_sum(src, wa, oa, wb[k], ob[k], 1);
-            if (!sums_finite(&acc))
+            if (!plain_exact(&acc, 1))
                 acc = column_sum(src, wa, oa, wb[k], ob[k], 0);
             if (live[k])
                 STORE(dst, o.oo + ox[k], acc);
@@ -457,7 +446,7 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
         const outer_row o = row_split(r, &a, tab);
         acc_t acc[CV];
         row_sum(src, &a, tab, &o, wb, ob, acc, 1);
-        if (!sums_finite(acc))
+        if (!plain_exact(acc, CV))
             row_sum(src, &a, tab, &o, wb, ob, acc, 0);
         if (live)
             store_cv(dst + o.oo + ox, a.cv_ok, acc);

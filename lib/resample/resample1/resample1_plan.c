@@ -184,6 +184,13 @@ static int pass_is_inner(const dmlcl__resample1_plan *p)
 static uint32_t pair_slot(const dmlcl__resample1_plan *p, uint32_t below);
 static uint64_t group_rows(const uint32_t *i0, uint64_t n, uint32_t stride, uint32_t *groups);
 
+/* Whether n lower rows (2 words apart) pair up: some do (forced), or a quarter fewer steps. */
+static int rows_pair_up(const uint32_t *rows, uint64_t n, int forced)
+{
+    const uint64_t groups = group_rows(rows, n, 2, NULL);
+    return groups < n && (forced || 4 * groups <= 3 * n);
+}
+
 /* Whether slot k's whole map pairs up its outputs (pairs save a quarter of the steps),
  * judged on its first 64 outputs, not on this plan's part of it: the outputs per item
  * that go with pairs are chosen before pick_pairs judges the part's own rows, and every
@@ -195,8 +202,7 @@ static int axis_pairs_up(const dmlcl__resample1_plan *p, uint32_t k)
     const uint64_t n = p->rax[k].n_out < 64 ? p->rax[k].n_out : 64;
     for (uint64_t o = 0; o < n; o++)
         rows[2 * o] = dmlcl__resample_axis_read(&p->rax[k], o, &w);
-    const uint64_t groups = group_rows(rows, n, 2, NULL);
-    return groups < n && 4 * groups <= 3 * n;
+    return rows_pair_up(rows, n, 0);
 }
 
 /* Whether a volume's rows pair in two dimensions by default: three resampled dimensions
@@ -499,8 +505,7 @@ static int pairs_up(const dmlcl__resample1_plan *p, uint32_t k, int forced)
     const uint64_t n = p->rsize[k] < 64 ? p->rsize[k] : 64;
     for (uint64_t o = 0; o < n; o++)
         rows[2 * o] = lower_index(p, k, o);
-    const uint64_t groups = group_rows(rows, n, 2, NULL);
-    return groups < n && (forced || 4 * groups <= 3 * n);
+    return rows_pair_up(rows, n, forced);
 }
 
 /* Output rows in pairs where the window applies and, judging by the first 64 outputs,
