@@ -279,6 +279,9 @@ START_TEST(linear_row_window)
     ck_assert_ptr_null(strstr(g.options, "PAIR"));
     ck_assert_int_eq(dmlcl__r1_tune_parse("win=2", &t), -1);
     ck_assert_int_eq(dmlcl__r1_tune_parse("pair=3", &t), -1);
+    ck_assert_int_eq(dmlcl__r1_tune_parse("wplain=2", &t), -1);
+    ck_assert_int_eq(dmlcl__r1_tune_parse("xc=0", &t), -1);
+    ck_assert_int_eq(dmlcl__r1_tune_parse("xc=9", &t), -1);
     ck_assert_int_eq(dmlcl__r1_tune_parse("gpc=0", &t), -1);
 }
 END_TEST
