@@ -2,12 +2,15 @@
  * Valid files of every version, dtype, byte order and memory order; then malformed,
  * truncated and lying files, each asserting the message names the file and the problem. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#define _DEFAULT_SOURCE           /* mincore */
 #include "config.h"
 #include "../tools/npy.h"
+#include "../tools/prefault.h"
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -497,6 +500,80 @@ START_TEST(test_large_arrays_on_huge_pages)
 }
 END_TEST
 
+/* npy_load in two halves: the header alone (the file left open at the data, no data
+ * allocated), then the data in host order. A file cut short between the halves is an
+ * error that keeps the header and holds no data. */
+START_TEST(test_header_then_data)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/halves.npy", dir);
+    const unsigned char be[] = {0x01, 0x02, 0x03, 0x04, 0xff, 0x00}; /* '>u2' 258 772 65280 */
+    const char *hdr = "{'descr': '>u2', 'fortran_order': True, 'shape': (3, 1), }\n";
+    const long data_at = 10 + (long)strlen(hdr);
+    write_file(path, buf, mk(1, 0, hdr, be, sizeof be));
+    npy_array a;
+    FILE *f = NULL;
+    ck_assert_msg(npy_open(path, &a, &f, err) == NPY_OK, "%s", err);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_null(a.data);
+    ck_assert_int_eq(a.type, DMLCL_TENSOR_DATA_TYPE_UINT16);
+    ck_assert_int_eq(a.big_endian, 1);
+    ck_assert_int_eq(a.fortran_order, 1);
+    ck_assert_uint_eq(a.data_bytes, 6);
+    ck_assert_int_eq(ftell(f), data_at);
+    ck_assert_msg(npy_read_data(f, path, &a, err) == NPY_OK, "%s", err);
+    fclose(f);
+    const uint16_t *v = a.data;
+    ck_assert_uint_eq(v[0], 258);
+    ck_assert_uint_eq(v[1], 772);
+    ck_assert_uint_eq(v[2], 65280);
+    npy_free(&a);
+
+    /* 64 KiB of data: more than stdio's buffer holds after reading the header. */
+    static const unsigned char zeros[1 << 16];
+    hdr = H("(32768,)", "<u2");
+    write_file(path, buf, mk(1, 0, hdr, zeros, sizeof zeros));
+    ck_assert_msg(npy_open(path, &a, &f, err) == NPY_OK, "%s", err);
+    ck_assert_int_eq(truncate(path, 10 + (long)strlen(hdr) + 4), 0);
+    ck_assert_int_eq(npy_read_data(f, path, &a, err), NPY_EIO);
+    fclose(f);
+    ck_assert_msg(strstr(err, "the file became shorter while it was read") != NULL, "%s", err);
+    ck_assert_ptr_null(a.data);
+    ck_assert_uint_eq(a.data_bytes, sizeof zeros);
+
+    ck_assert_int_eq(npy_open(path, &a, &f, err), NPY_EFORMAT); /* now short from the start */
+    ck_assert_ptr_null(f);
+    ck_assert_ptr_nonnull(strstr(err, "data truncated"));
+}
+END_TEST
+
+/* After prefault, every page of a fresh 9 MiB array is resident: the writes that follow
+ * fault nothing. Before, none was (a fresh anonymous mapping has no pages). */
+START_TEST(test_prefault_makes_pages_resident)
+{
+    npy_array a = {.data_bytes = 9u << 20};
+    ck_assert_int_eq(npy_alloc_data(&a), 0);
+    ck_assert_uint_ne(a.mapped, 0);
+    long page = sysconf(_SC_PAGESIZE);
+    size_t pages = (size_t)(a.data_bytes / (uint64_t)page);
+    unsigned char *in = malloc(pages);
+    ck_assert_int_eq(mincore(a.data, (size_t)a.data_bytes, in), 0);
+    size_t resident = 0;
+    for (size_t i = 0; i < pages; i++)
+        resident += in[i] & 1;
+    ck_assert_uint_eq(resident, 0);
+    prefault pf;
+    ck_assert_int_ge(prefault_start(&pf, a.data, (size_t)a.data_bytes), 1);
+    prefault_join(&pf);
+    ck_assert_int_eq(mincore(a.data, (size_t)a.data_bytes, in), 0);
+    for (size_t i = 0; i < pages; i++)
+        resident += in[i] & 1;
+    ck_assert_uint_eq(resident, pages);
+    free(in);
+    npy_free(&a);
+}
+END_TEST
+
 START_TEST(test_save_rejects)
 {
     char path[128];
@@ -543,6 +620,8 @@ static Suite *npy_suite(void)
     tcase_add_loop_test(files, test_round_trip, 0, sizeof DTYPES / sizeof DTYPES[0]);
     tcase_add_test(files, test_save_rejects);
     tcase_add_test(files, test_large_arrays_on_huge_pages);
+    tcase_add_test(files, test_header_then_data);
+    tcase_add_test(files, test_prefault_makes_pages_resident);
     suite_add_tcase(s, files);
     return s;
 }

@@ -235,6 +235,9 @@ run_rs --input "$work/xv.npy" --lengths "$work/lv.npy" --axis 1 --output "$work/
 expect "--verbose: a second process loads the program from the disk cache" 0 \
     "program cache: loaded from the disk cache" run_rs --input "$work/xv.npy" \
     --lengths "$work/lv.npy" --axis 1 --output "$work/yv.npy" -v
+awk '/^dmlcl: load time: [0-9.]+ ms \(the inputs read\)$/ { l = NR } /^dmlcl: run time: / { r = NR }
+    END { exit !(l && l < r) }' "$work/err" && ok "--verbose: the load time, then the run time" ||
+    bad "--verbose: the load time, then the run time"
 
 # ---- usage errors: exit 1 -------------------------------------------------------------------
 expect "dmlcl run without an operator" 1 "usage: dmlcl run <operator>" "$DMLCL" run
@@ -391,6 +394,35 @@ expect "resample3: i4 linear (the operator's validation)" 2 \
 expect "output folder missing" 2 "$work/no/y.npy: cannot create" run_rs \
     --input "$DATA/rs1_input.npy" --lengths "$DATA/rs1_lengths.npy" --axis 3 \
     --output "$work/no/y.npy"
+
+# ---- every check before any work proportional to a size ---------------------------------------
+# big.npy's header promises 1.25 GiB of int32 (a sparse file: no disk used). Under a 1 GiB
+# address-space limit a run that read the data before checking would end in "out of
+# memory for 1342177280 bytes of data": each refusal below names its own rule instead,
+# so it came from the header alone, before any of the data was read or any output made.
+npy "$work/big.npy" 1 '<i4' False '(320, 1024, 1024)'
+truncate -s +1342177280 "$work/big.npy"
+capped() { (ulimit -v 1048576 && exec "$@"); }
+if capped "$DMLCL" --help >/dev/null 2>&1; then
+    expect "before the data: a bad scale" 2 \
+        "--scales: -1 for dimension 0; scales must be finite and > 0" \
+        capped "$DMLCL" run resample --input "$work/big.npy" --scales -1 --output "$work/y.npy"
+    expect "before the data: an output over the device's buffer limit" 3 \
+        "over this device's limit of" capped "$DMLCL" run resample --input "$work/big.npy" \
+        --scales 4 --mode nearest --output "$work/y.npy"
+    expect "before the data: the operator's validation" 2 \
+        "data_type INT32 takes interpolation_mode 0 (NEAREST_NEIGHBOR) only, got 1 (LINEAR)" \
+        capped "$DMLCL" run resample --input "$work/big.npy" --scales 1 --mode linear \
+        --output "$work/y.npy"
+    expect "before the data: reverse-subsequences' axis" 2 \
+        "--axis 3: $work/big.npy has 3 dimensions: give 0 to 2, or -3 to -1" \
+        capped "$DMLCL" run reverse-subsequences --input "$work/big.npy" --lengths "$work/lv.npy" --axis 3 --output "$work/y.npy"
+else # a sanitizer's shadow memory needs more address space than the limit
+    skipped "before the data: dmlcl does not start under a 1 GiB address-space limit"
+fi
+rm -f "$work/big.npy"
+[ ! -e "$work/y.npy" ] && ok "no output file after the refusals before the data" ||
+    bad "an output file appeared"
 
 # ---- a failed write keeps the old output: full file system, read-only folder, rename ---------
 # npy_save writes a temporary file beside the output, syncs it and renames it over the

@@ -481,7 +481,8 @@ static npy_status read_exact(FILE *f, void *buf, size_t n, const char *name, cha
     return fail(err, NPY_EIO, name, "the file became shorter while it was read");
 }
 
-static npy_status load_file(FILE *f, const char *name, npy_array *a, char *err)
+/* The preamble and header of an open file; leaves f at the data's first byte. */
+static npy_status read_header(FILE *f, const char *name, npy_array *a, char *err)
 {
     struct stat sb;
     if (fstat(fileno(f), &sb))
@@ -510,27 +511,49 @@ static npy_status load_file(FILE *f, const char *name, npy_array *a, char *err)
     if (!st)
         st = parse_header(name, text, hlen, size - preamble - hlen, a, err);
     free(text);
-    if (st)
-        return st;
-    /* parse_header checked data_bytes against the file size: this allocation is bounded. */
+    return st;
+}
+
+npy_status npy_open(const char *path, npy_array *a, FILE **f, char err[NPY_ERR_MAX])
+{
+    memset(a, 0, sizeof *a);
+    *f = fopen(path, "rb");
+    if (!*f)
+        return fail(err, NPY_EIO, path, "cannot open: %s", strerror(errno));
+    npy_status st = read_header(*f, path, a, err);
+    if (st) {
+        fclose(*f);
+        *f = NULL;
+        memset(a, 0, sizeof *a);
+    }
+    return st;
+}
+
+npy_status npy_read_data(FILE *f, const char *path, npy_array *a, char err[NPY_ERR_MAX])
+{
+    /* npy_open checked data_bytes against the file size: this allocation is bounded. */
     if (npy_alloc_data(a))
-        return fail(err, NPY_ENOMEM, name, "out of memory for %llu bytes of data",
+        return fail(err, NPY_ENOMEM, path, "out of memory for %llu bytes of data",
                     (unsigned long long)a->data_bytes);
-    return read_exact(f, a->data, a->data_bytes, name, err);
+    npy_status st = read_exact(f, a->data, a->data_bytes, path, err);
+    if (st) {
+        npy_free_data(a);
+        return st;
+    }
+    to_host_order(a);
+    return NPY_OK;
 }
 
 npy_status npy_load(const char *path, npy_array *a, char err[NPY_ERR_MAX])
 {
-    memset(a, 0, sizeof *a);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(err, NPY_EIO, path, "cannot open: %s", strerror(errno));
-    npy_status st = load_file(f, path, a, err);
+    FILE *f = NULL;
+    npy_status st = npy_open(path, a, &f, err);
+    if (st)
+        return st;
+    st = npy_read_data(f, path, a, err);
     fclose(f);
     if (st)
-        npy_free(a);
-    else
-        to_host_order(a);
+        memset(a, 0, sizeof *a);
     return st;
 }
 
@@ -562,14 +585,21 @@ int npy_alloc_data(npy_array *a)
     return a->data ? 0 : -1;
 }
 
-void npy_free(npy_array *a)
+void npy_free_data(npy_array *a)
 {
-    if (!a)
-        return;
     if (a->mapped)
         munmap(a->data, a->mapped);
     else
         free(a->data);
+    a->data = NULL;
+    a->mapped = 0;
+}
+
+void npy_free(npy_array *a)
+{
+    if (!a)
+        return;
+    npy_free_data(a);
     memset(a, 0, sizeof *a);
 }
 

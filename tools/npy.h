@@ -16,6 +16,7 @@
 #include <dmlcl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define NPY_ERR_MAX 512 /* size of the message buffers below */
 #define NPY_HEADER_MAX (1u << 20) /* longer headers are rejected: ours are ~128 bytes */
@@ -47,9 +48,18 @@ typedef struct npy_array {
  * or -1 with a->data NULL when memory is short. */
 int npy_alloc_data(npy_array *a);
 
-/* Reads path into *a (zeroed first). On failure *a holds nothing to free and err holds
- * "<path>: <problem>". */
+/* Reads path into *a (zeroed first): npy_open then npy_read_data. On failure *a holds
+ * nothing to free and err holds "<path>: <problem>". */
 npy_status npy_load(const char *path, npy_array *a, char err[NPY_ERR_MAX]);
+
+/* The two halves of npy_load, so that a caller can check all that a header says (and
+ * what it implies: an output's size, a device's limits) before any work proportional to
+ * the data. npy_open reads and checks the header into *a (zeroed first; data NULL) and
+ * leaves *f, open, at the data's first byte; on failure *f is NULL and nothing is open.
+ * npy_read_data allocates a->data, reads it and brings it into host byte order; on
+ * failure a->data is NULL again. The caller closes f either way. */
+npy_status npy_open(const char *path, npy_array *a, FILE **f, char err[NPY_ERR_MAX]);
+npy_status npy_read_data(FILE *f, const char *path, npy_array *a, char err[NPY_ERR_MAX]);
 
 /* Same for a file already in memory; name is used in messages only. */
 npy_status npy_load_mem(const char *name, const void *buf, size_t len, npy_array *a,
@@ -64,6 +74,8 @@ npy_status npy_load_mem(const char *name, const void *buf, size_t len, npy_array
 npy_status npy_save(const char *path, const npy_array *a, char err[NPY_ERR_MAX]);
 
 void npy_free(npy_array *a);
+/* Frees only the data (a->data NULL), keeping the header's fields. */
+void npy_free_data(npy_array *a);
 
 /* Element size in bytes of a data type, 0 for UNKNOWN. */
 uint32_t npy_type_size(dmlcl_tensor_data_type type);
