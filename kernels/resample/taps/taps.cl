@@ -360,22 +360,22 @@ static inline void row_sum(__global const elem_t *src, const taps_args *a,
 }
 
 /* XC columns per item of the rows kernel (the plan's xc): x, x + the range's width, ...,
- * each with its own taps, so that a row's outer taps (f's weights and source rows: table
- * reads, decoding, the row's split) serve XC results. Two tabled dimensions at most, one
- * channel per column, f unrolled (KF). */
+ * each with its own taps, so that a row's outer taps (f's and s's weights and source
+ * rows: table reads, decoding, the row's split) serve XC results. One channel per column,
+ * f unrolled (KF). */
 #ifndef XC
 #define XC 1
 #endif
 #if XC > 1
-#if CV > 1 || NT3 || !KF
-#error "XC > 1 needs CV 1, NT3 0 and KF"
+#if CV > 1 || !KF
+#error "XC > 1 needs CV 1 and KF"
 #endif
-/* One column's sum from the row's outer taps (weights wa, source offsets oa) and its own
- * (wb, ob): row_sum's terms in its order, plain or with the choice. */
+/* One column's terms for one outer s tap, from the row's f taps (weights wa, source
+ * offsets oa) and its own (wb, ob), added to acc: row_sum's terms in its order, plain or
+ * with the choice. */
 static inline acc_t column_sum(__global const elem_t *src, const acc_t *wa, const idx_t *oa,
-                               const acc_t *wb, const idx_t *ob, int plain)
+                               const acc_t *wb, const idx_t *ob, acc_t acc, int plain)
 {
-    acc_t acc = 0;
 #pragma unroll
     for (uint jf = 0; jf < KF; jf++)
 #pragma unroll
@@ -386,6 +386,33 @@ static inline acc_t column_sum(__global const elem_t *src, const acc_t *wa, cons
         }
     return acc;
 }
+
+#if NT3
+/* The XC columns' sums over s's taps, each s tap's f taps decoded once for all of them;
+ * redone together where one is not finite (row_sum says why that is exact). */
+static inline void columns_s(__global const elem_t *src, __global const uint *tab,
+                             const outer_row *o, acc_t (*wb)[KB], idx_t (*ob)[KB],
+                             acc_t *acc, int plain)
+{
+#pragma unroll
+    for (int k = 0; k < XC; k++)
+        acc[k] = 0;
+    for (uint js = 0; js < o->sn; js++) {
+        idx_t offs;
+        const acc_t ws = s_tap(o, js, tab, &offs);
+        acc_t wa[KF];
+        idx_t oa[KF];
+#pragma unroll
+        for (uint jf = 0; jf < KF; jf++) {
+            oa[jf] = offs;
+            wa[jf] = f_tap_kf(o, jf, tab, ws, &oa[jf]);
+        }
+#pragma unroll
+        for (int k = 0; k < XC; k++)
+            acc[k] = column_sum(src, wa, oa, wb[k], ob[k], acc[k], plain);
+    }
+}
+#endif
 
 static void rows_columns(__global const elem_t *src, __global elem_t *dst,
                          __global const uint *tab, const taps_args *a, idx_t x, idx_t rows)
@@ -402,6 +429,16 @@ static void rows_columns(__global const elem_t *src, __global elem_t *dst,
     }
     for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
         const outer_row o = row_split(r, a, tab);
+#if NT3
+        acc_t acc[XC];
+        columns_s(src, tab, &o, wb, ob, acc, 1);
+        if (!plain_exact(acc, XC))
+            columns_s(src, tab, &o, wb, ob, acc, 0);
+#pragma unroll
+        for (int k = 0; k < XC; k++)
+            if (live[k])
+                STORE(dst, o.oo + ox[k], acc[k]);
+#else
         acc_t wa[KF];
         idx_t oa[KF];
 #pragma unroll
@@ -411,12 +448,13 @@ static void rows_columns(__global const elem_t *src, __global elem_t *dst,
         }
 #pragma unroll
         for (int k = 0; k < XC; k++) {
-            acc_t acc = column_sum(src, wa, oa, wb[k], ob[k], 1);
+            acc_t acc = column_sum(src, wa, oa, wb[k], ob[k], 0, 1);
             if (!plain_exact(&acc, 1))
-                acc = column_sum(src, wa, oa, wb[k], ob[k], 0);
+                acc = column_sum(src, wa, oa, wb[k], ob[k], 0, 0);
             if (live[k])
                 STORE(dst, o.oo + ox[k], acc);
         }
+#endif
     }
 }
 #endif

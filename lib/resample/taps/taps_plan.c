@@ -198,14 +198,16 @@ static void pick_tp(dmlcl__taps_plan *p, const dmlcl__taps_table *t)
     memcpy(p->tp, cand, sizeof cand);
 }
 
-/* The rows kernel's columns per item (its XC): where two tabled dimensions at most, one
- * channel per column and an outer tap bound (KF) let a row's outer taps serve them all.
- * H200, `dmlcl bench --mb 1024` (xc=1 / 2 / 4 / 8): antialias 0.5x 0.43 / 0.54-0.55 /
- * 0.37 / 0.21 of copy, GRAD1 of linear 2x 0.43 / 0.57 / 0.40 / 0.23 (4 and 8: registers). */
+/* The rows kernel's columns per item (its XC): where one channel per column and an outer
+ * tap bound (KF) let a row's outer taps serve them all. H200, `dmlcl bench --mb 1024`
+ * (xc=1 / 2 / 4 / 8): antialias 0.5x 0.43 / 0.54-0.55 / 0.37 / 0.21 of copy, GRAD1 of
+ * linear 2x 0.43 / 0.57 / 0.40 / 0.23 (4 and 8: registers). H100, GRAD1 of trilinear 2x
+ * (three tabled dimensions, xc=1 / 2 / 3): 0.28 / 0.35 / 0.30, backward/forward 2.98x /
+ * 2.38x / 2.74x. */
 static unsigned pick_xc(const dmlcl__taps_plan *p, const dmlcl__taps_table *t,
                         const dmlcl__limits *lim, const dmlcl__r1_tune *tune)
 {
-    if (p->cv > 1 || p->args.nt > 2 || !outer_tap_bound(&p->args, t))
+    if (p->cv > 1 || !outer_tap_bound(&p->args, t))
         return 1;
     return tune->xc ? tune->xc : lim->is_cpu ? 1 : 2;
 }
