@@ -161,11 +161,19 @@ dmlcl_status dmlcl__copier_start(dmlcl__copier **out, int want, uint64_t largest
 
 void dmlcl__copier_copy(dmlcl__copier *c, void *dst, const void *src, size_t n, int stream)
 {
+    dmlcl__copier_copy_while(c, dst, src, n, stream, NULL, NULL);
+}
+
+void dmlcl__copier_copy_while(dmlcl__copier *c, void *dst, const void *src, size_t n,
+                              int stream, void (*meanwhile)(void *), void *arg)
+{
     size_t parts = n / MIN_PART;
     if (parts > (size_t)c->threads + 1)
         parts = (size_t)c->threads + 1;
     if (parts <= 1) {
         copy_bytes(dst, src, n, stream);
+        if (meanwhile)
+            meanwhile(arg);
         return;
     }
     pthread_mutex_lock(&c->lock);
@@ -180,6 +188,8 @@ void dmlcl__copier_copy(dmlcl__copier *c, void *dst, const void *src, size_t n, 
     c->generation++;
     pthread_cond_broadcast(&c->go);
     pthread_mutex_unlock(&c->lock);
+    if (meanwhile) /* the workers copy their parts meanwhile; the caller's part after */
+        meanwhile(arg);
     copy_part(c, 0);
     pthread_mutex_lock(&c->lock);
     while (c->pending)

@@ -30,10 +30,15 @@ dmlcl_status dmlcl__host_copy_mode(int *stream_up, int *stream_down);
 dmlcl_status dmlcl__copier_start(dmlcl__copier **c, int threads, uint64_t largest);
 /* n bytes, split over the threads; stream: with dmlcl__stream_copy, else memcpy. */
 void dmlcl__copier_copy(dmlcl__copier *c, void *dst, const void *src, size_t n, int stream);
+/* The same, the calling thread running meanwhile(arg) while the others copy (and copying
+ * its part after). */
+void dmlcl__copier_copy_while(dmlcl__copier *c, void *dst, const void *src, size_t n,
+                              int stream, void (*meanwhile)(void *), void *arg);
 void dmlcl__copier_stop(dmlcl__copier *c); /* NULL: nothing */
 
 /* Three pinned buffers of min(piece, largest, the device's buffer limit) bytes, mapped
- * (kept by the context between calls), and the transfer of each piece in flight. */
+ * (kept by the context between calls; made as the pieces first need them), and the
+ * transfer of each piece in flight. */
 #define DMLCL_STAGING_BUFFERS 3
 struct dmlcl__pinned { /* the buffers, which the context keeps between calls */
     cl_command_queue queue;

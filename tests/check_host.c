@@ -275,6 +275,41 @@ START_TEST(staged_buffers_kept)
 }
 END_TEST
 
+/* Pinned buffers are made as the pieces first need them, the next one while the host's
+ * threads fill this one: a call of one piece each way makes one; a later call of more
+ * pieces (2 in, 8 out) makes the other two beside the one the context kept. Every run
+ * right. */
+START_TEST(staged_buffers_made_when_needed)
+{
+    dmlcl_context *ctx = NULL;
+    tu_assert_ok(dmlcl_context_create_default(&ctx));
+    linear_case small, big;
+    linear_make(ctx, 20, 34, &small); /* 32,000 bytes in, 157,216 out */
+    linear_make(ctx, 40, 68, &big);   /* 256,000 in, 1,257,728 out */
+    float *out = malloc(big.out_n * sizeof *out);
+    setenv("DMLCL_HOST_PATH", "staged:200000", 1);
+    setenv("DMLCL_HOST_THREADS", "3", 1);
+    ck_assert_msg(linear_staged_right(&small, out), "%s", dmlcl_last_error());
+    struct dmlcl__pinned *kept = ctx->staging_kept;
+    ck_assert_ptr_nonnull(kept);
+    ck_assert_uint_eq(kept->piece, 157216); /* the larger array: one piece */
+    ck_assert_ptr_nonnull(kept->host[0]);
+    ck_assert_ptr_null(kept->host[1]);
+    ck_assert_ptr_null(kept->host[2]);
+    setenv("DMLCL_HOST_PATH", "staged:157216", 1);
+    ck_assert_msg(linear_staged_right(&big, out), "%s", dmlcl_last_error());
+    ck_assert_ptr_eq(ctx->staging_kept, kept);
+    for (int k = 0; k < DMLCL_STAGING_BUFFERS; k++)
+        ck_assert_ptr_nonnull(kept->host[k]);
+    unsetenv("DMLCL_HOST_THREADS");
+    unsetenv("DMLCL_HOST_PATH");
+    free(out);
+    linear_free(&small);
+    linear_free(&big);
+    dmlcl_context_release(ctx);
+}
+END_TEST
+
 /* Four threads stage on one context at once, 12 calls each: the kept buffers go to one
  * call at a time, the others make their own; every run right. */
 typedef struct {
@@ -366,6 +401,7 @@ Suite *host_suite(void)
     tcase_add_test(tc, staged_bit_for_bit);
     tcase_add_test(tc, staged_on_threads);
     tcase_add_test(tc, staged_buffers_kept);
+    tcase_add_test(tc, staged_buffers_made_when_needed);
     tcase_add_test(tc, staged_from_threads);
     tcase_add_test(tc, host_variables);
     suite_add_tcase(s, tc);
