@@ -255,12 +255,17 @@ static inline void cr_walk(cr_base *b, idx_t row, int fast, const resample1_args
 #define CR_TERMS_SEL(T, ACC, CW, X0, X1, F0, F1, SEL)                                          \
     {                                                                                          \
         const T wt0 = (CW) * (F0), wt1 = (CW) * (F1);                                          \
+        CR_TERMS_W(ACC, wt0, wt1, X0, X1, SEL);                                                \
+    }
+/* The same terms from their weights, products made before. */
+#define CR_TERMS_W(ACC, WT0, WT1, X0, X1, SEL)                                                 \
+    {                                                                                          \
         if (SEL) {                                                                             \
-            ACC = wt0 != 0 ? ACC + wt0 * (X0) : ACC;                                           \
-            ACC = wt1 != 0 ? ACC + wt1 * (X1) : ACC;                                           \
+            ACC = (WT0) != 0 ? ACC + (WT0) * (X0) : ACC;                                       \
+            ACC = (WT1) != 0 ? ACC + (WT1) * (X1) : ACC;                                       \
         } else {                                                                               \
-            ACC = ACC + wt0 * (X0);                                                            \
-            ACC = ACC + wt1 * (X1);                                                            \
+            ACC = ACC + (WT0) * (X0);                                                          \
+            ACC = ACC + (WT1) * (X1);                                                          \
         }                                                                                      \
     }
 /* Weights at least this large multiply to a nonzero float (2^-120 > 2^-149). */
@@ -294,8 +299,44 @@ static inline int cr_w_big(float w)
 }
 
 #if INNER_RES
+/* CR_KEEP (the planner's, in bytes, where a block's products fit: short rows, like
+ * trilinear 2x's 128): pairs of rows keep the weight products of every vector's terms
+ * from pair to pair while the two rows' corner weights stay the same (in an upsampled
+ * volume every pair of an item has the same), so that a term costs a load, not a
+ * multiply: per 32 outputs of two rows (AVX2), 64 multiplies become 32. Entry
+ * (v * NOC + oc) * 4 + t: cw[oc] * f0[v], cw[oc] * f1[v], cw2[oc] * f0[v], cw2[oc] * f1[v].
+ * Pairs whose products would not fit go row by row (the planner's choice prevents it). */
+#ifndef CR_KEEP
+#define CR_KEEP 0
+#endif
+#define CR_WT (CR_KEEP / (int)sizeof(cr_acc))
+static inline void cr_keep(cr_acc *wt, acc_t *wkey, int *wok, const acc_t *cw,
+                           const acc_t *cw2, int nv, const cr_acc *f0, const cr_acc *f1)
+{
+    int same = *wok;
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++)
+        same &= wkey[oc] == cw[oc] && wkey[NOC + oc] == cw2[oc];
+    if (same)
+        return;
+    for (int v = 0; v < nv; v++)
+#pragma unroll
+        for (int oc = 0; oc < NOC; oc++) {
+            cr_acc *q = wt + (v * NOC + oc) * 4;
+            q[0] = cw[oc] * f0[v];
+            q[1] = cw[oc] * f1[v];
+            q[2] = cw2[oc] * f0[v];
+            q[3] = cw2[oc] * f1[v];
+        }
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++)
+        wkey[oc] = cw[oc], wkey[NOC + oc] = cw2[oc];
+    *wok = 1;
+}
+
 static inline __attribute__((always_inline)) void
 cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o2, const int two,
+               const int kept, const cr_acc *wt,
                const idx_t *coff, const acc_t *cw, const acc_t *cw2, int nv, int nl,
                const int *fast, const idx_t *base, const cr_acc *f0, const cr_acc *f1,
                const idx_t *lo_a, const idx_t *st_a, const float *w_a)
@@ -310,6 +351,12 @@ cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o
         {                                                                                      \
             __global const elem_t *p = in + coff[oc] + base[v];                                \
             const cr_acc x0 = CR_PICK(CR_LOAD, p, PL, PLH), x1 = CR_PICK(CR_LOAD, p, PU, PUH); \
+            if (kept) {                                                                        \
+                const cr_acc *q = wt + (v * NOC + oc) * 4;                                     \
+                CR_TERMS_W(acc, q[0], q[1], x0, x1, SEL);                                      \
+                CR_TERMS_W(acc2, q[2], q[3], x0, x1, SEL);                                     \
+                continue;                                                                      \
+            }                                                                                  \
             CR_TERMS_SEL(cr_acc, acc, cw[oc], x0, x1, f0[v], f1[v], SEL);                      \
             if (two)                                                                           \
                 CR_TERMS_SEL(cr_acc, acc2, cw2[oc], x0, x1, f0[v], f1[v], SEL);                \
@@ -483,6 +530,11 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
     /* Rows in pairs where the next row reads the same input rows (upsampled outer
      * dimensions), else one by one. */
     const int fast = cr_fast(&a);
+#if INNER_RES && CR_KEEP
+    cr_acc wt[CR_WT];
+    acc_t wkey[2 * NOC];
+    int wok = 0;
+#endif
     cr_base base_r;
     idx_t oo, oo2, coff[NOC], coff2[NOC];
     acc_t cw[NOC], cw2[NOC];
@@ -501,12 +553,21 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
         __global elem_t *o = out + oo + b0 * (INNER_RES ? 1 : (idx_t)a.out2);
         __global elem_t *o2 = out + oo2 + b0 * (INNER_RES ? 1 : (idx_t)a.out2);
 #if INNER_RES
+#if CR_KEEP
+        two &= nv * NOC * 4 <= CR_WT;
+        if (two) {
+            cr_keep(wt, wkey, &wok, cw, cw2, nv, f0, f1);
+            cr_row_vectors(in, o, o2, 1, 1, wt, coff, cw, cw2, nv, nl, fast_v, base, f0, f1,
+                           lo_a, st_a, w_a);
+        }
+#else
         if (two)
-            cr_row_vectors(in, o, o2, 1, coff, cw, cw2, nv, nl, fast_v, base, f0, f1, lo_a,
-                           st_a, w_a);
+            cr_row_vectors(in, o, o2, 1, 0, NULL, coff, cw, cw2, nv, nl, fast_v, base, f0, f1,
+                           lo_a, st_a, w_a);
+#endif
         else
-            cr_row_vectors(in, o, o, 0, coff, cw, cw, nv, nl, fast_v, base, f0, f1, lo_a, st_a,
-                           w_a);
+            cr_row_vectors(in, o, o, 0, 0, NULL, coff, cw, cw, nv, nl, fast_v, base, f0, f1,
+                           lo_a, st_a, w_a);
 #else
         if (two)
             cr_row_channels(in, o, o2, 1, coff, cw, cw2, nl, (idx_t)a.inner_size,
