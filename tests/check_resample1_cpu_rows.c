@@ -179,6 +179,22 @@ START_TEST(non_temporal_row_blocks)
 }
 END_TEST
 
+/* Pairs of rows on short rows keep their weight products from pair to pair (CR_KEEP) and
+ * must make them again wherever the two rows' weights change: 3x in one outer dimension
+ * (pairs of rows cycle through its weights), 2x in the other, and items of 40 rows, so
+ * that an item crosses planes (the slower dimension's weights change too), against the C
+ * reference bit for bit. (The layouts' cases build the kept products for the other CPU
+ * targets: short rows in pairs.) */
+START_TEST(kept_products_follow_the_weights)
+{
+    static const uint32_t in[4] = {1, 3, 5, 24}, out[4] = {1, 6, 15, 48};
+    uint64_t rng = 0x6e7b;
+    setenv("DMLCL_RESAMPLE_PLAN", "rows=0,seg=256,cpu=40", 1);
+    linear_row_case(&rng, 0, in, out, 0, F32, "-DCR_KEEP=");
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 /* The weight-0 rule on the lane patterns' vectors (the specialised program): 2x with
  * offsets 0 in both resampled dimensions, so output 2i lands on input i with its upper
  * corner's weight 0, and Inf at every odd input along the row, so a sum that added that
@@ -262,6 +278,7 @@ Suite *resample1_cpu_rows_suite(void)
     tcase_add_checked_fixture(rs, NULL, rc_forget_plan_override);
     tcase_add_checked_fixture(rs, tu_specialize_sync, tu_specialize_restore);
     tcase_add_test(rs, random_scales);
+    tcase_add_test(rs, kept_products_follow_the_weights);
     suite_add_tcase(s, rs);
     return s;
 }

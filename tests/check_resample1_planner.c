@@ -753,6 +753,46 @@ START_TEST(cpu_non_temporal_stores)
 }
 END_TEST
 
+/* Pairs of rows keep their weight products (-DCR_KEEP) where LINEAR rows with patterns
+ * are short enough that a block's products fit DMLCL_R1_CPU_KEEP bytes: trilinear 2x's
+ * rows of 128 floats (AVX2, SSE), 2-D rows up to 256 floats on AVX2 (16 vectors x 2
+ * corners x 4 products x 64 bytes), not 272, not FLOAT64's trilinear rows (twice the
+ * bytes), not nearest, not the generic plan (no patterns). */
+START_TEST(cpu_keeps_products_on_short_rows)
+{
+    const uint64_t is3[4] = {4, 64, 64, 64}, os3[4] = {4, 128, 128, 128};
+    const uint64_t is2[3] = {4, 64, 128}, os2[3] = {4, 128, 256};
+    const uint64_t il2[3] = {4, 64, 136}, ol2[3] = {4, 128, 272};
+    const float up3[4] = {1, 2, 2, 2}, up2[3] = {1, 2, 2};
+    const char *keep = "-DCR_KEEP=8192";
+    dmlcl__tensor in = tensor(4, is3, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(4, os3, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan p, g;
+    dmlcl__resample1_plan_make(&in, &out, 1, up3, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_msg(strstr(p.options, keep) != NULL, "%s", p.options);
+    ck_assert_int_eq(dmlcl__resample1_plan_generic(&p, &in, &g), 1);
+    ck_assert_msg(strstr(g.options, "CR_KEEP") == NULL, "%s", g.options);
+    dmlcl__resample1_plan_make(&in, &out, 1, up3, half8, mhalf8, &sse, 0, &p);
+    ck_assert_msg(strstr(p.options, keep) != NULL, "SSE: %s", p.options);
+    dmlcl__resample1_plan_make(&in, &out, 0, up3, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_msg(strstr(p.options, "CR_KEEP") == NULL, "nearest: %s", p.options);
+    in = tensor(4, is3, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT64, 8);
+    out = tensor(4, os3, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT64, 8);
+    dmlcl__resample1_plan_make(&in, &out, 1, up3, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_msg(strstr(p.options, "-DCR_W=8") != NULL && strstr(p.options, "CR_KEEP") == NULL,
+                  "FLOAT64: %s", p.options);
+    in = tensor(3, is2, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    out = tensor(3, os2, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan_make(&in, &out, 1, up2, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_msg(strstr(p.options, keep) != NULL, "rows of 256: %s", p.options);
+    in = tensor(3, il2, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    out = tensor(3, ol2, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan_make(&in, &out, 1, up2, half8, mhalf8, &avx2, 0, &p);
+    ck_assert_msg(strstr(p.options, "-DCR_PL") != NULL && strstr(p.options, "CR_KEEP") == NULL,
+                  "rows of 272: %s", p.options);
+}
+END_TEST
+
 /* Patterns only where they recur: 1.7x drifts from vector to vector (a program per such
  * scale would serve a few vectors a row), 2x and 1.5x repeat; the generic plan drops
  * them (and the GPUs' window and pairs) and reads the same table. */
@@ -1368,6 +1408,7 @@ int main(void)
     tcase_add_test(tc, types_and_index_width);
     tcase_add_test(tc, cpu_lanes_follow_the_registers);
     tcase_add_test(tc, cpu_non_temporal_stores);
+    tcase_add_test(tc, cpu_keeps_products_on_short_rows);
     tcase_add_test(tc, cpu_rows_per_item);
     tcase_add_test(tc, patterns_recur_or_none);
     tcase_add_test(tc, fill_writes_the_rows);

@@ -4,8 +4,8 @@
  * An item takes a block of one row (the output's fastest-varying dimension and, for a
  * channels-last run, the resampled dimension next to it: CR_XB outputs or positions) in
  * a.seg consecutive rows. It reads the block's table rows once, keeping each output's
- * input offsets and weight in private memory; per row it pays the outer coordinates
- * once, then writes the block with vector loads and stores:
+ * input offsets and weight in private memory; per row it steps the outer coordinates
+ * (cr_row), then writes the block with vector loads and stores:
  *   INNER_RES=1 (the inner dimension resampled, contiguous in the output): vectors of
  *     CR_W outputs. Where the planner found that a vector's inputs follow one pattern
  *     (CR_PL: lane j's lower input is the vector's first input + nibble j; CR_PU its upper
@@ -132,19 +132,121 @@ static inline acc_t cr_one(__global const elem_t *in, const idx_t *coff, const a
     return acc;
 }
 
-/* Row `row`'s output offset, and its outer corners' input offsets and weights. */
-static inline void cr_outer(idx_t row, const resample1_args *a, __global const uint2 *tab,
-                            idx_t *oo, idx_t *coff, acc_t *cw)
+/* The rows' outer coordinates: the dimension split off the row number first (the
+ * fastest-varying outer one) advances by one per row, so between its wraps a row costs
+ * one table read and one product per corner (a resampled dimension) or one add
+ * (pass-through), not every outer dimension's division, table read and corner product
+ * (AVX2, trilinear 2x's rows of 128: 18 % of the kernel's samples). cr_base holds what
+ * the rows up to the next wrap share; cr_row makes one row from it. */
+typedef struct {
+    idx_t rest[NOC]; /* the outer corners' input offsets without the fast dimension's */
+    acc_t pre[NOC];  /* their weights' product over the slots before it (all: pass-through) */
+    idx_t oo;        /* the output offset without the fast dimension's */
+    idx_t r0, j0, n; /* a row, its index in the fast dimension, that dimension's size */
+} cr_base;
+
+#define CR_NONE (-1 - NPS) /* no outer dimension */
+/* The fast dimension: slot s >= 0 of the resampled ones (K - 2: INNER_K = K - 1), or
+ * -1 - p for pass-through slot p (pass_dims' first), or CR_NONE. */
+static inline int cr_fast(const resample1_args *a)
+{
+    int p = -1;
+#pragma unroll
+    for (int k = 0; k < NPS; k++)
+#if INNER_RES
+        if (k < (int)a->np)
+#else
+        if (k < (int)a->np && k != (int)a->skip_p)
+#endif
+            p = k;
+#if K >= 2
+    return p >= 0 && PASS_FIRST(a) ? -1 - p : K - 2;
+#else
+    return p >= 0 ? -1 - p : CR_NONE;
+#endif
+}
+
+/* The base of the rows from `row` on (the divisions and every table read). */
+static inline void cr_start(idx_t row, int fast, const resample1_args *a,
+                            __global const uint2 *tab, cr_base *b)
 {
     idx_t io = 0, lo[K], hi[K];
     float w[K];
-    *oo = 0;
-    outer_linear(row, a, tab, &io, oo, lo, hi, w);
+    b->oo = 0;
+    outer_linear(row, a, tab, &io, &b->oo, lo, hi, w);
+    b->r0 = row;
+    b->j0 = 0;
+    b->n = 1;
+    idx_t in_step = 0, out_step = 0;
+    if (fast < 0 && fast != CR_NONE) {
+        const int p = -1 - fast;
+        b->n = (idx_t)a->psize[p];
+        b->j0 = row - fdiv(row, a->pmul[p], a->pshr[p]) * b->n;
+        in_step = (idx_t)a->pin[p];
+        out_step = (idx_t)a->pout[p];
+    } else if (fast >= 0) {
+        b->n = (idx_t)a->rsize[fast];
+        b->j0 = row - fdiv(row, a->rmul[fast], a->rshr[fast]) * b->n;
+        out_step = (idx_t)a->rout[fast];
+    }
+    /* Without the fast dimension: a resampled slot's factor 1 and offset 0 (its weight 0,
+     * its corner bit clear), a pass-through index 0 (unsigned: wraps back when added). */
+    io -= b->j0 * in_step;
+    b->oo -= b->j0 * out_step;
+    const uint bit = fast >= 0 ? 1u << (K - 1 - fast) : 0;
+#pragma unroll
+    for (int k = 0; k < K; k++)
+        if (k == fast)
+            lo[k] = hi[k] = 0, w[k] = 0;
 #pragma unroll
     for (int oc = 0; oc < NOC; oc++) {
-        coff[oc] = io;
-        cw[oc] = corner((uint)oc << 1, lo, hi, w, &coff[oc]); /* its factor: 1 - 0 */
+        b->rest[oc] = io;
+        b->pre[oc] = corner(((uint)oc << 1) & ~bit, lo, hi, w, &b->rest[oc]);
     }
+}
+
+/* Row `row` (the base's or after it, before the wrap): its output offset, its outer
+ * corners' input offsets and weights (corner()'s bit for bit: a resampled fast slot's
+ * factor is the last of the outer ones, and its product with the inner slot's 1 - 0 is
+ * itself). */
+static inline void cr_row(const cr_base *b, idx_t row, int fast, const resample1_args *a,
+                          __global const uint2 *tab, idx_t *oo, idx_t *coff, acc_t *cw)
+{
+    const idx_t j = b->j0 + (row - b->r0);
+    if (fast >= 0) {
+        const uint2 r = tab[(idx_t)a->rtab[fast] + j];
+        const float w = as_float(r.y);
+        const idx_t step = (idx_t)a->rin[fast], lo = (idx_t)r.x * step;
+        const idx_t hi = w != 0 ? step : 0;
+        const uint bit = 1u << (K - 1 - fast);
+        *oo = b->oo + j * (idx_t)a->rout[fast];
+#pragma unroll
+        for (int oc = 0; oc < NOC; oc++) {
+            const int up = (((uint)oc << 1) & bit) != 0;
+            coff[oc] = b->rest[oc] + lo + (up ? hi : 0);
+            cw[oc] = b->pre[oc] * (up ? (acc_t)w : (acc_t)1 - (acc_t)w);
+        }
+        return;
+    }
+    const int p = fast == CR_NONE ? 0 : -1 - fast;
+    const idx_t in_step = fast == CR_NONE ? 0 : (idx_t)a->pin[p];
+    *oo = b->oo + j * (fast == CR_NONE ? 0 : (idx_t)a->pout[p]);
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++) {
+        coff[oc] = b->rest[oc] + j * in_step;
+        cw[oc] = b->pre[oc];
+    }
+}
+
+/* cr_row, first moving the base to `row` where the fast dimension wrapped before it. A
+ * call, not inlined at its two sites: once per row it costs nothing measurable, and the
+ * programs compile faster (the resample1 suite, one POCL thread: 29-31 -> 26 s CPU). */
+static __attribute__((noinline)) void cr_walk(cr_base *b, idx_t row, int fast, const resample1_args *a,
+                           __global const uint2 *tab, idx_t *oo, idx_t *coff, acc_t *cw)
+{
+    if (b->j0 + (row - b->r0) >= b->n)
+        cr_start(row, fast, a, tab, b);
+    cr_row(b, row, fast, a, tab, oo, coff, cw);
 }
 
 /* One output row at o (corner weights cw) or, with `two` (a constant after inlining),
@@ -155,12 +257,17 @@ static inline void cr_outer(idx_t row, const resample1_args *a, __global const u
 #define CR_TERMS_SEL(T, ACC, CW, X0, X1, F0, F1, SEL)                                          \
     {                                                                                          \
         const T wt0 = (CW) * (F0), wt1 = (CW) * (F1);                                          \
+        CR_TERMS_W(ACC, wt0, wt1, X0, X1, SEL);                                                \
+    }
+/* The same terms from their weights, products made before. */
+#define CR_TERMS_W(ACC, WT0, WT1, X0, X1, SEL)                                                 \
+    {                                                                                          \
         if (SEL) {                                                                             \
-            ACC = wt0 != 0 ? ACC + wt0 * (X0) : ACC;                                           \
-            ACC = wt1 != 0 ? ACC + wt1 * (X1) : ACC;                                           \
+            ACC = (WT0) != 0 ? ACC + (WT0) * (X0) : ACC;                                       \
+            ACC = (WT1) != 0 ? ACC + (WT1) * (X1) : ACC;                                       \
         } else {                                                                               \
-            ACC = ACC + wt0 * (X0);                                                            \
-            ACC = ACC + wt1 * (X1);                                                            \
+            ACC = ACC + (WT0) * (X0);                                                          \
+            ACC = ACC + (WT1) * (X1);                                                          \
         }                                                                                      \
     }
 /* Weights at least this large multiply to a nonzero float (2^-120 > 2^-149). */
@@ -194,8 +301,44 @@ static inline int cr_w_big(float w)
 }
 
 #if INNER_RES
+/* CR_KEEP (the planner's, in bytes, where a block's products fit: short rows, like
+ * trilinear 2x's 128): pairs of rows keep the weight products of every vector's terms
+ * from pair to pair while the two rows' corner weights stay the same (in an upsampled
+ * volume every pair of an item has the same), so that a term costs a load, not a
+ * multiply: per 32 outputs of two rows (AVX2), 64 multiplies become 32. Entry
+ * (v * NOC + oc) * 4 + t: cw[oc] * f0[v], cw[oc] * f1[v], cw2[oc] * f0[v], cw2[oc] * f1[v].
+ * Pairs whose products would not fit go row by row (the planner's choice prevents it). */
+#ifndef CR_KEEP
+#define CR_KEEP 0
+#endif
+#define CR_WT (CR_KEEP / (int)sizeof(cr_acc))
+static inline void cr_keep(cr_acc *wt, acc_t *wkey, int *wok, const acc_t *cw,
+                           const acc_t *cw2, int nv, const cr_acc *f0, const cr_acc *f1)
+{
+    int same = *wok;
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++)
+        same &= wkey[oc] == cw[oc] && wkey[NOC + oc] == cw2[oc];
+    if (same)
+        return;
+    for (int v = 0; v < nv; v++)
+#pragma unroll
+        for (int oc = 0; oc < NOC; oc++) {
+            cr_acc *q = wt + (v * NOC + oc) * 4;
+            q[0] = cw[oc] * f0[v];
+            q[1] = cw[oc] * f1[v];
+            q[2] = cw2[oc] * f0[v];
+            q[3] = cw2[oc] * f1[v];
+        }
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++)
+        wkey[oc] = cw[oc], wkey[NOC + oc] = cw2[oc];
+    *wok = 1;
+}
+
 static inline __attribute__((always_inline)) void
 cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o2, const int two,
+               const int kept, const cr_acc *wt,
                const idx_t *coff, const acc_t *cw, const acc_t *cw2, int nv, int nl,
                const int *fast, const idx_t *base, const cr_acc *f0, const cr_acc *f1,
                const idx_t *lo_a, const idx_t *st_a, const float *w_a)
@@ -210,6 +353,12 @@ cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o
         {                                                                                      \
             __global const elem_t *p = in + coff[oc] + base[v];                                \
             const cr_acc x0 = CR_PICK(CR_LOAD, p, PL, PLH), x1 = CR_PICK(CR_LOAD, p, PU, PUH); \
+            if (kept) {                                                                        \
+                const cr_acc *q = wt + (v * NOC + oc) * 4;                                     \
+                CR_TERMS_W(acc, q[0], q[1], x0, x1, SEL);                                      \
+                CR_TERMS_W(acc2, q[2], q[3], x0, x1, SEL);                                     \
+                continue;                                                                      \
+            }                                                                                  \
             CR_TERMS_SEL(cr_acc, acc, cw[oc], x0, x1, f0[v], f1[v], SEL);                      \
             if (two)                                                                           \
                 CR_TERMS_SEL(cr_acc, acc2, cw2[oc], x0, x1, f0[v], f1[v], SEL);                \
@@ -362,9 +511,9 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
 #if INNER_RES
     idx_t base[CR_NV];
     cr_acc f0[CR_NV], f1[CR_NV];
-    int fast[CR_NV]; /* the vector is whole and follows pattern fast[v] (0: none) */
+    int fast_v[CR_NV]; /* the vector is whole and follows pattern fast_v[v] (0: none) */
     for (int v = 0; v < nv; v++) {
-        fast[v] = (v + 1) * CR_W <= nl
+        fast_v[v] = (v + 1) * CR_W <= nl
                       ? cr_kind(lo_a + v * CR_W, st_a + v * CR_W, (idx_t)a.inner_nin, 1, &base[v])
                       : 0;
         acc_t g0[CR_W], g1[CR_W];
@@ -375,20 +524,30 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
         int big = 1;
         for (int j = 0; j < CR_W; j++)
             big &= cr_w_big(w_a[v * CR_W + j]);
-        fast[v] |= big << 3;
+        fast_v[v] |= big << 3;
         f0[v] = *(const cr_pv *)g0;
         f1[v] = *(const cr_pv *)g1;
     }
 #endif
     /* Rows in pairs where the next row reads the same input rows (upsampled outer
      * dimensions), else one by one. */
+    const int fast = cr_fast(&a);
+#if INNER_RES && CR_KEEP
+    cr_acc wt[CR_WT];
+    acc_t wkey[2 * NOC];
+    int wok = 0;
+#endif
+    cr_base base_r;
     idx_t oo, oo2, coff[NOC], coff2[NOC];
     acc_t cw[NOC], cw2[NOC];
+    cr_start(r0, fast, &a, tab, &base_r);
+    cr_row(&base_r, r0, fast, &a, tab, &oo, coff, cw);
     for (idx_t row = r0; row < r1;) {
-        cr_outer(row, &a, tab, &oo, coff, cw);
-        int two = row + 1 < r1;
-        if (two) {
-            cr_outer(row + 1, &a, tab, &oo2, coff2, cw2);
+        const int next = row + 1 < r1;
+        int two = next;
+        oo2 = oo;
+        if (next) {
+            cr_walk(&base_r, row + 1, fast, &a, tab, &oo2, coff2, cw2);
 #pragma unroll
             for (int oc = 0; oc < NOC; oc++)
                 two &= coff2[oc] == coff[oc];
@@ -396,21 +555,38 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
         __global elem_t *o = out + oo + b0 * (INNER_RES ? 1 : (idx_t)a.out2);
         __global elem_t *o2 = out + oo2 + b0 * (INNER_RES ? 1 : (idx_t)a.out2);
 #if INNER_RES
+#if CR_KEEP
+        two &= nv * NOC * 4 <= CR_WT;
+        if (two) {
+            cr_keep(wt, wkey, &wok, cw, cw2, nv, f0, f1);
+            cr_row_vectors(in, o, o2, 1, 1, wt, coff, cw, cw2, nv, nl, fast_v, base, f0, f1,
+                           lo_a, st_a, w_a);
+        }
+#else
         if (two)
-            cr_row_vectors(in, o, o2, 1, coff, cw, cw2, nv, nl, fast, base, f0, f1, lo_a, st_a,
-                           w_a);
+            cr_row_vectors(in, o, o2, 1, 0, NULL, coff, cw, cw2, nv, nl, fast_v, base, f0, f1,
+                           lo_a, st_a, w_a);
+#endif
         else
-            cr_row_vectors(in, o, o, 0, coff, cw, cw, nv, nl, fast, base, f0, f1, lo_a, st_a,
-                           w_a);
+            cr_row_vectors(in, o, o, 0, 0, NULL, coff, cw, cw, nv, nl, fast_v, base, f0, f1,
+                           lo_a, st_a, w_a);
 #else
         if (two)
             cr_row_channels(in, o, o2, 1, coff, cw, cw2, nl, (idx_t)a.inner_size,
                             (idx_t)a.out2, lo_a, st_a, w_a);
         else
-            cr_row_channels(in, o, o, 0, coff, cw, cw, nl, (idx_t)a.inner_size, (idx_t)a.out2,
-                            lo_a, st_a, w_a);
+            cr_row_channels(in, o, o, 0, coff, cw, cw, nl, (idx_t)a.inner_size,
+                            (idx_t)a.out2, lo_a, st_a, w_a);
 #endif
         row += two ? 2 : 1;
+        if (two && row < r1) {
+            cr_walk(&base_r, row, fast, &a, tab, &oo, coff, cw);
+        } else if (next) { /* the next row is the one after this */
+            oo = oo2;
+#pragma unroll
+            for (int oc = 0; oc < NOC; oc++)
+                coff[oc] = coff2[oc], cw[oc] = cw2[oc];
+        }
     }
 #if CR_NT
     write_mem_fence(CLK_GLOBAL_MEM_FENCE);

@@ -937,6 +937,21 @@ void dmlcl__resample1_plan_launch_part(dmlcl__resample1_plan *p, const dmlcl__te
     launch(p, in, out, lim, tune, force_idx64, wd);
 }
 
+/* Whether the CPU row blocks' pairs of rows keep their weight products from pair to pair
+ * (the kernel's CR_KEEP): LINEAR along a resampled row with patterns, outer dimensions
+ * resampled (rows pair up), where a block's products fit DMLCL_R1_CPU_KEEP bytes: rows of
+ * at most 128 floats on AVX2 with three resampled dimensions. There a term costs a load,
+ * not a multiply (AVX2, trilinear 2x, --mb 128, alternating: 0.27-0.31 -> 0.34-0.45 of
+ * memcpy); longer rows would spill the products out of the L1 cache. */
+static int cpu_keep(const dmlcl__resample1_plan *p, uint32_t acc_bytes)
+{
+    if (!p->cpu_rows || !p->linear || !p->inner_res || !p->cpu_np || p->nr < 2)
+        return 0;
+    const uint64_t n = p->inner_size < DMLCL_R1_CPU_BLOCK ? p->inner_size : DMLCL_R1_CPU_BLOCK;
+    const uint64_t vectors = (n + p->cpu_w - 1) / p->cpu_w, corners = 1ull << (p->nr - 1);
+    return vectors * corners * 4 * p->cpu_w * acc_bytes <= DMLCL_R1_CPU_KEEP;
+}
+
 /* The plan's build options (p->options): its variant. */
 static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
 {
@@ -984,6 +999,9 @@ static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
                      " -DCR_PLH%s=0x%x -DCR_PUH%s=0x%x", sfx, p->cpu_high[i] & 0xffff, sfx,
                      p->cpu_high[i] >> 16);
     }
+    if (cpu_keep(p, in->type == DMLCL_TENSOR_DATA_TYPE_FLOAT64 ? 8 : 4))
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DCR_KEEP=%u",
+                 DMLCL_R1_CPU_KEEP);
     /* The register cap goes before the layout's options (tests match their end). */
     char cap[32] = "";
     if (p->regcap)

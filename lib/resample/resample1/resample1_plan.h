@@ -31,6 +31,8 @@
 /* Outputs an item of them holds at least, where rows are short (more rows an item). */
 #define DMLCL_R1_CPU_ITEM 16384u
 #define DMLCL_R1_CPU_PATTERNS 4 /* patterns a program of them takes at most */
+/* Bytes of a block's weight products that their pairs of rows keep (LINEAR, CR_KEEP). */
+#define DMLCL_R1_CPU_KEEP 8192u
 
 typedef struct dmlcl__resample1_plan {
     int linear;                 /* 1: resample1_linear with K = nr; 0: resample1_gather */
