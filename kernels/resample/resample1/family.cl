@@ -281,12 +281,12 @@ static inline void outer_linear(idx_t row, const resample1_args *a, __global con
 #endif
 /* linear_dims for the pairs (lib/resample/resample1/resample1_plan.c's pick_pairs): slot
  * PAIR_K counts groups of 1 or 2 consecutive output rows (the units kernel's: pixels) with
- * the same lower input row, table rows {first output, outputs} from gtab (PAIR_K2's from gtab2). Its lo and w are
- * the first row's, w2[p] the second's (the first's again for a single row), n2[p] the
- * group's rows (p: 0 for PAIR_K, 1 for PAIR_K2); its step is taken where either row's
- * weight is not 0 (only a group's first row can have weight 0, and then the second reads
- * the upper row, in bounds): a weight-0 corner is dropped by the select whatever it
- * reads. */
+ * the same lower input row, table rows {first output, outputs} from gtab (PAIR_K2's from
+ * gtab2). Its lo and w are the first row's, w2[p] the second's (the first's again for a
+ * single row), n2[p] the group's rows (p: 0 for PAIR_K, 1 for PAIR_K2); its step is taken
+ * where either row's weight is not 0 (only a group's first row can have weight 0, and then
+ * the second reads the upper row, in bounds): a weight-0 corner is dropped by the select
+ * whatever it reads. */
 static idx_t pair_dims(idx_t rem, const resample1_args *a, __global const uint2 *tab,
                        idx_t *lo, idx_t *hi, float *w, float *w2, uint *n2, idx_t *oo)
 {

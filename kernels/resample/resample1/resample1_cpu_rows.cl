@@ -241,8 +241,10 @@ static inline void cr_row(const cr_base *b, idx_t row, int fast, const resample1
 /* cr_row, first moving the base to `row` where the fast dimension wrapped before it. A
  * call, not inlined at its two sites: once per row it costs nothing measurable, and the
  * programs compile faster (the resample1 suite, one POCL thread: 29-31 -> 26 s CPU). */
-static __attribute__((noinline)) void cr_walk(cr_base *b, idx_t row, int fast, const resample1_args *a,
-                           __global const uint2 *tab, idx_t *oo, idx_t *coff, acc_t *cw)
+static __attribute__((noinline)) void cr_walk(cr_base *b, idx_t row, int fast,
+                                              const resample1_args *a,
+                                              __global const uint2 *tab, idx_t *oo,
+                                              idx_t *coff, acc_t *cw)
 {
     if (b->j0 + (row - b->r0) >= b->n)
         cr_start(row, fast, a, tab, b);
