@@ -56,6 +56,10 @@ typedef struct dmlcl__staging {
 } dmlcl__staging;
 dmlcl_status dmlcl__staging_create(dmlcl_context *c, const dmlcl__host_plan *p,
                                    uint64_t largest, dmlcl__staging *s);
+/* The context's kept buffers, made now where missing, for the pieces of a call whose
+ * largest array is `largest` bytes (dmlcl_operator_prepare_host). */
+dmlcl_status dmlcl__staging_prepare(dmlcl_context *c, const dmlcl__host_plan *p,
+                                    uint64_t largest);
 /* Waits for the transfers in flight; then frees what create made (also after a failed
  * create), the pinned buffers kept by the context where it keeps none yet. */
 void dmlcl__staging_release(dmlcl__staging *s);

@@ -113,6 +113,55 @@ static void make_meanwhile(void *arg)
     j->st = staging_buffer(j->s, j->k);
 }
 
+/* The piece of a call whose largest array is `largest` bytes. */
+static uint64_t piece_for(const dmlcl_context *c, const dmlcl__host_plan *p, uint64_t largest)
+{
+    uint64_t piece = p->piece < largest ? p->piece : largest;
+    return piece < c->info.max_mem_alloc ? piece : c->info.max_mem_alloc;
+}
+
+/* The context's buffers where no other call holds them and they suit: at least a piece,
+ * at most the piece asked for (a smaller DMLCL_HOST_PATH=staged:BYTES). Else a holder
+ * without buffers. */
+static dmlcl_status take_kept(dmlcl_context *c, const dmlcl__host_plan *p, uint64_t piece,
+                              struct dmlcl__pinned **out)
+{
+    struct dmlcl__pinned *pin = __atomic_exchange_n(&c->staging_kept, NULL, __ATOMIC_ACQ_REL);
+    if (pin && (pin->piece < piece || pin->piece > p->piece)) {
+        pinned_free(pin);
+        pin = NULL;
+    }
+    *out = pin;
+    return pin ? DMLCL_SUCCESS : pinned_make(c, piece, out);
+}
+
+/* Buffers back to the context for its next call, unless it keeps some already (a
+ * concurrent call's) or a transfer failed (their state unknown): then freed. */
+static void keep(dmlcl_context *c, struct dmlcl__pinned *pin, int failed)
+{
+    struct dmlcl__pinned *none = NULL;
+    /* The same value from every call; atomic, as calls on other threads store it too. */
+    __atomic_store_n(&c->staging_free, pinned_free, __ATOMIC_RELAXED);
+    if (pin && (failed || !__atomic_compare_exchange_n(&c->staging_kept, &none, pin, 0,
+                                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)))
+        pinned_free(pin);
+}
+
+/* Ahead of a call (dmlcl_operator_prepare_host): the buffers that its pieces will use,
+ * made now and kept by the context, so that the call pins nothing. */
+dmlcl_status dmlcl__staging_prepare(dmlcl_context *c, const dmlcl__host_plan *p,
+                                    uint64_t largest)
+{
+    const uint64_t piece = piece_for(c, p, largest), pieces = (largest + piece - 1) / piece;
+    struct dmlcl__pinned *pin = NULL;
+    dmlcl_status st = take_kept(c, p, piece, &pin);
+    for (int k = 0; k < DMLCL_STAGING_BUFFERS && (uint64_t)k < pieces && !st; k++)
+        if (!pin->host[k])
+            st = pinned_add(c, pin, k);
+    keep(c, pin, 0); /* what was made is sound, also after a failed pinned_add */
+    return st;
+}
+
 dmlcl_status dmlcl__staging_create(dmlcl_context *c, const dmlcl__host_plan *p,
                                    uint64_t largest, dmlcl__staging *s)
 {
@@ -120,20 +169,9 @@ dmlcl_status dmlcl__staging_create(dmlcl_context *c, const dmlcl__host_plan *p,
     s->ctx = c;
     s->stream_up = p->stream_up;
     s->stream_down = p->stream_down;
-    s->piece = p->piece < largest ? p->piece : largest;
-    if (s->piece > c->info.max_mem_alloc)
-        s->piece = c->info.max_mem_alloc;
+    s->piece = piece_for(c, p, largest);
     dmlcl_status st = dmlcl__copier_start(&s->copier, p->threads, s->piece);
-    if (st)
-        return st;
-    /* The context's buffers where no other call holds them and they suit: at least a
-     * piece, at most the piece asked for (a smaller DMLCL_HOST_PATH=staged:BYTES). */
-    s->pin = __atomic_exchange_n(&c->staging_kept, NULL, __ATOMIC_ACQ_REL);
-    if (s->pin && (s->pin->piece < s->piece || s->pin->piece > p->piece)) {
-        pinned_free(s->pin);
-        s->pin = NULL;
-    }
-    return s->pin ? DMLCL_SUCCESS : pinned_make(c, s->piece, &s->pin);
+    return st ? st : take_kept(c, p, s->piece, &s->pin);
 }
 
 /* Piece k's buffer free again: its last transfer over. */
@@ -153,14 +191,8 @@ void dmlcl__staging_release(dmlcl__staging *s)
     for (int k = 0; k < DMLCL_STAGING_BUFFERS; k++)
         st = settle(s, k) ? DMLCL_OPENCL_ERROR : st;
     dmlcl__copier_stop(s->copier);
-    /* Kept for the context's next call unless one is kept already (a concurrent call's)
-     * or a transfer failed (the buffers' state unknown). */
-    struct dmlcl__pinned *none = NULL;
-    /* The same value from every call; atomic, as calls on other threads store it too. */
-    __atomic_store_n(&s->ctx->staging_free, pinned_free, __ATOMIC_RELAXED);
-    if (s->pin && (st || !__atomic_compare_exchange_n(&s->ctx->staging_kept, &none, s->pin, 0,
-                                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)))
-        pinned_free(s->pin);
+    if (s->ctx)
+        keep(s->ctx, s->pin, st != DMLCL_SUCCESS);
     memset(s, 0, sizeof *s);
 }
 

@@ -226,6 +226,18 @@ static int linear_staged_right(const linear_case *c, float *out)
            memcmp(out, c->want, c->out_n * sizeof *out) == 0;
 }
 
+/* A context of its own (its kept buffers are the tests' to look at) with two cases: 20^3
+ * values into 34^3 (32,000 bytes in, 157,216 out) and 40^3 into 68^3 (256,000 in,
+ * 1,257,728 out). */
+static dmlcl_context *small_and_big(linear_case *small, linear_case *big)
+{
+    dmlcl_context *ctx = NULL;
+    tu_assert_ok(dmlcl_context_create_default(&ctx));
+    linear_make(ctx, 20, 34, small);
+    linear_make(ctx, 40, 68, big);
+    return ctx;
+}
+
 /* 40^3 values into 68^3 (250 KiB in, 1.2 MiB out), staged in pieces of 300,001 bytes that
  * five threads copy in parts (each a multiple of 64 bytes but the last, elements
  * straddling parts and pieces), with streaming stores (the default) and with memcpy: the
@@ -281,11 +293,8 @@ END_TEST
  * right. */
 START_TEST(staged_buffers_made_when_needed)
 {
-    dmlcl_context *ctx = NULL;
-    tu_assert_ok(dmlcl_context_create_default(&ctx));
     linear_case small, big;
-    linear_make(ctx, 20, 34, &small); /* 32,000 bytes in, 157,216 out */
-    linear_make(ctx, 40, 68, &big);   /* 256,000 in, 1,257,728 out */
+    dmlcl_context *ctx = small_and_big(&small, &big);
     float *out = malloc(big.out_n * sizeof *out);
     setenv("DMLCL_HOST_PATH", "staged:200000", 1);
     setenv("DMLCL_HOST_THREADS", "3", 1);
@@ -303,6 +312,50 @@ START_TEST(staged_buffers_made_when_needed)
         ck_assert_ptr_nonnull(kept->host[k]);
     unsetenv("DMLCL_HOST_THREADS");
     unsetenv("DMLCL_HOST_PATH");
+    free(out);
+    linear_free(&small);
+    linear_free(&big);
+    dmlcl_context_release(ctx);
+}
+END_TEST
+
+/* Prepared ahead (dmlcl_operator_prepare_host): the buffers that the call's pieces use are
+ * pinned and kept by the context before the call, which pins none and is right; as many
+ * as the largest array has pieces, up to three. Where nothing is staged (a CPU device in
+ * place) there is nothing to prepare. */
+START_TEST(staged_prepared_ahead)
+{
+    linear_case small, big;
+    dmlcl_context *ctx = small_and_big(&small, &big);
+    tu_assert_ok(dmlcl_operator_prepare_host(big.op)); /* in place: nothing */
+    ck_assert_ptr_null(ctx->staging_kept);
+    setenv("DMLCL_HOST_PATH", "staged:200000", 1);
+    tu_assert_ok(dmlcl_operator_prepare_host(small.op));
+    struct dmlcl__pinned *kept = ctx->staging_kept;
+    ck_assert_ptr_nonnull(kept);
+    ck_assert_uint_eq(kept->piece, 157216); /* one piece: one buffer */
+    ck_assert_ptr_nonnull(kept->host[0]);
+    ck_assert_ptr_null(kept->host[1]);
+    tu_assert_ok(dmlcl_operator_prepare_host(big.op)); /* 7 pieces: all three */
+    ck_assert_ptr_nonnull(kept = ctx->staging_kept);
+    ck_assert_uint_eq(kept->piece, 200000);
+    char *host[DMLCL_STAGING_BUFFERS];
+    for (int k = 0; k < DMLCL_STAGING_BUFFERS; k++)
+        ck_assert_ptr_nonnull(host[k] = kept->host[k]);
+    float *out = malloc(big.out_n * sizeof *out);
+    ck_assert_msg(linear_staged_right(&big, out), "%s", dmlcl_last_error());
+    ck_assert_ptr_eq(ctx->staging_kept, kept); /* the same buffers, none made */
+    for (int k = 0; k < DMLCL_STAGING_BUFFERS; k++)
+        ck_assert_ptr_eq(kept->host[k], host[k]);
+    tu_assert_ok(dmlcl_operator_prepare_host(big.op)); /* ready already: kept as it is */
+    ck_assert_ptr_eq(ctx->staging_kept, kept);
+    setenv("DMLCL_HOST_PATH", "stage", 1);
+    tu_assert_fails(dmlcl_operator_prepare_host(big.op), DMLCL_INVALID_ARGUMENT,
+                    "DMLCL_HOST_PATH must be auto, staged or staged:BYTES (BYTES >= 1), got "
+                    "'stage'");
+    unsetenv("DMLCL_HOST_PATH");
+    tu_assert_fails(dmlcl_operator_prepare_host(NULL), DMLCL_INVALID_ARGUMENT,
+                    "dmlcl_operator_prepare_host: op is NULL");
     free(out);
     linear_free(&small);
     linear_free(&big);
@@ -402,6 +455,7 @@ Suite *host_suite(void)
     tcase_add_test(tc, staged_on_threads);
     tcase_add_test(tc, staged_buffers_kept);
     tcase_add_test(tc, staged_buffers_made_when_needed);
+    tcase_add_test(tc, staged_prepared_ahead);
     tcase_add_test(tc, staged_from_threads);
     tcase_add_test(tc, host_variables);
     suite_add_tcase(s, tc);
