@@ -161,8 +161,10 @@ static uint64_t random_length(uint64_t *rng, uint32_t n, int wide)
     }
 }
 
-/* Runs one case under the current $DMLCL_RS_PLAN; returns 1 when the plan used `variant`. */
-static int run_case(uint64_t *rng, const reverse_case *c, const char *variant, int n)
+/* Runs one case under the current $DMLCL_RS_PLAN; returns 1 when the plan used `variant`.
+ * Lengths random, or line k's k where by_line is set. */
+static int run_case(uint64_t *rng, const reverse_case *c, const char *variant, int n,
+                    int by_line)
 {
     size_t in_span = tu_span(c->rank, c->sizes, c->in_str);
     size_t len_span = tu_span(c->rank, c->len_sizes, c->len_str);
@@ -171,7 +173,7 @@ static int run_case(uint64_t *rng, const reverse_case *c, const char *variant, i
     for (size_t k = 0; k < in_span * c->elem; k++)
         in[k] = (unsigned char)tu_rand(rng);
     for (size_t k = 0; k < len_span; k++) {
-        uint64_t v = random_length(rng, c->sizes[c->axis], c->len_bytes == 8);
+        uint64_t v = by_line ? k : random_length(rng, c->sizes[c->axis], c->len_bytes == 8);
         if (c->len_bytes == 8)
             memcpy(lens + k * 8, &v, 8);
         else {
@@ -250,11 +252,42 @@ START_TEST(forced_variant_against_reference)
     int used = 0, cases = forced[_i].cases;
     for (int n = 0; n < cases; n++) {
         reverse_case c = random_case(&rng, forced[_i].lean);
-        used += run_case(&rng, &c, variant, n);
+        used += run_case(&rng, &c, variant, n, 0);
     }
     unsetenv("DMLCL_RS_PLAN");
     /* CHUNKS applies to contiguous lines only; most families have them (TILE's all). */
     ck_assert_msg(used >= cases / 2, "%s ran in only %d of %d cases", force, used, cases);
+}
+END_TEST
+
+/* CHUNKS on aligned rows of 64 elements of 1, 2 and 4 bytes, row k reversing its first k
+ * (0 to 64, then more than the row): L at every place in a 16-byte chunk, the chunk
+ * holding it (its mirrored part from the row's start, the rest kept) included. */
+START_TEST(chunks_at_every_length)
+{
+    static const dmlcl_tensor_data_type types[3] = {
+        DMLCL_TENSOR_DATA_TYPE_UINT8, DMLCL_TENSOR_DATA_TYPE_FLOAT16,
+        DMLCL_TENSOR_DATA_TYPE_FLOAT32};
+    reverse_case c;
+    memset(&c, 0, sizeof c);
+    c.type = types[_i];
+    c.elem = dmlcl_data_type_size(c.type);
+    c.len_type = DMLCL_TENSOR_DATA_TYPE_UINT32;
+    c.len_bytes = 4;
+    c.rank = 2;
+    c.axis = 1;
+    c.sizes[0] = 70;
+    c.sizes[1] = 64;
+    memcpy(c.len_sizes, c.sizes, sizeof c.sizes);
+    c.len_sizes[1] = 1;
+    packed(2, c.sizes, c.in_str);
+    packed(2, c.sizes, c.out_str);
+    packed(2, c.len_sizes, c.len_str);
+    ck_assert_int_eq(setenv("DMLCL_RS_PLAN", "variant=chunks", 1), 0);
+    uint64_t rng = 64;
+    const int used = run_case(&rng, &c, "chunks", 0, 1);
+    unsetenv("DMLCL_RS_PLAN");
+    ck_assert_msg(used, "rows of 64 elements did not run as CHUNKS");
 }
 END_TEST
 
@@ -281,6 +314,7 @@ Suite *reverse_variants_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, forced_variant_against_reference, 0,
                         (int)(sizeof forced / sizeof forced[0]));
+    tcase_add_loop_test(tc, chunks_at_every_length, 0, 3);
     tcase_add_test(tc, bad_override_is_reported);
     suite_add_tcase(s, tc);
     return s;
