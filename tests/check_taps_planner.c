@@ -121,7 +121,8 @@ START_TEST(gpu_rows_kernel)
 }
 END_TEST
 
-/* FLOAT32 channels-last on GPUs: runs of 8 channels become one item each (-DCV=8). */
+/* FLOAT32 channels-last on GPUs: runs of 4 channels become one item each (-DCV=4), of 8
+ * where v=8 asks. */
 START_TEST(gpu_channels_last_vectors)
 {
     const uint64_t sizes[4] = {1, 8, 64, 64}; /* N, C, H, W */
@@ -133,8 +134,14 @@ START_TEST(gpu_channels_last_vectors)
     ck_assert(p.rows_2d);
     ck_assert_uint_eq(p.args.inner, 3);
     ck_assert_uint_eq(p.args.cdim, 1);
-    ck_assert_uint_eq(p.cv, 8);
+    ck_assert_uint_eq(p.cv, 4);
     ck_assert_uint_eq(p.xc, 1); /* a column's channels are its vector */
+    ck_assert_uint_eq(p.args.nc, 2);
+    ck_assert_uint_eq(p.args.nx, 128);
+    ck_assert_ptr_nonnull(strstr(p.options, "-DCV=4"));
+    dmlcl__taps_table_free(&t);
+    plan_grad(&p, &t, 4, sizes, res_str, src_str, up2, &gpu, "v=8", 0);
+    ck_assert_uint_eq(p.cv, 8);
     ck_assert_uint_eq(p.args.nc, 1);
     ck_assert_uint_eq(p.args.nx, 64);
     ck_assert_ptr_nonnull(strstr(p.options, "-DCV=8"));

@@ -103,11 +103,12 @@ static unsigned rows_taps(dmlcl__taps_plan *p, const dmlcl__taps_table *t)
     return most <= 1 ? 1 : most <= 2 ? 2 : most <= 4 ? 4 : 8;
 }
 
-/* FLOAT32 channels-last on the rows kernel: runs of 8 (or 4) contiguous channels in both
- * tensors, every other stride and the fixed source offset a multiple of that, become one
- * item each (-DCV: one vector load per tap). $DMLCL_RESAMPLE_PLAN's v=1
+/* FLOAT32 channels-last on the rows kernel: runs of 4 contiguous channels in both
+ * tensors (8 with v=8 in $DMLCL_RESAMPLE_PLAN), every other stride and the fixed source
+ * offset a multiple of that, become one item each (-DCV: one vector load per tap). v=1
  * turns it off; v=N > 1 allows it on CPUs, for the tests. On an H200 the backward pass of
- * linear 2x NHWC (C = 8) went from 4.4 ms to 2.9 ms. */
+ * linear 2x NHWC (C = 8) went from 4.4 ms to 2.9 ms with runs of 8, and to 2.2 ms with
+ * runs of 4 (two items a pixel: 4 taps' vectors in flight hold half the registers). */
 static void pick_cv(dmlcl__taps_plan *p, const dmlcl__tensor *src, const dmlcl__limits *lim,
                     const dmlcl__r1_tune *tune)
 {
@@ -116,7 +117,7 @@ static void pick_cv(dmlcl__taps_plan *p, const dmlcl__tensor *src, const dmlcl__
     if (src->type != DMLCL_TENSOR_DATA_TYPE_FLOAT32 || a->cdim >= 8 || a->csrc != 1 ||
         a->cres != 1 || (tune->vec ? tune->vec == 1 : lim->is_cpu))
         return;
-    unsigned cv = a->nc % 8 == 0 ? 8 : a->nc % 4 == 0 ? 4 : 1;
+    unsigned cv = tune->vec >= 8 && a->nc % 8 == 0 ? 8 : a->nc % 4 == 0 ? 4 : 1;
     for (uint32_t d = 0; d < a->rank; d++)
         if (d != a->cdim && (a->sstr[d] % cv || a->rstr[d] % cv))
             cv = 1;
