@@ -179,6 +179,33 @@ START_TEST(non_temporal_row_blocks)
 }
 END_TEST
 
+/* Channels-last rows whose pairs of positions read alike (their weights, and the
+ * distances between their inputs, the same from pair to pair) take the pairs' weight
+ * products once per row: 2x (rows of 1200 positions, two blocks, the second one alike
+ * from its first pair on), 2/3x (three inputs from pair to pair), runs of 8 channels and
+ * of 4 (two positions a vector where a register holds 8 lanes: FLOAT64 on AVX2, FLOAT32
+ * on SSE), items of 3 rows (pairs of rows and single ones), against the C reference bit
+ * for bit. */
+START_TEST(channels_last_pairs_alike)
+{
+    static const struct {
+        uint32_t in[4], out[4];
+        dmlcl_tensor_data_type type;
+    } cases[] = {
+        {{1, 8, 4, 600}, {1, 8, 8, 1200}, F32},
+        {{1, 8, 5, 60}, {1, 8, 10, 40}, F16},
+        {{1, 4, 4, 40}, {1, 4, 8, 80}, F32},
+        {{1, 4, 4, 40}, {1, 4, 8, 80}, F64},
+    };
+    uint64_t rng = 0xa11e;
+    setenv("DMLCL_RESAMPLE_PLAN", "rows=0,seg=256,cpu=3,nt=1", 1);
+    for (int n = 0; n < (int)(sizeof cases / sizeof cases[0]); n++)
+        if (cases[n].type != F64 || tu_context()->info.has_fp64)
+            linear_row_case(&rng, n, cases[n].in, cases[n].out, 1, cases[n].type, "INNER_RES=0");
+    unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
 /* Pairs of rows on short rows keep their weight products from pair to pair (CR_KEEP) and
  * must make them again wherever the two rows' weights change: 3x in one outer dimension
  * (pairs of rows cycle through its weights), 2x in the other, and items of 40 rows, so
@@ -272,6 +299,7 @@ Suite *resample1_cpu_rows_suite(void)
     tcase_add_test(tc, cpu_row_blocks);
     tcase_add_test(tc, sixteen_bit_row_blocks);
     tcase_add_test(tc, non_temporal_row_blocks);
+    tcase_add_test(tc, channels_last_pairs_alike);
     tcase_add_test(tc, inf_beside_weight_zero);
     suite_add_tcase(s, tc);
     TCase *rs = tcase_create("random_scales");

@@ -420,23 +420,109 @@ cr_row_vectors(__global const elem_t *in, __global elem_t *o, __global elem_t *o
     }
 }
 #else
+/* Channels-last pairs of positions that all read alike (cr_alike_find): in an upsampled row
+ * every pair but those at its ends has the same two weights, and its inputs lie the same
+ * distances apart, so that the pairs' weight products are made once per row (not per
+ * pair) and their inputs come from one pointer stepped by d. Positions [qa, qb), both
+ * even; empty where no two pairs alike follow each other. */
+typedef struct {
+    int qa, qb;
+    idx_t d, e, s0, s1; /* pair to pair; second position's first input; upper steps */
+    float w0, w1;       /* the two positions' weights, each CR_BIG both ways */
+} cr_alike;
+
+/* Whether the pair at q reads like the one at r (besides the distance between them). */
+static inline int cr_pair_like(int q, int r, const idx_t *lo_a, const idx_t *st_a,
+                               const float *w_a)
+{
+    return w_a[q] == w_a[r] && w_a[q + 1] == w_a[r + 1] && st_a[q] == st_a[r] &&
+           st_a[q + 1] == st_a[r + 1] && lo_a[q + 1] - lo_a[q] == lo_a[r + 1] - lo_a[r];
+}
+
+/* The block's pairs alike: from the first pair that the next one reads like, as far as
+ * the pairs stay alike and d apart. Once per item, for all its rows. */
+static void cr_alike_find(cr_alike *r, int nl, const idx_t *lo_a, const idx_t *st_a,
+                          const float *w_a)
+{
+    int q = 0;
+    while (q + 3 < nl && !(cr_pair_like(q + 2, q, lo_a, st_a, w_a) && cr_w_big(w_a[q]) &&
+                           cr_w_big(w_a[q + 1])))
+        q += 2;
+    r->qa = r->qb = 0;
+    if (q + 3 >= nl)
+        return;
+    r->qa = q;
+    r->d = lo_a[q + 2] - lo_a[q];
+    r->e = lo_a[q + 1] - lo_a[q];
+    r->s0 = st_a[q], r->s1 = st_a[q + 1];
+    r->w0 = w_a[q], r->w1 = w_a[q + 1];
+    for (q += 2; q + 1 < nl && cr_pair_like(q, r->qa, lo_a, st_a, w_a) &&
+                 lo_a[q] - lo_a[q - 2] == r->d;
+         q += 2)
+        ;
+    r->qb = q;
+}
+
+/* The pairs alike (their weights, and every outer corner weight, CR_BIG: no selects). */
+static inline __attribute__((always_inline)) void
+cr_alike_pairs(__global const elem_t *in, __global elem_t *o, __global elem_t *o2,
+               const int two, const idx_t *coff, const acc_t *cw, const acc_t *cw2,
+               const cr_alike *r, const idx_t *lo_a, const int nt)
+{
+    const cr_acc g1 = (cr_acc)((cr_acch)((acc_t)r->w0), (cr_acch)((acc_t)r->w1));
+    const cr_acc g0 = (cr_acc)1 - g1;
+    cr_acc wt[NOC][4];
+#pragma unroll
+    for (int oc = 0; oc < NOC; oc++) {
+        wt[oc][0] = cw[oc] * g0, wt[oc][1] = cw[oc] * g1;
+        wt[oc][2] = cw2[oc] * g0, wt[oc][3] = cw2[oc] * g1;
+    }
+    const idx_t e = r->e, s0 = r->s0, s1 = r->s1, d = r->d;
+    __global const elem_t *p = in + lo_a[r->qa];
+    for (int q = r->qa; q < r->qb; q += 2, p += d) {
+        cr_acc acc = 0, acc2 = 0;
+#pragma unroll
+        for (int oc = 0; oc < NOC; oc++) {
+            __global const elem_t *p0 = p + coff[oc], *p1 = p0 + e;
+            const cr_acc x0 = (cr_acc)(CR_LOADH(p0), CR_LOADH(p1));
+            const cr_acc x1 = (cr_acc)(CR_LOADH(p0 + s0), CR_LOADH(p1 + s1));
+            CR_TERMS_W(acc, wt[oc][0], wt[oc][1], x0, x1, 0);
+            if (two)
+                CR_TERMS_W(acc2, wt[oc][2], wt[oc][3], x0, x1, 0);
+        }
+        CR_PUT(acc, o + (idx_t)q * CR_C, nt);
+        if (two)
+            CR_PUT(acc2, o2 + (idx_t)q * CR_C, nt);
+    }
+}
+
 /* Channels-last: per position, the run's corners as CR_C-wide vectors. Runs of exactly
  * CR_C channels whose positions follow each other in the output (an image's 8 channels on
  * AVX-512) go two positions at a time, one vector of 2 CR_C lanes, each half with its position's
  * weights: per lane the same terms (a select per lane for the weight-0 rule), half the
  * instructions (channels-last linear 2x, 2-core POCL, --mb 64: 26.0-26.9 -> 33.6-35.7 GB/s).
- * Where every weight of the two positions is CR_BIG the selects go, as in cr_row_vectors;
+ * Where every weight of the two positions is CR_BIG the selects go, as in cr_row_vectors,
+ * and the block's pairs alike (cr_alike_pairs) have their products made once per row;
  * the vectors go out non-temporal where CR_NT asks (q even: each one vector-aligned when
  * the row is 64-byte aligned). */
 static inline __attribute__((always_inline)) void
 cr_row_channels(__global const elem_t *in, __global elem_t *o, __global elem_t *o2, const int two,
                 const idx_t *coff, const acc_t *cw, const acc_t *cw2, int nl, idx_t c_n,
-                idx_t out2, const idx_t *lo_a, const idx_t *st_a, const float *w_a)
+                idx_t out2, const idx_t *lo_a, const idx_t *st_a, const float *w_a,
+                const cr_alike *al)
 {
     const int nt = CR_NT && ((size_t)o & 63) == 0 && (!two || ((size_t)o2 & 63) == 0);
     const int cwbig = cr_cw_big(cw, cw2, two);
+    const int paired = c_n == CR_C && out2 == CR_C;
+    const int qa = paired && cwbig ? al->qa : nl, qb = paired && cwbig ? al->qb : nl;
     int q = 0;
-    for (; c_n == CR_C && out2 == CR_C && q + 1 < nl; q += 2) {
+    if (paired && cwbig)
+        cr_alike_pairs(in, o, o2, two, coff, cw, cw2, al, lo_a, nt);
+    for (; paired && q + 1 < nl; q += 2) {
+        if (q == qa)
+            q = qb; /* the pairs alike, done above */
+        if (q + 1 >= nl)
+            break;
         const cr_acc g1 = (cr_acc)((cr_acch)((acc_t)w_a[q]), (cr_acch)((acc_t)w_a[q + 1]));
         const cr_acc g0 = (cr_acc)1 - g1;
         cr_acc acc = 0, acc2 = 0;
@@ -530,6 +616,9 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
         f0[v] = *(const cr_pv *)g0;
         f1[v] = *(const cr_pv *)g1;
     }
+#else
+    cr_alike alike;
+    cr_alike_find(&alike, nl, lo_a, st_a, w_a);
 #endif
     /* Rows in pairs where the next row reads the same input rows (upsampled outer
      * dimensions), else one by one. */
@@ -575,10 +664,10 @@ __kernel void resample1_linear_cpu_rows(__global const elem_t *restrict in, ulon
 #else
         if (two)
             cr_row_channels(in, o, o2, 1, coff, cw, cw2, nl, (idx_t)a.inner_size,
-                            (idx_t)a.out2, lo_a, st_a, w_a);
+                            (idx_t)a.out2, lo_a, st_a, w_a, &alike);
         else
             cr_row_channels(in, o, o, 0, coff, cw, cw, nl, (idx_t)a.inner_size,
-                            (idx_t)a.out2, lo_a, st_a, w_a);
+                            (idx_t)a.out2, lo_a, st_a, w_a, &alike);
 #endif
         row += two ? 2 : 1;
         if (two && row < r1) {
