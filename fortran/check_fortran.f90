@@ -396,6 +396,8 @@ contains
     call status_ok("dmlcl_operator_create")
     call ok(index(dmlcl_string(dmlcl_operator_plan(op)), "variant=") > 0, &
          "plan: " // dmlcl_string(dmlcl_operator_plan(op)))
+    st = dmlcl_operator_prepare_host(op)
+    call status_ok("dmlcl_operator_prepare_host")
     st = dmlcl_operator_execute_host(op, [c_loc(x)], [c_loc(y)])
     call status_ok("dmlcl_operator_execute_host")
     call dmlcl_resample(x, y_ref, [2.0, 2.0], status=st)

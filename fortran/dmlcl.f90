@@ -181,8 +181,8 @@ module dmlcl
        dmlcl_context_device, dmlcl_context_queue, dmlcl_operator_create, &
        dmlcl_operator_release, dmlcl_operator_plan, dmlcl_operator_enqueue, &
        dmlcl_operator_create_tile, dmlcl_operator_input_box, dmlcl_resample_output_sizes, &
-       dmlcl_operator_execute_host, dmlcl_cache_get_stats, dmlcl_cache_directory, &
-       dmlcl_cache_clear, dmlcl_cache_disk_usage
+       dmlcl_operator_execute_host, dmlcl_operator_prepare_host, dmlcl_cache_get_stats, &
+       dmlcl_cache_directory, dmlcl_cache_clear, dmlcl_cache_disk_usage
   ! ---- Fortran conveniences ----------------------------------------------------------------
   public :: dmlcl_resample, dmlcl_resample_grad, dmlcl_reverse_subsequences, &
        dmlcl_resample_input_box, dmlcl_resample_grad_input_box, &
@@ -327,6 +327,13 @@ module dmlcl
        type(c_ptr), value :: op
        type(c_ptr), intent(in) :: inputs(*), outputs(*)
      end function dmlcl_operator_execute_host
+
+     !> Optional, before dmlcl_operator_execute_host: its pinned buffers made ahead (GPUs).
+     integer(c_int) function dmlcl_operator_prepare_host(op) &
+          bind(C, name="dmlcl_operator_prepare_host")
+       import :: c_int, c_ptr
+       type(c_ptr), value :: op
+     end function dmlcl_operator_prepare_host
 
      subroutine dmlcl_cache_get_stats(stats) bind(C, name="dmlcl_cache_get_stats")
        import :: dmlcl_cache_stats

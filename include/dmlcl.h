@@ -309,7 +309,7 @@ dmlcl_status dmlcl_operator_execute_host(dmlcl_operator *op, const void *const *
  * pinned buffers for this operator's array sizes, which the context keeps for its next
  * call (pinning cost about 10 ms per 16 MiB buffer on an H200 node); elsewhere nothing.
  * Thread-safe, as execute_host is. Errors: INVALID_ARGUMENT (op NULL; a malformed
- * DMLCL_HOST_PATH, DMLCL_HOST_THREADS or DMLCL_HOST_COPY), OPENCL_ERROR. */
+ * DMLCL_HOST_PATH, DMLCL_HOST_THREADS or DMLCL_HOST_COPY), OPENCL_ERROR, OUT_OF_MEMORY. */
 dmlcl_status dmlcl_operator_prepare_host(dmlcl_operator *op);
 
 /* ------------------------------------------------------------------ tiles: past one device */
