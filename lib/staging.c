@@ -91,10 +91,16 @@ static dmlcl_status pinned_make(dmlcl_context *c, uint64_t piece, struct dmlcl__
     return DMLCL_SUCCESS;
 }
 
+/* Buffer k of p, made where p lacks it. */
+static dmlcl_status pinned_need(dmlcl_context *c, struct dmlcl__pinned *p, int k)
+{
+    return p->host[k] ? DMLCL_SUCCESS : pinned_add(c, p, k);
+}
+
 /* Buffer k, made where the context's kept buffers lack it. */
 static dmlcl_status staging_buffer(dmlcl__staging *s, int k)
 {
-    return s->pin->host[k] ? DMLCL_SUCCESS : pinned_add(s->ctx, s->pin, k);
+    return pinned_need(s->ctx, s->pin, k);
 }
 
 /* Pinning is slow, so a call's first upload makes the next piece's buffer while the
@@ -156,8 +162,7 @@ dmlcl_status dmlcl__staging_prepare(dmlcl_context *c, const dmlcl__host_plan *p,
     struct dmlcl__pinned *pin = NULL;
     dmlcl_status st = take_kept(c, p, piece, &pin);
     for (int k = 0; k < DMLCL_STAGING_BUFFERS && (uint64_t)k < pieces && !st; k++)
-        if (!pin->host[k])
-            st = pinned_add(c, pin, k);
+        st = pinned_need(c, pin, k);
     keep(c, pin, 0); /* what was made is sound, also after a failed pinned_add */
     return st;
 }
