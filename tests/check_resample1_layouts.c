@@ -219,6 +219,19 @@ START_TEST(channels_last_pairs)
 }
 END_TEST
 
+/* Case n's plan: the row kernel named, with the window options want (NULL: none). */
+static void check_window_plan(const rcase *c, size_t n, const char *kernel, const char *want)
+{
+    dmlcl_operator *op = rc_make_op(c, 0);
+    const char *plan = dmlcl_operator_plan(op);
+    ck_assert_msg(strstr(plan, kernel) != NULL, "case %zu: %s", n, plan);
+    if (want)
+        ck_assert_msg(strstr(plan, want) != NULL, "case %zu: %s", n, plan);
+    else
+        ck_assert_msg(strstr(plan, "-DWIN") == NULL, "case %zu: %s", n, plan);
+    dmlcl_operator_release(op);
+}
+
 START_TEST(row_windows)
 {
     static const struct {
@@ -293,14 +306,7 @@ START_TEST(row_windows)
             c.out_str[1] = 1;
             c.out_str[2] = c.out_sizes[1];
         }
-        dmlcl_operator *op = rc_make_op(&c, 0);
-        const char *plan = dmlcl_operator_plan(op);
-        ck_assert_msg(strstr(plan, "linear-rows") != NULL, "case %zu: %s", n, plan);
-        if (cases[n].want)
-            ck_assert_msg(strstr(plan, cases[n].want) != NULL, "case %zu: %s", n, plan);
-        else
-            ck_assert_msg(strstr(plan, "-DWIN") == NULL, "case %zu: %s", n, plan);
-        dmlcl_operator_release(op);
+        check_window_plan(&c, n, "linear-rows", cases[n].want);
         rc_check_random(&rng, &c, (int)n);
         check_with_infinities(&rng, &c, (int)n);
     }
@@ -329,6 +335,61 @@ START_TEST(row_windows)
         ck_assert_ptr_null(op);
     }
     unsetenv("DMLCL_RESAMPLE_PLAN");
+}
+END_TEST
+
+/* Nearest's row window (rows=1 forces the row kernel): an item's 8 outputs read WIN
+ * consecutive input columns, loaded once a row, as 4-element vectors from the first
+ * multiple of 4 (WPH: where unit 1's first column lies past one). Upsampled 2x, pixel
+ * centres (WPH 0: one vector), the input shifted by 1 and 2 (WPH 3, the row's first item
+ * clamped; WPH 2, single loads); rows of 41 (every second row off the vectors' alignment),
+ * a binding offset of 1 (every row off it), an input whose rows are not contiguous (H
+ * fastest: single loads), 1.5x with the window forced (some items fit, the rest read
+ * their own columns), and win=0. */
+START_TEST(nearest_row_windows)
+{
+    static const struct {
+        uint32_t in[4], out[4];
+        float in_offset;
+        int in_off, h_fastest;
+        dmlcl_tensor_data_type type;
+        const char *plan, *want;
+    } cases[] = {
+        {{1, 2, 9, 40}, {1, 2, 18, 80}, 0.5f, 0, 0, F32, "rows=1", "-DWIN=4 -DWPH=0"},
+        {{1, 2, 9, 40}, {1, 2, 18, 80}, 1.0f, 0, 0, F16, "rows=1", "-DWIN=5 -DWPH=3"},
+        {{1, 2, 9, 40}, {1, 2, 18, 80}, 2.0f, 0, 0, I8, "rows=1", "-DWIN=5 -DWPH=2"},
+        {{1, 2, 9, 41}, {1, 2, 18, 82}, 0.5f, 0, 0, U8, "rows=1", "-DWIN=4 -DWPH=0"},
+        {{1, 2, 9, 40}, {1, 2, 18, 80}, 0.5f, 1, 0, F64, "rows=1", "-DWIN=4 -DWPH=0"},
+        {{1, 2, 9, 40}, {1, 2, 18, 80}, 1.0f, 0, 1, F32, "rows=1", "-DWIN=5 -DWPH=3"},
+        {{1, 2, 9, 80}, {1, 2, 18, 120}, 0.5f, 0, 0, F32, "rows=1,win=1", "-DWIN="},
+        {{1, 2, 9, 40}, {1, 2, 18, 80}, 0.5f, 0, 0, F32, "rows=1,win=0", NULL},
+    };
+    uint64_t rng = 0x7e4;
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        setenv("DMLCL_RESAMPLE_PLAN", cases[n].plan, 1);
+        rcase c;
+        memset(&c, 0, sizeof c);
+        c.rank = 4;
+        c.type = cases[n].type;
+        c.mode = NEAREST;
+        c.elem = dmlcl_data_type_size(c.type);
+        memcpy(c.in_sizes, cases[n].in, sizeof cases[n].in);
+        memcpy(c.out_sizes, cases[n].out, sizeof cases[n].out);
+        for (uint32_t d = 0; d < 4; d++)
+            c.scales[d] = (float)c.out_sizes[d] / (float)c.in_sizes[d];
+        memcpy(c.ipo, tu_pix_in, sizeof c.ipo);
+        memcpy(c.opo, tu_pix_out, sizeof c.opo);
+        c.ipo[3] = cases[n].in_offset;
+        c.in_off = (size_t)cases[n].in_off;
+        tu_make_strides(&rng, TU_PACKED, 4, c.in_sizes, -1, c.in_str);
+        tu_make_strides(&rng, TU_PACKED, 4, c.out_sizes, -1, c.out_str);
+        if (cases[n].h_fastest) { /* the input steps through H fastest, then W */
+            c.in_str[2] = 1;
+            c.in_str[3] = c.in_sizes[2];
+        }
+        check_window_plan(&c, n, "gather-rows", cases[n].want);
+        rc_check_random(&rng, &c, (int)n);
+    }
 }
 END_TEST
 
@@ -371,6 +432,7 @@ Suite *resample1_layouts_suite(void)
     tcase_add_unchecked_fixture(rw, NULL, rc_report_exactness);
     tcase_add_test(rw, row_windows);
     tcase_add_test(rw, channels_last_pairs);
+    tcase_add_test(rw, nearest_row_windows);
     suite_add_tcase(s, rw);
     return s;
 }

@@ -172,7 +172,8 @@ START_TEST(linear_row_window)
             ck_assert_ptr_nonnull(strstr(p.options, want));
         }
     }
-    /* Off: CPUs' plans (no rows kernel), nearest, four resampled dimensions, win=0. */
+    /* Off: CPUs' plans (no rows kernel), four resampled dimensions, win=0. Nearest has a
+     * window of its own (nearest_row_window). */
     const uint64_t is[4] = {4, 5, 6, 512}, os[4] = {8, 10, 12, 1024};
     const float sc[4] = {2, 2, 2, 2};
     dmlcl__resample1_plan p = plan_f32(3, is + 1, NULL, os + 1, NULL, 1, sc, half8, mhalf8);
@@ -190,8 +191,6 @@ START_TEST(linear_row_window)
     ck_assert_int_eq(p.pair, 1);
     ck_assert_int_eq(p.wplain, 0);
     p = plan_f32(4, is, NULL, os, NULL, 1, sc, half8, mhalf8);
-    ck_assert_uint_eq(p.win, 0);
-    p = plan_f32(3, is + 1, NULL, os + 1, NULL, 0, sc, half8, mhalf8);
     ck_assert_uint_eq(p.win, 0);
     dmlcl__tensor in = tensor(3, is + 1, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     dmlcl__tensor out = tensor(3, os + 1, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
@@ -283,6 +282,49 @@ START_TEST(linear_row_window)
     ck_assert_int_eq(dmlcl__r1_tune_parse("xc=0", &t), -1);
     ck_assert_int_eq(dmlcl__r1_tune_parse("xc=9", &t), -1);
     ck_assert_int_eq(dmlcl__r1_tune_parse("gpc=0", &t), -1);
+}
+END_TEST
+
+/* Nearest's row window: 8 outputs per item read the columns of unit 1's pattern (a nibble
+ * per output), loaded as 4-element vectors from the first multiple of 4 (wph: unit 1's
+ * first column past one). Upsampled 2x with pixel centres, and the input shifted by one
+ * column (the row's first item then fits clamped); none where the pattern drifts (3x,
+ * 1.5x) or would not save loads (downsampling), nor on CPUs' plans. */
+START_TEST(nearest_row_window)
+{
+    static const struct {
+        uint64_t in, out;
+        float in_offset;
+        uint32_t wpat, win, wph;
+    } cases[] = {
+        {512, 1024, 0.5f, 0x33221100, 4, 0}, {512, 1024, 1.0f, 0x43322110, 5, 3},
+        {512, 2048, 0.5f, 0x11110000, 2, 2}, {512, 1536, 0.5f, 0, 0, 0},
+        {512, 768, 0.5f, 0, 0, 0},           {1024, 400, 0.5f, 0, 0, 0},
+    };
+    for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
+        const uint64_t is[3] = {3, 10, cases[n].in}, os[3] = {3, 20, cases[n].out};
+        const float sc[3] = {1, 2, (float)cases[n].out / (float)cases[n].in};
+        const float ip[3] = {0.5f, 0.5f, cases[n].in_offset};
+        dmlcl__resample1_plan p = plan_f32(3, is, NULL, os, NULL, 0, sc, ip, mhalf8);
+        ck_assert_msg(p.rows_2d == 1, "case %zu: no row kernel", n);
+        ck_assert_uint_eq(p.rv, 8);
+        ck_assert_msg(p.wpat == cases[n].wpat && p.win == cases[n].win && p.wph == cases[n].wph,
+                      "%llu -> %llu: wpat 0x%llx win %u wph %u", (unsigned long long)cases[n].in,
+                      (unsigned long long)cases[n].out, (unsigned long long)p.wpat, p.win, p.wph);
+        ck_assert_int_eq(p.pair, 0); /* H200: pairs of rows lost for nearest, 0.90 -> 0.84 */
+        char want[64];
+        snprintf(want, sizeof want, " -DWPAT=0x%llx -DWIN=%u -DWPH=%u",
+                 (unsigned long long)p.wpat, p.win, p.wph);
+        ck_assert_int_eq(strstr(p.options, want) != NULL, p.win != 0);
+        ck_assert_int_eq(strstr(p.options, "-DWIN") != NULL, p.win != 0);
+    }
+    const uint64_t is[3] = {3, 10, 512}, os[3] = {3, 20, 1024};
+    const float sc[3] = {1, 2, 2};
+    dmlcl__tensor in = tensor(3, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(3, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__resample1_plan p;
+    dmlcl__resample1_plan_make(&in, &out, 0, sc, half8, mhalf8, &cpu, 0, &p);
+    ck_assert_uint_eq(p.win, 0);
 }
 END_TEST
 
@@ -1397,6 +1439,7 @@ int main(void)
     tcase_add_test(tc, nchw_spatial_upsample_collapses_batch_and_channels);
     tcase_add_test(tc, gpu_row_kernels);
     tcase_add_test(tc, linear_row_window);
+    tcase_add_test(tc, nearest_row_window);
     tcase_add_test(tc, channels_last_makes_pass_through_inner);
     tcase_add_test(tc, identity_dimensions_cost_nothing);
     tcase_add_test(tc, affine_maps_become_strides);

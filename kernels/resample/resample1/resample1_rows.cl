@@ -40,13 +40,124 @@
 DEFINE_STORE_HALF(RV) /* FLOAT16's vector store of a row's RV results (family.cl) */
 #endif
 
+/* The window (WIN, WPAT: lib/resample/resample1/resample1_plan.c's pick_window). Neighbouring outputs of an
+ * upsampled row share input columns: linear 2x reads 4 columns for 4 outputs, not 8. An
+ * item whose outputs fit loads WIN consecutive columns (LINEAR: of each outer corner) once
+ * per row and picks output j's (lower) column at window entry PAT(j), LINEAR's upper one
+ * next to it; the entries are constants after unrolling, so the window lives in
+ * registers. H200, linear 2x NCHW: 0.44 of copy with 16 loads per item and row, 0.66 with
+ * 8. */
+#ifndef WIN
+#define WIN 0
+#define WPAT 0
+#endif
+#if WIN
+#if !INNER_RES || (LINEAR && K > 3)
+#error "the window needs a resampled inner dimension and at most 3 resampled ones"
+#endif
+#define PAT(j) ((int)(((ulong)(WPAT) >> (4 * (j))) & 15))
+
+/* Whether outputs with (LINEAR: lower) columns i0 read columns base + PAT(j), clamped to
+ * the row of n as the window loads them. LINEAR's upper column, the window's next, is then
+ * i0 + 1 too: only i0 = n - 1 clamps it, and there the weight is 0. */
+static int window_fits_at(const uint *i0, long base, long n)
+{
+    int ok = 1;
+#pragma unroll
+    for (int j = 0; j < RV; j++)
+        ok &= clamp(base + PAT(j), 0L, n - 1) == (long)i0[j];
+    return ok;
+}
+
+/* The window's first column (anchored at the last output, else the first: edges clamp
+ * one or the other), or 0 where the outputs do not fit. The host checked a sample of
+ * items; each checks itself, so a misfit costs speed, never a wrong result. */
+static int window_start(const uint *i0, long n, long *base)
+{
+    *base = (long)i0[RV - 1] - PAT(RV - 1);
+    if (window_fits_at(i0, *base, n))
+        return 1;
+    *base = (long)i0[0] - PAT(0);
+    return window_fits_at(i0, *base, n);
+}
+#endif
+
 #if !LINEAR
+/* An item's RV gathered elements v, to output row oo: one vector store where it can (on
+ * CPUs, where they fit a register), else those within the row. */
+static inline void store_gathered(__global bits_t *out, ulong out_off, const resample1_args *a,
+                                  idx_t oo, idx_t x0, const bits_t *v)
+{
+#if RV * ELEM_BYTES <= VEC_REG_BYTES /* CPUs: a register at most (family.cl) */
+    if (vec_store_ok(a, out_off, oo, x0, RV)) {
+        STORE_BITS(RV, out + oo + x0, v);
+        return;
+    }
+#endif
+#pragma unroll
+    for (int j = 0; j < RV; j++)
+        if (x0 + j < (idx_t)a->inner_size)
+            out[oo + (x0 + j) * (idx_t)a->inner_out] = v[j];
+}
+
+#if WIN
+/* The window's columns from p, its first (WPH elements past a multiple of 4, whole within
+ * the row): single loads up to the next multiple, 4-element vector loads, single loads
+ * after them. H200, nearest 2x NCHW (one vector of 4 for 8 outputs, not 8 loads): 0.90 ->
+ * 0.92-0.93 of copy. */
+#ifndef WPH
+#define WPH 0
+#endif
+#define WHEAD ((4 - WPH) % 4)
+#define WBODY (WIN > WHEAD ? (WIN - WHEAD) / 4 * 4 : 0)
+static inline void window_vectors(__global const bits_t *p, bits_t *win)
+{
+#pragma unroll
+    for (int t = 0; t < WIN; t++) {
+        if (t < WHEAD || t >= WHEAD + WBODY)
+            win[t] = p[t];
+        else if ((t - WHEAD) % 4 == 0)
+            CAT(vstore, 4)(*(__global const CAT(BITS_BASE, 4) *)(p + t), 0, win + t);
+    }
+}
+
+/* resample1_gather_rows for an item whose columns fit the window at base (window_start). */
+static void gather_window(__global const bits_t *in, ulong in_off, __global bits_t *out,
+                          ulong out_off, __global const uint *tab, const resample1_args *a,
+                          idx_t x0, long base)
+{
+    const long n = (long)a->inner_nin;
+    /* Vector loads where the window's columns are consecutive elements: unclamped. */
+    const int vec = a->inner_in == 1 && base >= 0 && base + WIN <= n;
+    idx_t col[WIN];
+#pragma unroll
+    for (int t = 0; t < WIN; t++)
+        col[t] = (idx_t)clamp(base + t, 0L, n - 1) * (idx_t)a->inner_in;
+    const idx_t rows = (idx_t)a->rows;
+    FOR_ROWS(r, rows) {
+        idx_t io = 0, oo = 0;
+        outer_gather(r, a, tab, &io, &oo);
+        bits_t win[WIN], v[RV];
+        if (vec && (((uint)in_off + (uint)io + (uint)base) & 3u) == WPH) {
+            window_vectors(in + io + base, win);
+        } else {
+#pragma unroll
+            for (int t = 0; t < WIN; t++)
+                win[t] = in[io + col[t]];
+        }
+#pragma unroll
+        for (int j = 0; j < RV; j++)
+            v[j] = win[PAT(j)];
+        store_gathered(out, out_off, a, oo, x0, v);
+    }
+}
+#endif
+
 /* Resampled inner dimension: a 2-D range, dimension 0 along the row (RV outputs per item,
  * neighbouring items on neighbouring vectors: coalesced), dimension 1 over rows (looping).
  * An item reads its inner table rows once and reuses them for every row it visits; per row
- * it pays only the outer coordinates. The planner's choice for LINEAR on GPUs; for
- * nearest only on request (rows=1 in $DMLCL_RESAMPLE_PLAN): the H200 ran nearest faster
- * as units of 8. */
+ * it pays only the outer coordinates. The planner's choice on GPUs for a resampled inner
+ * dimension. */
 __kernel void resample1_gather_rows(__global const bits_t *in, ulong in_off,
                                     __global bits_t *out, ulong out_off,
                                     __global const uint *tab, resample1_args a)
@@ -56,10 +167,21 @@ __kernel void resample1_gather_rows(__global const bits_t *in, ulong in_off,
     const idx_t w = (idx_t)a.inner_size, x0 = (idx_t)get_global_id(0) * RV;
     if (x0 >= w)
         return;
-    idx_t xo[RV]; /* input offsets along the inner dimension (clamped past the row's end) */
+    uint xi[RV]; /* input columns along the inner dimension (clamped past the row's end) */
 #pragma unroll
     for (int j = 0; j < RV; j++)
-        xo[j] = (idx_t)tab[(idx_t)a.inner_tab + min(x0 + j, w - 1)] * (idx_t)a.inner_in;
+        xi[j] = tab[(idx_t)a.inner_tab + min(x0 + j, w - 1)];
+#if WIN
+    long base;
+    if (window_start(xi, (long)a.inner_nin, &base)) {
+        gather_window(in, in_off, out, out_off, tab, &a, x0, base);
+        return;
+    }
+#endif
+    idx_t xo[RV]; /* their offsets */
+#pragma unroll
+    for (int j = 0; j < RV; j++)
+        xo[j] = (idx_t)xi[j] * (idx_t)a.inner_in;
     const idx_t rows = (idx_t)a.rows;
     FOR_ROWS(r, rows) {
         idx_t io = 0, oo = 0;
@@ -68,16 +190,7 @@ __kernel void resample1_gather_rows(__global const bits_t *in, ulong in_off,
 #pragma unroll
         for (int j = 0; j < RV; j++)
             v[j] = in[io + xo[j]];
-#if RV * ELEM_BYTES <= VEC_REG_BYTES /* CPUs: a register at most (family.cl) */
-        if (vec_store_ok(&a, out_off, oo, x0, RV)) {
-            STORE_BITS(RV, out + oo + x0, v);
-            continue;
-        }
-#endif
-#pragma unroll
-        for (int j = 0; j < RV; j++)
-            if (x0 + j < w)
-                out[oo + (x0 + j) * (idx_t)a.inner_out] = v[j];
+        store_gathered(out, out_off, &a, oo, x0, v);
     }
 }
 
@@ -136,49 +249,11 @@ static inline void store_row(__global elem_t *out, ulong out_off, const resample
             STORE(out, oo + (x0 + j) * (idx_t)a->inner_out, res[j]);
 }
 
-/* The window (WIN, WPAT: lib/resample/resample1/resample1_plan.c's pick_window). Neighbouring outputs of an
- * upsampled row share input columns: 2x reads 4 columns for 4 outputs, not 8. An item
- * whose outputs fit loads each outer corner's WIN consecutive columns once per row and
- * picks output j's lower column at window entry PAT(j), the upper one next to it; the
- * entries are constants after unrolling, so the window lives in registers. H200, linear
- * 2x NCHW: 0.44 of copy with 16 loads per item and row, 0.66 with 8. */
-#ifndef WIN
-#define WIN 0
-#define WPAT 0
-#endif
 #if WIN
-#if !INNER_RES || K > 3
-#error "the window needs a resampled inner dimension and at most 3 resampled ones"
-#endif
-#define PAT(j) ((int)(((ulong)(WPAT) >> (4 * (j))) & 15))
 /* Corner c's bit of the inner slot, and its index among the outer corners (c without it). */
 #define INNER_BIT(c) (((c) >> (K - 1 - INNER_K)) & 1u)
 #define OUTER(c) ((((c) >> (K - INNER_K)) << (K - 1 - INNER_K)) | \
                   ((c) & ((1u << (K - 1 - INNER_K)) - 1u)))
-
-/* Whether outputs with lower columns i0 read columns base + PAT(j), clamped to the row of
- * n as the window loads them. The upper column, the window's next, is then i0 + 1 too:
- * only i0 = n - 1 clamps it, and there the weight is 0. */
-static int window_fits_at(const uint *i0, long base, long n)
-{
-    int ok = 1;
-#pragma unroll
-    for (int j = 0; j < RV; j++)
-        ok &= clamp(base + PAT(j), 0L, n - 1) == (long)i0[j];
-    return ok;
-}
-
-/* The window's first column (anchored at the last output, else the first: edges clamp
- * one or the other), or 0 where the outputs do not fit. The host checked a sample of
- * items; each checks itself, so a misfit costs speed, never a wrong result. */
-static int window_start(const uint *i0, long n, long *base)
-{
-    *base = (long)i0[RV - 1] - PAT(RV - 1);
-    if (window_fits_at(i0, *base, n))
-        return 1;
-    *base = (long)i0[0] - PAT(0);
-    return window_fits_at(i0, *base, n);
-}
 
 /* corners_row from the window, in two steps (pairs of rows share the first): each outer
  * corner's columns loaded once (the inner slot's lo and hi are 0, so corner() gives the

@@ -422,16 +422,17 @@ static int window_fits(const dmlcl__resample1_plan *p, uint64_t u, uint64_t pat)
 }
 
 /* Unit 1's columns relative to its first give the pattern; the window is used where it is
- * shorter than the 2 * RV corner loads it replaces and every sampled unit (all of them up
- * to 64, else 64 spread from the first to the last) fits it, so that no warp splits
- * between the two paths. H200: linear 2x NCHW 0.44 of copy without, 0.66 with; trilinear
- * 2x 0.22 and 0.42. */
+ * shorter than the loads it replaces (LINEAR: 2 * RV corners, nearest: RV) and every
+ * sampled unit (all of them up to 64, else 64 spread from the first to the last) fits it,
+ * so that no warp splits between the two paths. H200: linear 2x NCHW 0.44 of copy without,
+ * 0.66 with; trilinear 2x 0.22 and 0.42. Nearest's window is loaded as 4-element vectors
+ * from unit 1's alignment (wph), which rows of a multiple of 4 keep. */
 static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
 {
     const unsigned RV = p->rv;
-    p->wpat = p->win = 0;
+    p->wpat = p->win = p->wph = 0;
     int want = t && t->win >= 0 ? t->win : 1;
-    if (!want || !p->rows_2d || !p->linear || !p->inner_res || p->nr > 3 || p->chunks < 3)
+    if (!want || !p->rows_2d || !p->inner_res || (p->linear && p->nr > 3) || p->chunks < 3)
         return;
     uint32_t i0[DMLCL_R1_ROWS_VEC_MAX], lo = UINT32_MAX, hi = 0;
     uint64_t pat = 0;
@@ -441,7 +442,8 @@ static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
         hi = i0[j] > hi ? i0[j] : hi;
     }
     /* Entries are nibbles: a window of at most 16 columns. */
-    if (hi - lo + 2 >= 2 * RV || hi - lo + 2 > 16)
+    const uint32_t win = hi - lo + (p->linear ? 2 : 1);
+    if (win >= (p->linear ? 2 : 1) * RV || win > 16)
         return;
     for (unsigned j = 0; j < RV; j++)
         pat |= (uint64_t)(i0[j] - lo) << (4 * j);
@@ -450,7 +452,8 @@ static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
         if (!window_fits(p, s * (p->chunks - 1) / (samples - 1), pat))
             return;
     p->wpat = pat;
-    p->win = hi - lo + 2;
+    p->win = win;
+    p->wph = p->linear ? 0 : lo % 4;
 }
 
 /* The pairs' slot: the outer resampled dimension the row split peels first (the highest
@@ -531,7 +534,8 @@ static void pick_pairs(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
                : p->rv > 4   ? 0
                              : 2;
     uint32_t k = pair_slot(p, DMLCL_MAXDIM);
-    if (!want || !(p->win || units) || k == DMLCL_MAXDIM || !pairs_up(p, k, forced))
+    if (!want || !((p->win && p->linear) || units) || k == DMLCL_MAXDIM ||
+        !pairs_up(p, k, forced))
         return;
     p->pair = 1;
     p->pair_k = k;
@@ -812,7 +816,7 @@ typedef struct {
 typedef struct {
     search_key key;
     uint64_t wpat, pair_groups, pair_groups2;
-    uint32_t win, pair_k, pair_k2, cpu_np;
+    uint32_t win, wph, pair_k, pair_k2, cpu_np;
     int pair;
     uint64_t cpu_pl[DMLCL_R1_CPU_PATTERNS], cpu_pu[DMLCL_R1_CPU_PATTERNS];
     uint32_t cpu_high[DMLCL_R1_CPU_PATTERNS];
@@ -850,7 +854,7 @@ static void searched(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t, dmlcl__w
     if (wd)
         search_key_of(p, t, &k);
     if (wd && (wd->searched >> slot & 1) && !memcmp(&f->key, &k, sizeof k)) {
-        p->wpat = f->wpat, p->win = f->win;
+        p->wpat = f->wpat, p->win = f->win, p->wph = f->wph;
         p->pair = f->pair, p->pair_k = f->pair_k, p->pair_groups = f->pair_groups;
         p->pair_k2 = f->pair_k2, p->pair_groups2 = f->pair_groups2;
         p->gtab = p->table_rows;
@@ -868,7 +872,7 @@ static void searched(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t, dmlcl__w
     if (!wd)
         return;
     f->key = k;
-    f->wpat = p->wpat, f->win = p->win;
+    f->wpat = p->wpat, f->win = p->win, f->wph = p->wph;
     f->pair = p->pair, f->pair_k = p->pair_k, f->pair_groups = p->pair_groups;
     f->pair_k2 = p->pair_k2, f->pair_groups2 = p->pair_groups2;
     f->cpu_np = p->cpu_np;
@@ -968,6 +972,8 @@ static void format_options(dmlcl__resample1_plan *p, const dmlcl__tensor *in)
     if (p->win)
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DWPAT=0x%llx -DWIN=%u",
                  (unsigned long long)p->wpat, p->win);
+    if (p->win && !p->linear)
+        snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DWPH=%u", p->wph);
     if (p->rows_2d && p->rv != DMLCL_R1_ROWS_VEC(p->linear))
         snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " -DRV=%u", p->rv);
     if (p->pair)
@@ -1026,7 +1032,7 @@ int dmlcl__resample1_plan_generic(const dmlcl__resample1_plan *p, const dmlcl__t
         return 0;
     *g = *p;
     g->cpu_np = 0;
-    g->wpat = g->win = 0;
+    g->wpat = g->win = g->wph = 0;
     g->wplain = 0;
     g->regcap = 0;
     g->pair = 0; /* the slots count their rows again, not their groups */

@@ -72,11 +72,12 @@ typedef struct dmlcl__resample1_plan {
                                  * of rows), so that an item's rows share its cached input
                                  * rows and its loads are in flight together */
     size_t global2[2], local2[2];
-    /* LINEAR row kernels: each item reads a window of `win` consecutive input columns per
-     * outer corner once per row; output j's lower column is window entry
-     * (wpat >> 4j) & 15. 0: no window (every output loads its own corners). */
+    /* Row kernels: each item reads a window of `win` consecutive input columns (LINEAR: per
+     * outer corner) once per row; output j's (lower) column is window entry
+     * (wpat >> 4j) & 15. 0: no window (every output loads its own). Nearest loads it as
+     * vectors of 4 where its first column is wph past a multiple of 4. */
     uint64_t wpat;
-    uint32_t win;
+    uint32_t win, wph;
     int wplain;                 /* its sum: plain, redone with the choice where a result
                                  * is not finite (1), or the choice per term (0) */
     uint32_t regcap;            /* the row kernels' registers per item (0: the compiler's
