@@ -219,7 +219,9 @@ static void pair_unit(__global const elem_t *in, ulong in_off, __global elem_t *
     const int vec = x0 + V <= (idx_t)a->inner_size &&
                     corners_vec(in, in_off, a, io + x0, lo, hi, c);
     /* The group's pixels one at a time (not unrolled: one copy of the sum, whose results
-     * go out before the next pixel's are made). */
+     * go out before the next pixel's are made). Their place in the group by a select and a
+     * shift, not the division by n2[0]: H200, linear 2x NHWC 0.85-0.86 -> 0.88 of copy
+     * (nearest's pair_gather kept its division: 0.88-0.89 with it, 0.88 without). */
     const float first = w[PAIR_K];
 #if PAIR_K2 < K
     const float first2 = w[PAIR_K2];
@@ -229,11 +231,11 @@ static void pair_unit(__global const elem_t *in, ulong in_off, __global elem_t *
 #endif
 #pragma unroll 1
     for (uint q = 0; q < n; q++) {
-        const uint p = q % n2[0];
+        const uint p = n2[0] > 1 ? q & 1u : 0; /* q % n2[0], n2[0] 1 or 2 */
         w[PAIR_K] = p ? w2[0] : first;
         idx_t o = oo + (idx_t)p * (idx_t)a->rout[PAIR_K];
 #if PAIR_K2 < K
-        const uint p2 = q / n2[0];
+        const uint p2 = n2[0] > 1 ? q >> 1 : q; /* q / n2[0] */
         w[PAIR_K2] = p2 ? w2[1] : first2;
         o += (idx_t)p2 * (idx_t)a->rout[PAIR_K2];
 #endif
