@@ -243,8 +243,7 @@ static uint32_t gpu_vec(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
     return !p->inner_res && p->inner_size >= 8 ? 8 : 4;
 }
 
-/* GPUs: 256-wide groups, 32 (LINEAR: 128) of them per compute unit before items loop
- * (grid stride); units of gpu_vec() outputs, which amortise the outer coordinates (H200:
+/* GPUs: 256-wide groups, 256 of them per compute unit before items loop (grid stride); units of gpu_vec() outputs, which amortise the outer coordinates (H200:
  * nearest 2x 0.57 of copy at 8 against 0.38 at 4; linear 2x 0.30 at 4, 0.26 at 8). CPUs
  * (POCL): a fixed group of 64, since POCL compiles once per group size and a size left to
  * the runtime would follow the shape; 16 outputs per unit (a register's worth, on AVX-512)
@@ -264,9 +263,11 @@ static void launch_shape(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     /* CPUs: enough items for every unit, so each runs its loop once (POCL then handles
      * the items of a group together: nearest 2x 1.5x faster than with 16 groups per
      * core looping). */
-    /* GPUs: groups per compute unit; H200 linear 2x NHWC 0.66 of copy with 32, 0.71 with
-     * 128 (nearest 0.73 either way). */
-    uint64_t waves = lim->is_cpu ? (1u << 30) : t && t->gpc ? t->gpc : p->linear ? 128 : 32;
+    /* GPUs: groups per compute unit. H200, channels-last 2x with pairs (dmlcl bench --mb
+     * 1024 and 4096, two rounds), gpc = 64 / 128 / 256 / 512 / 1024: nearest 0.92 / 0.93 /
+     * 0.94 / 0.93-0.94 / 0.90-0.93 of copy (0.89 at 32, its default before); linear 0.86 /
+     * 0.88-0.89 / 0.90 / 0.90-0.91 / 0.89-0.90 (128 before). */
+    uint64_t waves = lim->is_cpu ? (1u << 30) : t && t->gpc ? t->gpc : 256;
     uint64_t cap = (uint64_t)(lim->compute_units ? lim->compute_units : 1) * wg * waves;
     uint64_t g = p->units < cap ? p->units : cap;
     p->local = wg;
