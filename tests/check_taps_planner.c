@@ -122,6 +122,23 @@ START_TEST(gpu_rows_kernel)
 }
 END_TEST
 
+/* Groups down the rows: 64 per compute unit (columns in one group), each item looping
+ * over the rest; gpc=N sets N. */
+START_TEST(gpu_groups_per_compute_unit)
+{
+    static const uint64_t tall[4] = {1, 128, 1024, 64}; /* 131072 rows of 64 columns */
+    dmlcl__taps_plan p;
+    dmlcl__taps_table t;
+    plan_grad(&p, &t, 4, tall, NULL, NULL, up2, &gpu, "", 0);
+    ck_assert_uint_eq(p.global2[0], p.local2[0]);
+    ck_assert_uint_eq(p.global2[1], 132 * 64 * p.local2[1]);
+    dmlcl__taps_table_free(&t);
+    plan_grad(&p, &t, 4, tall, NULL, NULL, up2, &gpu, "gpc=16", 0);
+    ck_assert_uint_eq(p.global2[1], 132 * 16 * p.local2[1]);
+    dmlcl__taps_table_free(&t);
+}
+END_TEST
+
 /* FLOAT32 channels-last on GPUs: runs of 4 channels become one item each (-DCV=4), of 8
  * where v=8 asks. */
 START_TEST(gpu_channels_last_vectors)
@@ -214,6 +231,7 @@ int main(void)
     tcase_add_test(tc, cpu_segments_and_their_pattern);
     tcase_add_test(tc, cpu_pattern_off_by_override);
     tcase_add_test(tc, gpu_rows_kernel);
+    tcase_add_test(tc, gpu_groups_per_compute_unit);
     tcase_add_test(tc, gpu_channels_last_vectors);
     tcase_add_test(tc, one_dimensional_kernels);
     tcase_add_test(tc, index_width);

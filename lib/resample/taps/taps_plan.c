@@ -129,11 +129,14 @@ static void pick_cv(dmlcl__taps_plan *p, const dmlcl__tensor *src, const dmlcl__
 }
 
 /* Groups down the rows for a 2-D launch of groups0 x local2 items: 64 per compute unit in
- * all (at most 65535, NVIDIA's limit), each item looping over the rest. On an H200, 16
- * groups per unit ran the backward pass of linear 2x in 5.1 ms, 64 in 4.5, 256 in 4.4. */
-static void rows_groups(dmlcl__taps_plan *p, const dmlcl__limits *lim, uint64_t groups0)
+ * all (gpc=N in $DMLCL_RESAMPLE_PLAN: N; at most 65535, NVIDIA's limit), each item looping
+ * over the rest. On an H200, 16 groups per unit ran the backward pass of linear 2x in 5.1
+ * ms, 64 in 4.5, 256 in 4.4. */
+static void rows_groups(dmlcl__taps_plan *p, const dmlcl__limits *lim,
+                        const dmlcl__r1_tune *tune, uint64_t groups0)
 {
-    uint64_t want1 = (uint64_t)lim->compute_units * 64 / groups0;
+    const uint64_t gpc = tune->gpc ? tune->gpc : 64;
+    uint64_t want1 = (uint64_t)lim->compute_units * gpc / groups0;
     uint64_t need1 = (p->args.rows + p->local2[1] - 1) / p->local2[1];
     uint64_t groups1 = need1 < want1 ? need1 : want1;
     groups1 = groups1 < 1 ? 1 : groups1 > 65535 ? 65535 : groups1;
@@ -244,7 +247,7 @@ static unsigned plan_rows(dmlcl__taps_plan *p, const dmlcl__taps_table *t,
         p->segt = (unsigned)(seg < 512 ? seg : 512);
         p->local2[0] = 1;
         p->local2[1] = wg < 8 ? wg : 8;
-        rows_groups(p, lim, (p->args.nx + p->segt - 1) / p->segt);
+        rows_groups(p, lim, tune, (p->args.nx + p->segt - 1) / p->segt);
         p->tp[0] = -1;
         /* Lanes of the accumulators: float, double for FLOAT64. */
         p->tpw = dmlcl__simd_lanes(lim, src->elem_size == 8 ? 8 : 4, 2);
@@ -259,7 +262,7 @@ static unsigned plan_rows(dmlcl__taps_plan *p, const dmlcl__taps_table *t,
         l0 *= 2;
     p->local2[0] = l0;
     p->local2[1] = wg / l0 ? wg / l0 : 1;
-    rows_groups(p, lim, (items + l0 - 1) / l0);
+    rows_groups(p, lim, tune, (items + l0 - 1) / l0);
     return kb;
 }
 
