@@ -248,8 +248,13 @@ START_TEST(row_windows)
         {4, {2, 9, 3, 40}, {2, 18, 3, 80}, 0, "rows=1,rv=4", "-DPASS_INNER=1 -DWPAT=0x2110"},
         {3, {4, 6, 40}, {4, 6, 80}, 0, "rows=1,rv=4", "-DWPAT=0x2110 -DWIN=4"},
         {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,win=1", "-DWIN="},
-        {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1", NULL},
-        /* 8 and 16 outputs per item (rv=N): wider windows, shared by more outputs. */
+        {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,rv=4", NULL},
+        /* 8, 12 and 16 outputs per item (rv=N): wider windows, shared by more outputs;
+         * 12 the default where columns repeat every 3 outputs (1.5x, the last item of 75
+         * partial; 3x). */
+        {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1",
+         "-DWPAT=0x876654432210 -DWIN=10 -DRV=12 -DPAIR_K=0"},
+        {4, {1, 2, 6, 40}, {1, 2, 18, 120}, 0, "rows=1", "-DWIN=6 -DRV=12"},
         {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1", /* 8: the default for 2x */
          "-DWPAT=0x43322110 -DWIN=6 -DRV=8 -DPAIR_K=0"},
         {4, {1, 2, 9, 44}, {1, 2, 18, 88}, 0, "rows=1,rv=16,pair=0",
@@ -330,7 +335,7 @@ START_TEST(row_windows)
         tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
                         "resample1: DMLCL_RESAMPLE_PLAN must be key=value pairs (v=1..64, "
                         "wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1|2, gpc=1..4096, "
-                        "cpu=0..65536, nt=0|1, tp=0|1, rv=4|8|16, slab=0..2147483648, "
+                        "cpu=0..65536, nt=0|1, tp=0|1, rv=4|8|12|16, slab=0..2147483648, "
                         "rb=1..16, wplain=0|1, regs=0..255, xc=1..8)");
         ck_assert_ptr_null(op);
     }

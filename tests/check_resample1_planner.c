@@ -147,16 +147,18 @@ START_TEST(linear_row_window)
     static const struct {
         uint64_t in, out;
         uint32_t wpat, win;
+        int rv12;
     } cases[] = {
-        {512, 1024, 0x2110, 4}, {512, 2048, 0x1100, 3}, {64, 512, 0x0000, 2},
-        {100, 1000, 0, 0}, {512, 768, 0, 0}, {1024, 512, 0, 0}, {2, 256, 0x0000, 2},
+        {512, 1024, 0x2110, 4, 0}, {512, 2048, 0x1100, 3, 0}, {64, 512, 0x0000, 2, 0},
+        {100, 1000, 0, 0, 0},      {512, 768, 0, 0, 1},       {1024, 512, 0, 0, 0},
+        {2, 256, 0x0000, 2, 0},
     };
     for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
         const uint64_t is[3] = {3, 10, cases[n].in}, os[3] = {3, 20, cases[n].out};
         const float sc[3] = {1, 2, (float)cases[n].out / (float)cases[n].in};
         dmlcl__resample1_plan p = plan_f32(3, is, NULL, os, NULL, 1, sc, half8, mhalf8);
         ck_assert_int_eq(p.rows_2d, 1);
-        ck_assert_uint_eq(p.rv, cases[n].out >= 2 * cases[n].in ? 8 : 4);
+        ck_assert_uint_eq(p.rv, cases[n].out >= 2 * cases[n].in ? 8 : cases[n].rv12 ? 12 : 4);
         dmlcl__tensor ti = tensor(3, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
         dmlcl__tensor to = tensor(3, os, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
         dmlcl__r1_tune t4; /* the table's windows are those of 4 outputs per item */
@@ -290,6 +292,38 @@ END_TEST
  * first column past one). Upsampled 2x with pixel centres, and the input shifted by one
  * column (the row's first item then fits clamped); none where the pattern drifts (3x,
  * 1.5x) or would not save loads (downsampling), nor on CPUs' plans. */
+/* LINEAR rows whose inner columns repeat every 3 outputs (1.5x, 3x): no window of 4 or 8
+ * outputs fits every item, one of 12 does, so an image takes 12 an item; a volume, or
+ * rv=4 or win=0 given, keeps its 4 (8 for 3x). */
+START_TEST(twelve_outputs_an_item)
+{
+    const uint64_t is[3] = {3, 10, 512}, os15[3] = {3, 15, 768}, os3[3] = {3, 30, 1536};
+    const float sc15[3] = {1, 1.5f, 1.5f}, sc3[3] = {1, 3, 3};
+    dmlcl__resample1_plan p = plan_f32(3, is, NULL, os15, NULL, 1, sc15, half8, mhalf8);
+    ck_assert_uint_eq(p.rv, 12);
+    ck_assert_uint_eq(p.win, 10);
+    ck_assert_uint_eq(p.wpat, 0x876654432210u);
+    ck_assert_ptr_nonnull(strstr(p.options, " -DRV=12"));
+    p = plan_f32(3, is, NULL, os3, NULL, 1, sc3, half8, mhalf8);
+    ck_assert_uint_eq(p.rv, 12);
+    ck_assert_uint_eq(p.win, 6);
+    const uint64_t vis[4] = {2, 10, 10, 512}, vos[4] = {2, 15, 15, 768};
+    const float vsc[4] = {1, 1.5f, 1.5f, 1.5f};
+    p = plan_f32(4, vis, NULL, vos, NULL, 1, vsc, half8, mhalf8);
+    ck_assert_uint_eq(p.rv, 4);
+    dmlcl__tensor in = tensor(3, is, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    dmlcl__tensor out = tensor(3, os15, NULL, DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
+    static const char *const keep[] = {"rv=4", "win=0"};
+    for (int n = 0; n < 2; n++) {
+        dmlcl__r1_tune t;
+        ck_assert_int_eq(dmlcl__r1_tune_parse(keep[n], &t), 0);
+        dmlcl__resample1_plan_make(&in, &out, 1, sc15, half8, mhalf8, &gpu, 0, &p);
+        dmlcl__resample1_plan_launch(&p, &in, &out, &gpu, &t, 0);
+        ck_assert_uint_eq(p.rv, 4);
+    }
+}
+END_TEST
+
 START_TEST(nearest_row_window)
 {
     static const struct {
@@ -541,7 +575,7 @@ END_TEST
 START_TEST(rows_per_item)
 {
     const uint64_t is[4] = {2, 3, 64, 512}, os[4] = {2, 3, 128, 1024};
-    const float sc[4] = {1, 1, 2, 2}, sc15[4] = {1, 1, 1.5f, 1.5f};
+    const float sc[4] = {1, 1, 2, 2}, sc125[4] = {1, 1, 1.25f, 1.25f};
     dmlcl__resample1_plan p = plan_f32(4, is, NULL, os, NULL, 0, sc, half8, mhalf8);
     ck_assert_uint_eq(p.rb, 8);
     ck_assert_uint_eq(p.global2[1] / p.local2[1], (6 * 128 / 8 + p.local2[1] - 1) / p.local2[1]);
@@ -561,8 +595,8 @@ START_TEST(rows_per_item)
     ck_assert_int_eq(p.pair, 0);
     ck_assert_uint_eq(p.rb, 1);
     ck_assert_ptr_null(strstr(p.options, "-DRB"));
-    const uint64_t os15[4] = {2, 3, 96, 768};
-    p = plan_f32(4, is, NULL, os15, NULL, 1, sc15, half8, mhalf8);
+    const uint64_t os125[4] = {2, 3, 80, 640}; /* columns repeat every 5 outputs: no window */
+    p = plan_f32(4, is, NULL, os125, NULL, 1, sc125, half8, mhalf8);
     ck_assert_uint_eq(p.win, 0);
     ck_assert_uint_eq(p.rb, 4);
     ck_assert_ptr_nonnull(strstr(p.options, " -DRB=4"));
@@ -1440,6 +1474,7 @@ int main(void)
     tcase_add_test(tc, gpu_row_kernels);
     tcase_add_test(tc, linear_row_window);
     tcase_add_test(tc, nearest_row_window);
+    tcase_add_test(tc, twelve_outputs_an_item);
     tcase_add_test(tc, channels_last_makes_pass_through_inner);
     tcase_add_test(tc, identity_dimensions_cost_nothing);
     tcase_add_test(tc, affine_maps_become_strides);

@@ -2,7 +2,7 @@
  * 64-bit index hook. */
 #include "resample/tune.h"
 
-static const char *const rv_values[] = {"4", "8", "16", NULL}; /* 4 << index */
+static const char *const rv_values[] = {"4", "8", "12", "16", NULL}; /* DMLCL_R1_RV */
 
 #define KEY(k, f, i, lo, hi) {k, offsetof(dmlcl__r1_tune, f), i, lo, hi, NULL}
 static const dmlcl__override_key keys[] = {
@@ -21,7 +21,7 @@ static const dmlcl__override_key keys[] = {
 static const dmlcl__override_var resample_plan = {
     "DMLCL_RESAMPLE_PLAN",
     "v=1..64, wg=1..4096, rows=0|1, seg=0..65536, win=0|1, pair=0|1|2, gpc=1..4096, cpu=0..65536, "
-    "nt=0|1, tp=0|1, rv=4|8|16, slab=0..2147483648, rb=1..16, wplain=0|1, regs=0..255, xc=1..8",
+    "nt=0|1, tp=0|1, rv=4|8|12|16, slab=0..2147483648, rb=1..16, wplain=0|1, regs=0..255, xc=1..8",
     keys};
 
 static const dmlcl__r1_tune defaults = {0, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1, 1u << 31, 0, -1, -1, 0};

@@ -18,8 +18,8 @@ typedef struct dmlcl__r1_tune {
     int cpu;  /* -1: the planner's choice; 0: off; N: the CPU row blocks, N rows per item */
     int nt;   /* -1: the planner's choice; 0/1: their non-temporal stores off/on */
     int tp;   /* tap kernels' segments: -1: the planner's choice; 0/1: vector pattern off/on */
-    int rv;        /* LINEAR row kernels (GPUs): outputs per item 4 << rv (rv=4|8|16: 0, 1,
-                    * 2; -1: the planner's, 4); more share more of each window's loads */
+    int rv;        /* LINEAR row kernels (GPUs): outputs per item DMLCL_R1_RV(rv) (rv=4|8|12|16:
+                    * 0..3; -1: the planner's); more share more of each window's loads */
     uint32_t slab; /* slabs (core/slab.h): the bound on a launch's spans in elements, 2^31
                     * unless given; 0: no slabs (64-bit indices past 2^32) */
     uint32_t rb;   /* row kernels (GPUs): consecutive rows (LINEAR pairs: groups) per item
@@ -46,4 +46,7 @@ dmlcl_status dmlcl__r1_tune_read(const char *op, dmlcl__r1_tune *t, int *given);
 
 /* The tests' hook dmlcl_test_resample_force_idx64: 1 = 64-bit indices. */
 int dmlcl__resample_force_idx64(void);
+/* The row kernels' outputs per item for rv's value index: 4, 8, 12, 16. */
+#define DMLCL_R1_RV(i) ((i) == 2 ? 12u : 4u << ((i) == 3 ? 2 : (i)))
+
 #endif

@@ -2,7 +2,7 @@
 # Issue 25's GPU measurements in one invocation (about 8 minutes on an H200): `dmlcl bench`
 # on DMLCL_DEVICE=gpu at --mb 1024 and 4096 and the big-* cases, the same with slabs off
 # (slab=0: the 64-bit kernels past 2^32, as before slabs) for comparison, and the sweeps of
-# the LINEAR row kernels' outputs per item (rv=4|8|16 in DMLCL_RESAMPLE_PLAN).
+# the LINEAR row kernels' outputs per item (rv=4|8|12|16 in DMLCL_RESAMPLE_PLAN).
 #
 # usage: tools/bench/gpu_sweep.sh OUTDIR [pairs]   (from the build tree; DMLCL=path/to/dmlcl
 #        to use another binary, DMLCL_DEVICE to pick another device; `pairs`: only the

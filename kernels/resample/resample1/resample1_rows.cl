@@ -13,8 +13,8 @@
 #define RV 8
 #endif
 #endif
-#if RV != 4 && RV != 8 && RV != 16
-#error "RV must be 4, 8 or 16"
+#if RV != 4 && RV != 8 && RV != 16 && !(LINEAR && RV == 12)
+#error "RV must be 4, 8 or 16 (LINEAR: or 12)"
 #endif
 /* Consecutive rows per item and step (the plan's rb; LINEAR pairs: groups of rows), the
  * loop over them unrolled: an item's rows share the input rows its loads bring into the
@@ -36,7 +36,7 @@
         UNROLL_RB for (int i_ = 0; i_ < RB; i_++)                                              \
             for (idx_t rr = b_ + (idx_t)i_, once_ = 1; once_ && rr < (rows); once_ = 0)
 
-#if LINEAR && DTYPE == 2 && RV != 4 && !(VEC_OK && V == RV)
+#if LINEAR && DTYPE == 2 && RV != 4 && RV != 12 && !(VEC_OK && V == RV)
 DEFINE_STORE_HALF(RV) /* FLOAT16's vector store of a row's RV results (family.cl) */
 #endif
 
@@ -233,11 +233,19 @@ static inline void corners_results(__global const elem_t *in, idx_t io, const id
 }
 
 /* A row kernel item's RV results: one vector store where it can (on CPUs, where RV results
- * fit a register: family.cl's VEC_REG_BYTES), else those within the row. */
+ * fit a register: family.cl's VEC_REG_BYTES; 12 as three of 4), else those within the
+ * row. */
 static inline void store_row(__global elem_t *out, ulong out_off, const resample1_args *a,
                              idx_t oo, idx_t x0, const acc_t *res)
 {
-#if RV * (!LINEAR ? ELEM_BYTES : DTYPE == 9 ? 8 : 4) <= VEC_REG_BYTES
+#if RV == 12 && 4 * (DTYPE == 9 ? 8 : 4) <= VEC_REG_BYTES
+    if (vec_store_ok(a, out_off, oo, x0, 4) && x0 + RV <= (idx_t)a->inner_size) {
+#pragma unroll
+        for (int q = 0; q < RV; q += 4)
+            STORE_VEC(4, out + oo + x0 + q, res + q);
+        return;
+    }
+#elif RV != 12 && RV * (!LINEAR ? ELEM_BYTES : DTYPE == 9 ? 8 : 4) <= VEC_REG_BYTES
     if (vec_store_ok(a, out_off, oo, x0, RV)) {
         STORE_VEC(RV, out + oo + x0, res);
         return;

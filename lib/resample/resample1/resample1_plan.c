@@ -276,6 +276,22 @@ static void launch_shape(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
         p->global = wg;
 }
 
+static uint32_t find_window(const dmlcl__resample1_plan *p, unsigned RV, int forced,
+                            uint64_t *pat, uint32_t *first);
+
+/* Whether an image's LINEAR rows take 12 outputs per item: where the inner dimension's
+ * columns repeat every 3 outputs (1.5x, 3x), no window of 4 or 8 outputs fits every item
+ * but one of 12 does (1.5x: 12 outputs from 10 columns a row). H200, linear 1.5x NCHW
+ * (dmlcl bench, two rounds): 0.67 -> 0.80-0.81 of copy at 1 GiB, 0.68 -> 0.84 at 4 GiB; 12
+ * with pairs off 0.65-0.68, without the register cap of pairs (rows_blocks) 0.59-0.63. */
+static int twelve_fits(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
+{
+    uint64_t pat;
+    uint32_t lo;
+    return p->linear && p->nr <= 2 && !(t && (t->rv >= 0 || t->win == 0)) &&
+           !find_window(p, p->rv, 0, &pat, &lo) && find_window(p, 12, 0, &pat, &lo);
+}
+
 /* GPUs, resampled inner dimension of at least 64 outputs: the 2-D row kernels, 4 outputs
  * per item for LINEAR (one 16-byte store for FLOAT32), 8 for nearest (fixed in the kernel
  * source, so that the row kernels share the unit kernels' program), a 256-item group
@@ -301,9 +317,11 @@ static void launch_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
      * copy at 1 and 4 GiB, against 0.49 with 8 and no pairs, 0.50-0.53 with 8 and pairs in
      * both, 0.48 with 4 and pairs in one. */
     if (p->linear && t && t->rv >= 0)
-        p->rv = 4u << t->rv;
+        p->rv = DMLCL_R1_RV(t->rv);
     else if (p->linear && p->inner_size >= 2 * p->inner_nin)
         p->rv = pairs_in_two(p, t) ? 4 : 8;
+    if (twelve_fits(p, t))
+        p->rv = 12;
     const unsigned rv = p->rv;
     p->chunks = (p->inner_size + rv - 1) / rv;
     p->units = p->count / p->inner_size * p->chunks;
@@ -340,7 +358,8 @@ static uint32_t default_rb(const dmlcl__resample1_plan *p)
  * 2x with pairs: 127-128, two groups of 256 per compute unit). Capped for three groups
  * (80 on an H200), that kernel ran at 0.90-0.91 of copy instead of 0.83-0.84 (a cap of
  * 64 or 72: 0.90, 88 or 96: 0.83-0.84); a volume's (122) spills under any cap that gains
- * a group (0.17-0.38 with its plain sum), and the kernels without pairs hold 64 already. */
+ * a group (0.17-0.38 with its plain sum), and the kernels without pairs hold 64 already;
+ * 12 outputs an item take 187 without a cap (twelve_fits). */
 static uint32_t reg_cap(const dmlcl__resample1_plan *p, const dmlcl__limits *lim,
                         const dmlcl__r1_tune *t)
 {
@@ -348,7 +367,7 @@ static uint32_t reg_cap(const dmlcl__resample1_plan *p, const dmlcl__limits *lim
         return 0;
     if (t && t->regs >= 0)
         return (uint32_t)t->regs;
-    if (p->pair != 1)
+    if (p->pair != 1 && p->rv != 12)
         return 0;
     const uint64_t items = (uint64_t)p->local2[0] * p->local2[1];
     const uint64_t cap = lim->registers / (3 * items) / 8 * 8; /* allocated in 8s */
@@ -410,9 +429,8 @@ static uint32_t lower_index(const dmlcl__resample1_plan *p, uint32_t k, uint64_t
 
 /* The inner rows of unit u; returns whether its outputs fit the window anchored at their
  * last output or at their first (the kernel tries both, in that order). */
-static int window_fits(const dmlcl__resample1_plan *p, uint64_t u, uint64_t pat)
+static int window_fits(const dmlcl__resample1_plan *p, unsigned RV, uint64_t u, uint64_t pat)
 {
-    const unsigned RV = p->rv;
     uint32_t i0[DMLCL_R1_ROWS_VEC_MAX];
     for (unsigned j = 0; j < RV; j++)
         i0[j] = lower_index(p, p->inner_k,
@@ -428,15 +446,13 @@ static int window_fits(const dmlcl__resample1_plan *p, uint64_t u, uint64_t pat)
  * so that no warp splits between the two paths. H200: linear 2x NCHW 0.44 of copy without,
  * 0.66 with; trilinear 2x 0.22 and 0.42. Nearest's window is loaded as 4-element vectors
  * from unit 1's alignment (wph), which rows of a multiple of 4 keep. */
-static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
+static uint32_t find_window(const dmlcl__resample1_plan *p, unsigned RV, int forced,
+                            uint64_t *pat, uint32_t *first)
 {
-    const unsigned RV = p->rv;
-    p->wpat = p->win = p->wph = 0;
-    int want = t && t->win >= 0 ? t->win : 1;
-    if (!want || !p->rows_2d || !p->inner_res || (p->linear && p->nr > 3) || p->chunks < 3)
-        return;
+    const uint64_t chunks = (p->inner_size + RV - 1) / RV;
+    if (chunks < 3)
+        return 0;
     uint32_t i0[DMLCL_R1_ROWS_VEC_MAX], lo = UINT32_MAX, hi = 0;
-    uint64_t pat = 0;
     for (unsigned j = 0; j < RV; j++) {
         i0[j] = lower_index(p, p->inner_k, RV + j);
         lo = i0[j] < lo ? i0[j] : lo;
@@ -445,13 +461,30 @@ static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
     /* Entries are nibbles: a window of at most 16 columns. */
     const uint32_t win = hi - lo + (p->linear ? 2 : 1);
     if (win >= (p->linear ? 2 : 1) * RV || win > 16)
-        return;
+        return 0;
+    *pat = 0;
     for (unsigned j = 0; j < RV; j++)
-        pat |= (uint64_t)(i0[j] - lo) << (4 * j);
-    const uint64_t samples = p->chunks < 64 ? p->chunks : 64;
-    for (uint64_t s = 0; s < samples && !(t && t->win == 1); s++)
-        if (!window_fits(p, s * (p->chunks - 1) / (samples - 1), pat))
-            return;
+        *pat |= (uint64_t)(i0[j] - lo) << (4 * j);
+    const uint64_t samples = chunks < 64 ? chunks : 64;
+    for (uint64_t s = 0; s < samples && !forced; s++)
+        if (!window_fits(p, RV, s * (chunks - 1) / (samples - 1), *pat))
+            return 0;
+    *first = lo;
+    return win;
+}
+
+/* The row kernels' window for the plan's RV, where one applies (above). */
+static void pick_window(dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
+{
+    p->wpat = p->win = p->wph = 0;
+    int want = t && t->win >= 0 ? t->win : 1;
+    if (!want || !p->rows_2d || !p->inner_res || (p->linear && p->nr > 3))
+        return;
+    uint64_t pat;
+    uint32_t lo;
+    const uint32_t win = find_window(p, p->rv, t && t->win == 1, &pat, &lo);
+    if (!win)
+        return;
     p->wpat = pat;
     p->win = win;
     p->wph = p->linear ? 0 : lo % 4;
