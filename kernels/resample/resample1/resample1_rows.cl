@@ -40,13 +40,13 @@
 DEFINE_STORE_HALF(RV) /* FLOAT16's vector store of a row's RV results (family.cl) */
 #endif
 
-/* The window (WIN, WPAT: lib/resample/resample1/resample1_plan.c's pick_window). Neighbouring outputs of an
- * upsampled row share input columns: linear 2x reads 4 columns for 4 outputs, not 8. An
- * item whose outputs fit loads WIN consecutive columns (LINEAR: of each outer corner) once
- * per row and picks output j's (lower) column at window entry PAT(j), LINEAR's upper one
- * next to it; the entries are constants after unrolling, so the window lives in
- * registers. H200, linear 2x NCHW: 0.44 of copy with 16 loads per item and row, 0.66 with
- * 8. */
+/* The window (WIN, WPAT: lib/resample/resample1/resample1_plan.c's pick_window).
+ * Neighbouring outputs of an upsampled row share input columns: linear 2x reads 4 columns
+ * for 4 outputs, not 8. An item whose outputs fit loads WIN consecutive columns (LINEAR: of
+ * each outer corner) once per row and picks output j's (lower) column at window entry
+ * PAT(j), LINEAR's upper one next to it; the entries are constants after unrolling, so
+ * the window lives in registers. H200, linear 2x NCHW: 0.44 of copy with 16 loads per item
+ * and row, 0.66 with 8. */
 #ifndef WIN
 #define WIN 0
 #define WPAT 0

@@ -243,8 +243,9 @@ static uint32_t gpu_vec(const dmlcl__resample1_plan *p, const dmlcl__r1_tune *t)
     return !p->inner_res && p->inner_size >= 8 ? 8 : 4;
 }
 
-/* GPUs: 256-wide groups, 256 of them per compute unit before items loop (grid stride); units of gpu_vec() outputs, which amortise the outer coordinates (H200:
- * nearest 2x 0.57 of copy at 8 against 0.38 at 4; linear 2x 0.30 at 4, 0.26 at 8). CPUs
+/* GPUs: 256-wide groups, 256 of them per compute unit before items loop (grid stride);
+ * units of gpu_vec() outputs, which amortise the outer coordinates (H200: nearest 2x 0.57
+ * of copy at 8 against 0.38 at 4; linear 2x 0.30 at 4, 0.26 at 8). CPUs
  * (POCL): a fixed group of 64, since POCL compiles once per group size and a size left to
  * the runtime would follow the shape; 16 outputs per unit (a register's worth, on AVX-512)
  * give its per-item loop a longer inner run. */
