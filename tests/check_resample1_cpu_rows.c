@@ -238,6 +238,8 @@ START_TEST(inf_beside_weight_zero)
     setenv("DMLCL_RESAMPLE_PLAN", "rows=0,seg=256,cpu=3", 1);
     tu_resample1_f32(3, is, os, LINEAR, sc, rc_zeros, rc_zeros, in, out);
     unsetenv("DMLCL_RESAMPLE_PLAN");
+    if (tu_compile_only())
+        return;
     for (int r = 0; r < 2 * 6; r++)
         for (int x = 0; x < 128; x++) {
             const float got = out[128 * r + x], want = x % 2 ? INFINITY : in[x / 2];

@@ -58,24 +58,26 @@ static void forget_plan_override(void)
  * one, is the last tabled one, with at most 8 taps per coordinate and 3 tabled
  * dimensions): the rows kernel (GPUs' choice) with groups of 64 and of 32 spanning rows of
  * 35 (several rows per group, items past a row's end), the segment kernel (CPUs' choice)
- * with segments of 16 (a partial one per row) and 256 (longer than the row), and the 1-D
- * kernels. Linear 2x (4 taps), nearest 3x and
+ * with segments of 16 on rows of 35 (a partial one per row) and on rows of 9 (longer than
+ * the row; groups of 4 items), and the 1-D kernels. Linear 2x (4 taps), nearest 3x and
  * 5x (up to 4 and 7 taps), channels-last (columns of W x C), then randomized cases. Where
  * the columns cannot apply (12 taps, 4 tabled dimensions), the layouts fall back to the
- * 1-D kernels; 3 tabled dimensions (volumes) take them. */
+ * 1-D kernels; 3 tabled dimensions (volumes) take them. The second plan of a pair changes
+ * the group size (a local size) and the rows' width (an argument), not the segment's
+ * length (a compile constant): it compiles no program of its own. */
 START_TEST(every_launch_shape)
 {
-    static const struct { const char *plan, *variant; } plans[] = {
-        {"rows=1,seg=0", "variant=taps-rows"}, {"rows=1,seg=0,wg=32", "variant=taps-rows"},
-        {"rows=1,seg=16", "variant=taps-seg"}, {"seg=256,wg=4", "variant=taps-seg"},
-        {"rows=0", "variant=taps "}};
+    static const struct { const char *plan, *variant; uint32_t width; } plans[] = {
+        {"rows=1,seg=0", "variant=taps-rows", 35}, {"rows=1,seg=0,wg=32", "variant=taps-rows", 35},
+        {"rows=1,seg=16", "variant=taps-seg", 35}, {"rows=1,seg=16,wg=4", "variant=taps-seg", 9},
+        {"rows=0", "variant=taps ", 35}};
     static const dmlcl_tensor_data_type types[] = {F32, F16, U8};
-    const uint32_t os[4] = {2, 3, 9, 35};
-    uint64_t rng = 0x7a95;
+    uint64_t rng = 0x7a95, pair_rng = rng;
     char plan[320];
     for (size_t pl = 0; pl < sizeof plans / sizeof plans[0]; pl++) {
         setenv("DMLCL_RESAMPLE_PLAN", plans[pl].plan, 1);
         const char *want = plans[pl].variant;
+        const uint32_t os[4] = {2, 3, 9, plans[pl].width};
         const struct { int mode; float s; int fits; } shapes[] = {
             {LINEAR, 2, 1}, {NEAREST, 3, 1}, {NEAREST, 5, 1}, {NEAREST, 12, 0}};
         /* The second plan of a pair (another group size or segment: the same kernel)
@@ -109,14 +111,19 @@ START_TEST(every_launch_shape)
         grad_plan(&t, plan, sizeof plan);
         ck_assert_msg(strstr(plan, "variant=taps ") != NULL, "4 tabled: %s", plan);
         check_gcase(&rng, &t, 5);
-        /* Four random cases per layout, their ranks, types and modes turning with the
-         * layout (each case compiles a program or two: 9 per layout took 10 s). */
+        /* Four random cases per kernel, their ranks, types and modes turning with the
+         * kernel (each case compiles a program or two: 9 per layout took 10 s); the second
+         * plan of a pair runs the first's cases again, at its group size or segment. */
+        if (pl % 2 == 0)
+            pair_rng = rng;
+        uint64_t case_rng = pair_rng;
         for (int n = 0; n < 4; n++) {
-            const int r = n + (int)pl;
-            gcase c = random_gcase(&rng, 1 + (uint32_t)r % 4, types[r % 3], r % 2);
-            check_gcase(&rng, &c, 6 + n);
+            const int r = n + (int)(pl - pl % 2);
+            gcase c = random_gcase(&case_rng, 1 + (uint32_t)r % 4, types[r % 3], r % 2);
+            check_gcase(&case_rng, &c, 6 + n);
         }
     }
+    const uint32_t os[4] = {2, 3, 9, 35};
     setenv("DMLCL_RESAMPLE_PLAN", "rows=2", 1);
     gcase c = image_gcase(F32, LINEAR, os, 2, 2);
     dmlcl_operator *op = NULL;
@@ -276,7 +283,10 @@ START_TEST(tap_pattern_bit_for_bit)
             ng *= shapes[k].gs[d], no *= shapes[k].os[d];
         unsigned char *g = malloc(ng * elem), *a = malloc(no * elem), *b = malloc(no * elem);
         fill_random(&rng, t, g, ng);
-        for (int v = 0; v < 2; v++) {
+        /* Built only (tests/targets_test.sh, other CPU targets): the pattern's programs,
+         * whose vectors are the target's; the plain segment kernel (tp=0) has none and is
+         * built and run on the host's target here. */
+        for (int v = 0; v < 2 - tu_compile_only(); v++) {
             setenv("DMLCL_RESAMPLE_PLAN", v ? cases[n].off : cases[n].on, 1);
             dmlcl_tensor_desc tg = {t, 4, shapes[k].gs, NULL, 0};
             dmlcl_tensor_desc to = {t, 4, shapes[k].os, NULL, 0};

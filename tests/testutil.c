@@ -183,7 +183,8 @@ void tu_run_host(const dmlcl_operator_desc *od, const void *in, void *out)
     const void *ins[1] = {in};
     void *outs[1] = {out};
     tu_assert_ok(dmlcl_operator_create(tu_context(), od, &op));
-    tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
+    if (!tu_compile_only()) /* another CPU target's programs are built, not run */
+        tu_assert_ok(dmlcl_operator_execute_host(op, ins, outs));
     dmlcl_operator_release(op);
 }
 

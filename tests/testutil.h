@@ -85,7 +85,8 @@ void tu_int_store(dmlcl_tensor_data_type t, void *p, double v);
 uint64_t tu_alloc_failures(const dmlcl_operator_desc *od, const void *in, void *out);
 
 /* Creates the operator in tu_context(), runs it once on one host input and output
- * through execute_host and releases it; asserts that create and run succeed. */
+ * through execute_host and releases it; asserts that create and run succeed. Under
+ * $DMLCL_TEST_COMPILE_ONLY it creates and releases only (the output is not written). */
 void tu_run_host(const dmlcl_operator_desc *od, const void *in, void *out);
 /* Creates od on the shared context and releases it: its status; on failure the operator
  * pointer must have come back NULL. */
