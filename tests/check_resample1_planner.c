@@ -307,6 +307,13 @@ START_TEST(twelve_outputs_an_item)
     p = plan_f32(3, is, NULL, os3, NULL, 1, sc3, half8, mhalf8);
     ck_assert_uint_eq(p.rv, 12);
     ck_assert_uint_eq(p.win, 6);
+    /* 64 groups per compute unit down the rows (128 for LINEAR's others), where rows
+     * outnumber them: 2 x 60000 rows of 64 items, 4 rows a group, 2 rows a block. */
+    const uint64_t tall_is[3] = {2, 40000, 512}, tall_os[3] = {2, 60000, 768};
+    p = plan_f32(3, tall_is, NULL, tall_os, NULL, 1, sc15, half8, mhalf8);
+    ck_assert_uint_eq(p.rv, 12);
+    ck_assert_uint_eq(p.local2[0] * p.local2[1], 256);
+    ck_assert_uint_eq(p.global2[1], 132 * 64 / (p.global2[0] / p.local2[0]) * p.local2[1]);
     const uint64_t vis[4] = {2, 10, 10, 512}, vos[4] = {2, 15, 15, 768};
     const float vsc[4] = {1, 1.5f, 1.5f, 1.5f};
     p = plan_f32(4, vis, NULL, vos, NULL, 1, vsc, half8, mhalf8);

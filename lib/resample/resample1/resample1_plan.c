@@ -392,8 +392,10 @@ static void rows_blocks(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     const uint64_t groups0 = p->global2[0] / p->local2[0], rows = p->count / p->inner_size;
     /* Groups per compute unit down the rows. H200 (gpc=32 / 64 / 128 / 256 / 496): nearest
      * 2x 0.79 / 0.81 / 0.83 / 0.85 / 0.88 of copy; linear 2x 0.63 / 0.66 / 0.68 / 0.69 /
-     * 0.68, but linear 0.5x 0.91 / 0.97 / 0.96 / 0.91 / 0.83. */
-    uint64_t gpc = t && t->gpc ? t->gpc : p->linear ? 128 : 512;
+     * 0.68, but linear 0.5x 0.91 / 0.97 / 0.96 / 0.91 / 0.83. 12 outputs an item take 64:
+     * linear 1.5x at 1 GiB 0.80-0.81 with 128, 0.82-0.83 with 64 or 32, 0.81-0.82 with 96
+     * (0.84 at 4 GiB with 64, 96 or 128, three rounds). */
+    uint64_t gpc = t && t->gpc ? t->gpc : p->linear ? (p->rv == 12 ? 64 : 128) : 512;
     uint64_t want1 = (uint64_t)(lim->compute_units ? lim->compute_units : 1) * gpc / groups0;
     const uint64_t blocks = (rows + p->rb - 1) / p->rb;
     uint64_t need1 = (blocks + p->local2[1] - 1) / p->local2[1];
