@@ -245,7 +245,7 @@ static inline void store_row(__global elem_t *out, ulong out_off, const resample
             STORE_VEC(4, out + oo + x0 + q, res + q);
         return;
     }
-#elif RV != 12 && RV * (!LINEAR ? ELEM_BYTES : DTYPE == 9 ? 8 : 4) <= VEC_REG_BYTES
+#elif RV != 12 && RV * (DTYPE == 9 ? 8 : 4) <= VEC_REG_BYTES
     if (vec_store_ok(a, out_off, oo, x0, RV)) {
         STORE_VEC(RV, out + oo + x0, res);
         return;
