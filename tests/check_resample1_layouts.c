@@ -255,6 +255,9 @@ START_TEST(row_windows)
         {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1",
          "-DWPAT=0x876654432210 -DWIN=10 -DRV=12 -DPAIR_K=0"},
         {4, {1, 2, 6, 40}, {1, 2, 18, 120}, 0, "rows=1", "-DWIN=6 -DRV=12"},
+        /* 12 without the window: each output's own corners (the generic program that runs
+         * while a 1.5x plan's window is compiled has this shape). */
+        {4, {1, 2, 9, 50}, {1, 2, 18, 75}, 0, "rows=1,rv=12,win=0", NULL},
         {4, {1, 2, 9, 40}, {1, 2, 18, 80}, 0, "rows=1", /* 8: the default for 2x */
          "-DWPAT=0x43322110 -DWIN=6 -DRV=8 -DPAIR_K=0"},
         {4, {1, 2, 9, 44}, {1, 2, 18, 88}, 0, "rows=1,rv=16,pair=0",
