@@ -12,14 +12,32 @@ static const dmlcl__limits cpu = {4096, 2, 1, 64, 0}; /* AVX-512 */
 /* RESAMPLE_GRAD1, LINEAR, half-pixel offsets: the result is the forward input (res_sizes),
  * the source the forward output (src_sizes, each res_sizes x scale). NULL strides: packed.
  * The tables go into *t (the caller frees them). */
+static void plan_taps(dmlcl__taps_plan *p, dmlcl__taps_table *t, uint32_t rank,
+                      const uint64_t *res_sizes, const uint64_t *res_str,
+                      const uint64_t *src_str, const float *scales,
+                      const dmlcl__limits *lim, const char *tune_text, int force_idx64,
+                      int antialias);
+
 static void plan_grad(dmlcl__taps_plan *p, dmlcl__taps_table *t, uint32_t rank,
                       const uint64_t *res_sizes, const uint64_t *res_str,
                       const uint64_t *src_str, const float *scales,
                       const dmlcl__limits *lim, const char *tune_text, int force_idx64)
 {
+    plan_taps(p, t, rank, res_sizes, res_str, src_str, scales, lim, tune_text, force_idx64, 0);
+}
+
+/* plan_grad, or with antialias RESAMPLE3's antialiased filter: the source is the input
+ * (res_sizes / scales), the result its output. */
+static void plan_taps(dmlcl__taps_plan *p, dmlcl__taps_table *t, uint32_t rank,
+                      const uint64_t *res_sizes, const uint64_t *res_str,
+                      const uint64_t *src_str, const float *scales,
+                      const dmlcl__limits *lim, const char *tune_text, int force_idx64,
+                      int antialias)
+{
     uint64_t src_sizes[8];
     for (uint32_t d = 0; d < rank; d++)
-        src_sizes[d] = (uint64_t)((float)res_sizes[d] * scales[d]);
+        src_sizes[d] = antialias ? (uint64_t)((float)res_sizes[d] / scales[d] + 0.5f)
+                                 : (uint64_t)((float)res_sizes[d] * scales[d]);
     const dmlcl__tensor src = plan_tensor(rank, src_sizes, src_str,
                                           DMLCL_TENSOR_DATA_TYPE_FLOAT32, 4);
     const dmlcl__tensor res = plan_tensor(rank, res_sizes, res_str,
@@ -29,7 +47,11 @@ static void plan_grad(dmlcl__taps_plan *p, dmlcl__taps_table *t, uint32_t rank,
     for (uint32_t d = 0; d < rank; d++) {
         dmlcl__taps_dim dim = {res_sizes[d], src_sizes[d], scales[d], 0.5f, -0.5f,
                                0, res_sizes[d], 0, src_sizes[d], 0, 0, 0};
-        if (!dmlcl__taps_affine(1, 1, DMLCL__NEAREST_HALF_UP, 0, &dim, 0, NULL))
+        if (dmlcl__taps_affine(!antialias, 1, DMLCL__NEAREST_HALF_UP, antialias, &dim, 0, NULL))
+            ;
+        else if (antialias)
+            ck_assert(dmlcl__taps_add_forward(t, 1, &dim));
+        else
             ck_assert(dmlcl__taps_add_grad(t, 1, DMLCL__NEAREST_HALF_UP, &dim));
         dmlcl__taps_plan_dim(p, &src, &res, d, &dim);
     }
@@ -100,7 +122,7 @@ START_TEST(gpu_rows_kernel)
     ck_assert_uint_eq(p.global2[1] % 8, 0);
     ck_assert_uint_eq(p.cv, 1); /* channels-first: no channel vectors */
     ck_assert_ptr_nonnull(strstr(p.options, " -DRS=4 -DBDIM=3 -DCDIM=8 -DTMASK=0xc -DKF="));
-    ck_assert_ptr_nonnull(strstr(p.options, " -DXC=2"));
+    ck_assert_ptr_nonnull(strstr(p.options, " -DXC=2 -DBRUN=1"));
     ck_assert_str_eq(p.options_tp, p.options);
     dmlcl__taps_table_free(&t);
     plan_grad(&p, &t, 4, nchw, NULL, NULL, up2, &gpu, "xc=1", 0);
@@ -108,6 +130,7 @@ START_TEST(gpu_rows_kernel)
     ck_assert_uint_eq(p.local2[0], 64);
     ck_assert_uint_eq(p.global2[0], 64);
     ck_assert_ptr_null(strstr(p.options, "-DXC"));
+    ck_assert_ptr_null(strstr(p.options, "-DBRUN"));
     dmlcl__taps_table_free(&t);
     /* A volume (three tabled dimensions): four columns an item, the outer two's taps
      * decoded once per row for all (GRAD1 of trilinear 2x: 2.39x its forward pass with
@@ -118,6 +141,34 @@ START_TEST(gpu_rows_kernel)
     ck_assert_uint_eq(p.xc, 4);
     ck_assert_ptr_nonnull(strstr(p.options, "-DNT3=1"));
     ck_assert_ptr_nonnull(strstr(p.options, " -DTMASK=0x1c -DKF=4 -DXC=4"));
+    ck_assert_ptr_null(strstr(p.options, "-DBRUN")); /* volumes keep the offsets */
+    dmlcl__taps_table_free(&t);
+}
+END_TEST
+
+/* BRUN (a column's taps as KB consecutive source elements) only where they fit: not with
+ * source rows shorter than KB (3 -> 2 columns antialiased at scale 0.58: 3 taps, so KB 4,
+ * in a row of 3), nor with a source stride other than 1 along b. */
+START_TEST(gpu_runs_of_taps_where_they_fit)
+{
+    dmlcl__taps_plan p;
+    dmlcl__taps_table t;
+    const uint64_t out[4] = {1, 3, 32, 2};
+    const float down[4] = {1, 1, 0.5f, 0.58f};
+    plan_taps(&p, &t, 4, out, NULL, NULL, down, &gpu, "rows=1", 0, 1);
+    ck_assert_uint_eq(p.kb, 4);
+    ck_assert_ptr_nonnull(strstr(p.options, " -DXC=2"));
+    ck_assert_ptr_null(strstr(p.options, "-DBRUN"));
+    dmlcl__taps_table_free(&t);
+    const uint64_t wide[4] = {1, 3, 32, 64};
+    plan_taps(&p, &t, 4, wide, NULL, NULL, down, &gpu, "rows=1", 0, 1);
+    ck_assert_uint_eq(p.kb, 4);
+    ck_assert_ptr_nonnull(strstr(p.options, " -DXC=2 -DBRUN=1"));
+    dmlcl__taps_table_free(&t);
+    const uint64_t strided[4] = {3 * 128 * 128 * 2, 128 * 128 * 2, 128 * 2, 2};
+    plan_grad(&p, &t, 4, nchw, NULL, strided, up2, &gpu, "", 0);
+    ck_assert_ptr_nonnull(strstr(p.options, " -DXC=2"));
+    ck_assert_ptr_null(strstr(p.options, "-DBRUN"));
     dmlcl__taps_table_free(&t);
 }
 END_TEST
@@ -231,6 +282,7 @@ int main(void)
     tcase_add_test(tc, cpu_segments_and_their_pattern);
     tcase_add_test(tc, cpu_pattern_off_by_override);
     tcase_add_test(tc, gpu_rows_kernel);
+    tcase_add_test(tc, gpu_runs_of_taps_where_they_fit);
     tcase_add_test(tc, gpu_groups_per_compute_unit);
     tcase_add_test(tc, gpu_channels_last_vectors);
     tcase_add_test(tc, one_dimensional_kernels);

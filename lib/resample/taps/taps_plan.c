@@ -302,9 +302,12 @@ static int plan_1d(dmlcl__taps_plan *p, const dmlcl__tensor *src, const dmlcl__t
  * skips (BDIM, CDIM) and which dimensions are tabled (TMASK), so that it unrolls to the
  * dimensions there are and no branch depends on the arguments (otherwise GPU compilers
  * keep all 8 slots' fields in registers across the row loop); and KF, the most taps of
- * any row of the outer tabled dimension f (0: more than 8, a loop to each row's count). */
+ * any row of the outer tabled dimension f (0: more than 8, a loop to each row's count).
+ * Images with several columns an item (XC): BRUN where each column's KB taps can be KB
+ * consecutive source elements, b's source stride 1 and its source rows at least KB long
+ * (taps.cl's column_taps_run; volumes lost with it). */
 static void rows_options(const taps_args *a, const dmlcl__taps_table *t, unsigned xc,
-                         char *buf, size_t cap)
+                         unsigned kb, const dmlcl__tensor *src, char *buf, size_t cap)
 {
     unsigned mask = 0;
     for (unsigned d = 0; d < a->rank; d++)
@@ -312,8 +315,9 @@ static void rows_options(const taps_args *a, const dmlcl__taps_table *t, unsigne
     int n = snprintf(buf, cap, " -DRS=%u -DBDIM=%u -DCDIM=%u -DTMASK=0x%x -DKF=%u",
                      (unsigned)a->rank, (unsigned)a->inner, (unsigned)a->cdim, mask,
                      outer_tap_bound(a, t));
+    const int run = a->nt == 2 && a->bstr == 1 && src->sizes[a->inner] >= kb;
     if (xc > 1 && n > 0 && (size_t)n < cap)
-        snprintf(buf + n, cap - (size_t)n, " -DXC=%u", xc);
+        snprintf(buf + n, cap - (size_t)n, " -DXC=%u%s", xc, run ? " -DBRUN=1" : "");
 }
 
 /* " -DTPW=w -DTP=a,b,...": the w lane offsets (each 0..31) without w snprintf calls. */
@@ -341,9 +345,9 @@ void dmlcl__taps_plan_launch(dmlcl__taps_plan *p, const dmlcl__taps_table *t,
     p->kb = kb;
     p->args.sspan = src->span - p->src_base;
     p->idx64 = plan_1d(p, src, res, lim, force_idx64);
-    char rows[64] = "", tp[96] = "";
+    char rows[96] = "", tp[96] = "";
     if (kb && p->rows_2d && !p->segt) /* GPUs' rows kernel (CPUs keep fewer programs) */
-        rows_options(&p->args, t, p->xc, rows, sizeof rows);
+        rows_options(&p->args, t, p->xc, kb, src, rows, sizeof rows);
     if (kb && p->segt && p->tp[0] >= 0)
         tp_options(p->tp, p->tpw, tp);
     snprintf(p->options, sizeof p->options,
