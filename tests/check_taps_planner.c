@@ -9,25 +9,11 @@
 static const dmlcl__limits gpu = {1024, 132, 0, 64, 0};
 static const dmlcl__limits cpu = {4096, 2, 1, 64, 0}; /* AVX-512 */
 
-/* RESAMPLE_GRAD1, LINEAR, half-pixel offsets: the result is the forward input (res_sizes),
- * the source the forward output (src_sizes, each res_sizes x scale). NULL strides: packed.
- * The tables go into *t (the caller frees them). */
-static void plan_taps(dmlcl__taps_plan *p, dmlcl__taps_table *t, uint32_t rank,
-                      const uint64_t *res_sizes, const uint64_t *res_str,
-                      const uint64_t *src_str, const float *scales,
-                      const dmlcl__limits *lim, const char *tune_text, int force_idx64,
-                      int antialias);
-
-static void plan_grad(dmlcl__taps_plan *p, dmlcl__taps_table *t, uint32_t rank,
-                      const uint64_t *res_sizes, const uint64_t *res_str,
-                      const uint64_t *src_str, const float *scales,
-                      const dmlcl__limits *lim, const char *tune_text, int force_idx64)
-{
-    plan_taps(p, t, rank, res_sizes, res_str, src_str, scales, lim, tune_text, force_idx64, 0);
-}
-
-/* plan_grad, or with antialias RESAMPLE3's antialiased filter: the source is the input
- * (res_sizes / scales), the result its output. */
+/* RESAMPLE_GRAD1, LINEAR, half-pixel offsets (antialias 0): the result is the forward
+ * input (res_sizes), the source the forward output (src_sizes, each res_sizes x scale);
+ * antialias 1: RESAMPLE3's antialiased filter, the source the input (res_sizes / scales),
+ * the result its output. NULL strides: packed. The tables go into *t (the caller frees
+ * them). */
 static void plan_taps(dmlcl__taps_plan *p, dmlcl__taps_table *t, uint32_t rank,
                       const uint64_t *res_sizes, const uint64_t *res_str,
                       const uint64_t *src_str, const float *scales,
@@ -47,17 +33,23 @@ static void plan_taps(dmlcl__taps_plan *p, dmlcl__taps_table *t, uint32_t rank,
     for (uint32_t d = 0; d < rank; d++) {
         dmlcl__taps_dim dim = {res_sizes[d], src_sizes[d], scales[d], 0.5f, -0.5f,
                                0, res_sizes[d], 0, src_sizes[d], 0, 0, 0};
-        if (dmlcl__taps_affine(!antialias, 1, DMLCL__NEAREST_HALF_UP, antialias, &dim, 0, NULL))
-            ;
-        else if (antialias)
-            ck_assert(dmlcl__taps_add_forward(t, 1, &dim));
-        else
-            ck_assert(dmlcl__taps_add_grad(t, 1, DMLCL__NEAREST_HALF_UP, &dim));
+        if (!dmlcl__taps_affine(!antialias, 1, DMLCL__NEAREST_HALF_UP, antialias, &dim, 0,
+                                NULL))
+            ck_assert(antialias ? dmlcl__taps_add_forward(t, 1, &dim)
+                                : dmlcl__taps_add_grad(t, 1, DMLCL__NEAREST_HALF_UP, &dim));
         dmlcl__taps_plan_dim(p, &src, &res, d, &dim);
     }
     dmlcl__r1_tune tune;
     ck_assert_int_eq(dmlcl__r1_tune_parse(tune_text, &tune), 0);
     dmlcl__taps_plan_launch(p, t, &src, &res, lim, &tune, force_idx64);
+}
+
+static void plan_grad(dmlcl__taps_plan *p, dmlcl__taps_table *t, uint32_t rank,
+                      const uint64_t *res_sizes, const uint64_t *res_str,
+                      const uint64_t *src_str, const float *scales,
+                      const dmlcl__limits *lim, const char *tune_text, int force_idx64)
+{
+    plan_taps(p, t, rank, res_sizes, res_str, src_str, scales, lim, tune_text, force_idx64, 0);
 }
 
 static const uint64_t nchw[4] = {1, 3, 64, 64};

@@ -174,9 +174,18 @@ UNROLL_4
 /* Column x of the rows and segment kernels: a coordinate of the inner tabled dimension b
  * (and, channels-last, of the affine dimension c inside it). Its KB tap weights and source
  * offsets into wb/ob (taps past the row's count: weight 0, reading the row's first source
- * element, in bounds, dropped by the select), and returns its result offset. */
+ * element, in bounds, dropped by the select), and returns its result offset.
+ * BRUN (the rows kernel's, where the planner found b's source stride 1 and its source rows
+ * at least KB long): the KB taps are the consecutive elements from max(0, fb + cb - KB), in
+ * bounds, the row's cb taps at their end or (a row's first columns) their start, weight 0
+ * at the others, and ob[0] alone is set. The same terms in the same order, with weight-0
+ * terms before or after them: the same bits (row_sum says why a weight-0 term changes no
+ * sum). */
 #ifndef CV
 #define CV 1
+#endif
+#ifndef BRUN
+#define BRUN 0
 #endif
 static inline idx_t column_taps(idx_t x, const taps_args *a, __global const uint *tab,
                                 acc_t *wb, idx_t *ob)
@@ -185,11 +194,21 @@ static inline idx_t column_taps(idx_t x, const taps_args *a, __global const uint
     const idx_t xb = fdiv(x, a->cmul, a->cshr), xc = (x - xb * (idx_t)a->nc) * CV;
     __global const uint *rb = tab + (idx_t)a->btab + 3 * xb;
     const uint fb = rb[0], cb = rb[1], eb = rb[2];
+#if BRUN
+    const uint first = fb + cb >= KB ? fb + cb - KB : 0, skip = fb - first;
+#pragma unroll
+    for (uint j = 0; j < KB; j++) {
+        const int tap = j >= skip && j - skip < cb;
+        wb[j] = tap ? tap_weight(vload2(tap ? j - skip : 0, tab + eb)) : (acc_t)0;
+    }
+    ob[0] = (idx_t)first + xc * (idx_t)a->csrc;
+#else
 #pragma unroll
     for (uint j = 0; j < KB; j++) {
         wb[j] = j < cb ? tap_weight(vload2(j, tab + eb)) : (acc_t)0;
         ob[j] = (idx_t)(fb + (j < cb ? j : 0)) * (idx_t)a->bstr + xc * (idx_t)a->csrc;
     }
+#endif
     return xb * (idx_t)a->bres + xc * (idx_t)a->cres;
 }
 
@@ -366,9 +385,6 @@ static inline void row_sum(__global const elem_t *src, const taps_args *a,
 #ifndef XC
 #define XC 1
 #endif
-#ifndef BRUN
-#define BRUN 0
-#endif
 #if BRUN && (XC < 2 || CV > 1 || NT3)
 #error "BRUN needs XC > 1, CV 1 and two tabled dimensions"
 #endif
@@ -385,8 +401,8 @@ static inline acc_t column_sum(__global const elem_t *src, const acc_t *wa, cons
 #pragma unroll
     for (uint jf = 0; jf < KF; jf++) {
 #if BRUN
-        /* The column's taps are KB consecutive elements (column_taps_run): one address a
-         * row, the taps its constant steps. */
+        /* The column's taps are KB consecutive elements (column_taps): one address a row,
+         * the taps its constant steps. */
         __global const elem_t *run = ADDR_STEP(__global const elem_t, src, oa[jf] + ob[0]);
 #endif
 #pragma unroll
@@ -430,31 +446,6 @@ static inline void columns_s(__global const elem_t *src, __global const uint *ta
 }
 #endif
 
-#if BRUN
-/* column_taps for BRUN (the planner's: b's source stride 1 and its source rows at least KB
- * long): the KB taps read the consecutive elements from max(0, fb + cb - KB), in bounds,
- * the row's cb taps at their end or (a row's first columns) their start, weight 0 at the
- * others. The same terms in the same order, with weight-0 terms before or after them: the
- * same bits (row_sum says why a weight-0 term changes no sum). */
-static inline idx_t column_taps_run(idx_t x, const taps_args *a, __global const uint *tab,
-                                    acc_t *wb, idx_t *ob)
-{
-    const idx_t xb = fdiv(x, a->cmul, a->cshr), xc = x - xb * (idx_t)a->nc;
-    __global const uint *rb = tab + (idx_t)a->btab + 3 * xb;
-    const uint fb = rb[0], cb = rb[1], eb = rb[2];
-    const uint first = fb + cb >= KB ? fb + cb - KB : 0, skip = fb - first;
-#pragma unroll
-    for (uint j = 0; j < KB; j++) {
-        const int tap = j >= skip && j - skip < cb;
-        wb[j] = tap ? tap_weight(vload2(tap ? j - skip : 0, tab + eb)) : (acc_t)0;
-    }
-    ob[0] = (idx_t)first + xc * (idx_t)a->csrc;
-    return xb * (idx_t)a->bres + xc * (idx_t)a->cres;
-}
-#define COLUMN_TAPS column_taps_run
-#else
-#define COLUMN_TAPS column_taps
-#endif
 
 static void rows_columns(__global const elem_t *src, __global elem_t *dst,
                          __global const uint *tab, const taps_args *a, idx_t x, idx_t rows)
@@ -467,7 +458,7 @@ static void rows_columns(__global const elem_t *src, __global elem_t *dst,
     for (int k = 0; k < XC; k++) {
         const idx_t xk = x + (idx_t)k * gx;
         live[k] = xk < (idx_t)a->nx;
-        ox[k] = COLUMN_TAPS(live[k] ? xk : 0, a, tab, wb[k], ob[k]);
+        ox[k] = column_taps(live[k] ? xk : 0, a, tab, wb[k], ob[k]);
     }
     for (idx_t r = (idx_t)get_global_id(1); r < rows; r += (idx_t)get_global_size(1)) {
         const outer_row o = row_split(r, a, tab);

@@ -305,7 +305,7 @@ static int plan_1d(dmlcl__taps_plan *p, const dmlcl__tensor *src, const dmlcl__t
  * any row of the outer tabled dimension f (0: more than 8, a loop to each row's count).
  * Images with several columns an item (XC): BRUN where each column's KB taps can be KB
  * consecutive source elements, b's source stride 1 and its source rows at least KB long
- * (taps.cl's column_taps_run; volumes lost with it). */
+ * (taps.cl's column_taps; volumes lost with it). */
 static void rows_options(const taps_args *a, const dmlcl__taps_table *t, unsigned xc,
                          unsigned kb, const dmlcl__tensor *src, char *buf, size_t cap)
 {
