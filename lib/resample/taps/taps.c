@@ -22,7 +22,7 @@ typedef struct taps_impl {
     cl_kernel kernel;
     cl_mem table; /* NULL when every dimension is affine */
     /* What the table was built from: each dimension's key (dim_key), for the memo. */
-    uint64_t tkey[8 * DIM_KEY];
+    uint64_t tkey[8 * DIM_KEY + 1]; /* and whether the taps are baked (build) */
     size_t tkey_words;
     char options[640]; /* the program's, for dmlcl_operator_plan() */
     dmlcl__spec pending; /* the pattern's program while it builds (core/specialize.h) */
@@ -204,6 +204,17 @@ static dmlcl_status build(dmlcl_operator *op, taps_impl *im, int grad, int linea
         dims[d] = p;
         dmlcl__taps_plan_dim(&im->s.plan, src, res, d, &p);
     }
+    /* The float kernels' weights (taps.h), once per rows: same_map's dimensions share
+     * them. The memo keeps the rows unbaked, for every data type. */
+    const int bake = src->type != DMLCL_TENSOR_DATA_TYPE_FLOAT64;
+    for (uint32_t d = 0; bake && d < res->rank; d++) {
+        int shared = 0;
+        for (uint32_t e = 0; e < d; e++)
+            shared |= dims[e].row_word == dims[d].row_word;
+        if (dims[d].row_word != UINT64_MAX && !shared)
+            dmlcl__taps_bake(t, &dims[d]);
+    }
+    im->tkey[im->tkey_words++] = (uint64_t)bake;
     return DMLCL_SUCCESS;
 }
 

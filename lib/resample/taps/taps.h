@@ -5,7 +5,9 @@
  * result coordinate {first source index, tap count, word offset of its taps}, then the
  * taps, 2 words each {float bits of w, code}: weight (code & 1 ? 1 - w : 0) +
  * (code & 2 ? w : 0). A dimension whose rows all read one element with weight 1 at
- * first + r * step is affine and leaves no rows (a plain stride). */
+ * first + r * step is affine and leaves no rows (a plain stride). The device's table
+ * for a float accumulator (every data type but FLOAT64) holds each tap's weight itself
+ * in place of w (dmlcl__taps_bake). */
 #ifndef DMLCL_RESAMPLE_TAPS_H
 #define DMLCL_RESAMPLE_TAPS_H
 #include "core/op.h"
@@ -46,6 +48,13 @@ void dmlcl__taps_rows_out(const dmlcl__taps_table *t, const dmlcl__taps_dim *p, 
  * p->row_word. Returns 0 when out of memory. */
 int dmlcl__taps_rows_in(dmlcl__taps_table *t, dmlcl__taps_dim *p, const uint32_t *w,
                         uint64_t nwords);
+/* Dimension p's taps for the kernels that accumulate in float (every data type but
+ * FLOAT64): each tap's first word becomes its weight, computed in float as those kernels
+ * computed it from {w, code} (1 - w rounded to float, then the sum of the coded parts), so
+ * that they read one word a tap and decode nothing: the same weights, bit for bit. The
+ * code stays. Call it once per dimension's rows (dimensions may share them). */
+void dmlcl__taps_bake(dmlcl__taps_table *t, const dmlcl__taps_dim *p);
+
 /* RESAMPLE3 (LINEAR): result = output, source = input; antialiased with scale < 1: the
  * widened, normalized triangle filter; otherwise RESAMPLE1's two taps. */
 int dmlcl__taps_add_forward(dmlcl__taps_table *t, int antialiased, dmlcl__taps_dim *p);

@@ -395,6 +395,21 @@ int dmlcl__taps_add_forward(dmlcl__taps_table *t, int antialiased, dmlcl__taps_d
 }
 
 
+void dmlcl__taps_bake(dmlcl__taps_table *t, const dmlcl__taps_dim *p)
+{
+    const uint32_t *r = t->words + p->row_word;
+    for (uint64_t i = 0; i < p->n; i++) {
+        uint32_t *e = t->words + r[3 * i + 2];
+        for (uint32_t j = 0; j < r[3 * i + 1]; j++, e += 2) {
+            float w;
+            memcpy(&w, &e[0], 4);
+            const float lo = 1.0f - w, both = lo + w;
+            const float v = e[1] == 1 ? lo : e[1] == 2 ? w : e[1] == 3 ? both : 0.0f;
+            memcpy(&e[0], &v, 4);
+        }
+    }
+}
+
 void dmlcl__taps_rows_out(const dmlcl__taps_table *t, const dmlcl__taps_dim *p, uint32_t *w)
 {
     const uint64_t base = p->row_word;
