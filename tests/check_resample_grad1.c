@@ -55,6 +55,38 @@ START_TEST(linear_by_hand)
 }
 END_TEST
 
+/* The device's tap table holds each tap's weight itself for the float accumulators and
+ * {w, code} for FLOAT64 (lib/resample/taps/taps.h): a FLOAT32 and a FLOAT64 operator of
+ * one shape in one context share no table, whichever is created first (a shape of its own
+ * for each order: rank 1, then 2 with a leading 1). Forward 3 -> 6 linear, pixel centres:
+ * x = -0.25 (clamped to 0), 0.25, 0.75, 1.25, 1.75, 2.25 (clamped to 2); gradient {1, ...,
+ * 6}: 1 + 2 (0.75) + 3 (0.25), 2 (0.25) + 3 (0.75) + 4 (0.75) + 5 (0.25), 4 (0.25) + 5
+ * (0.75) + 6. */
+START_TEST(float_and_double_tables_apart)
+{
+    const uint32_t gs[2] = {1, 6}, os[2] = {1, 3};
+    const float sc[2] = {1, 2}, g[6] = {1, 2, 3, 4, 5, 6}, want[3] = {3.25f, 7, 10.75f};
+    const double gd[6] = {1, 2, 3, 4, 5, 6};
+    for (int first = 0; first < 2; first++) {
+        const uint32_t rank = 1 + (uint32_t)first, d = 2 - rank; /* the trailing dimensions */
+        float out[3] = {0};
+        double outd[3] = {0};
+        for (int k = 0; k < 2; k++) {
+            if (k == first)
+                grad_host(F32, rank, gs + d, os + d, LINEAR, INC, sc + d, tu_pix_in, tu_pix_out,
+                          g, out);
+            else
+                grad_host(F64, rank, gs + d, os + d, LINEAR, INC, sc + d, tu_pix_in, tu_pix_out,
+                          gd, outd);
+        }
+        for (int i = 0; i < 3; i++)
+            ck_assert_msg(out[i] == want[i] && outd[i] == (double)want[i],
+                          "%s created first: FLOAT32 %g, FLOAT64 %g at %d, expected %g",
+                          first ? "FLOAT64" : "FLOAT32", out[i], outd[i], i, want[i]);
+    }
+}
+END_TEST
+
 /* INT8/UINT8: the sum is float, rounded half to even and saturated once, on the store.
  * Forward 1 -> 4 nearest: input 0 gets all four gradients. Linear 2 -> 4 (weights as in
  * linear_by_hand): gradient {1, 2, 0, 0} gives a = 1 + 1.5 = 2.5, b = 0.5. */
@@ -350,6 +382,7 @@ Suite *resample_grad1_suite(void)
     tcase_add_unchecked_fixture(tc, NULL, report);
     tcase_add_test(tc, directml_example);
     tcase_add_test(tc, linear_by_hand);
+    tcase_add_test(tc, float_and_double_tables_apart);
     tcase_add_test(tc, int8_by_hand);
     tcase_add_test(tc, int16_by_hand);
     tcase_add_loop_test(tc, randomized_against_scatter, 0, 10);
