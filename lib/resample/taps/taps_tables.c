@@ -403,7 +403,10 @@ void dmlcl__taps_bake(dmlcl__taps_table *t, const dmlcl__taps_dim *p)
         for (uint32_t j = 0; j < r[3 * i + 1]; j++, e += 2) {
             float w;
             memcpy(&w, &e[0], 4);
-            const float lo = 1.0f - w, both = lo + w;
+            /* Each step rounded to float, as the kernels round it (coord.h's ROUNDED_FLOAT:
+             * excess precision otherwise on x87). */
+            const ROUNDED_FLOAT lo = 1.0f - w;
+            const ROUNDED_FLOAT both = lo + w;
             const float v = e[1] == 1 ? lo : e[1] == 2 ? w : e[1] == 3 ? both : 0.0f;
             memcpy(&e[0], &v, 4);
         }
