@@ -265,11 +265,15 @@ START_TEST(tap_pattern_bit_for_bit)
         {{2, 18, 82, 4}, {2, 9, 41, 4}, {1, 2, 2, 1}, LINEAR},
         {{1, 2, 30, 200}, {1, 2, 15, 100}, {1, 1, 2, 2}, NEAREST},
     };
-    static const struct { int shape; dmlcl_tensor_data_type t; const char *on, *off; } cases[] = {
-        {0, F32, "seg=512,tp=1", "seg=512,tp=0"}, {0, F16, "seg=32,tp=1", "seg=32,tp=0"},
-        {0, U8, "seg=32,tp=1", "seg=32,tp=0"},    {1, F64, "seg=512,tp=1", "seg=512,tp=0"},
-        {2, I8, "seg=512,tp=1", "seg=512,tp=0"},  {3, F32, "seg=32,tp=1", "seg=32,tp=0"},
-        {0, I16, "seg=32,tp=1", "seg=32,tp=0"},   {2, U16, "seg=512,tp=1", "seg=512,tp=0"},
+    /* inf: every fifth gradient element +Inf: a tap of weight 0 adds nothing, not the NaN
+     * of 0 x Inf, in the pattern's vectors as in the plain loop (a vector summed without
+     * the choice per term fails here). */
+    static const struct { int shape; dmlcl_tensor_data_type t; const char *on, *off; int inf; } cases[] = {
+        {0, F32, "seg=512,tp=1", "seg=512,tp=0", 0}, {0, F16, "seg=32,tp=1", "seg=32,tp=0", 0},
+        {0, U8, "seg=32,tp=1", "seg=32,tp=0", 0},    {1, F64, "seg=512,tp=1", "seg=512,tp=0", 0},
+        {2, I8, "seg=512,tp=1", "seg=512,tp=0", 0},  {3, F32, "seg=32,tp=1", "seg=32,tp=0", 0},
+        {0, I16, "seg=32,tp=1", "seg=32,tp=0", 0},   {2, U16, "seg=512,tp=1", "seg=512,tp=0", 0},
+        {0, F32, "seg=512,tp=1", "seg=512,tp=0", 1}, {1, F16, "seg=32,tp=1", "seg=32,tp=0", 1},
     };
     uint64_t rng = 0x7a9;
     for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
@@ -283,6 +287,10 @@ START_TEST(tap_pattern_bit_for_bit)
             ng *= shapes[k].gs[d], no *= shapes[k].os[d];
         unsigned char *g = malloc(ng * elem), *a = malloc(no * elem), *b = malloc(no * elem);
         fill_random(&rng, t, g, ng);
+        const uint32_t f32_inf = 0x7f800000u;
+        const uint16_t f16_inf = 0x7c00u;
+        for (size_t e = 0; cases[n].inf && e < ng; e += 5)
+            memcpy(g + e * elem, t == F32 ? (const void *)&f32_inf : (const void *)&f16_inf, elem);
         /* Built only (tests/targets_test.sh, other CPU targets): the pattern's programs,
          * whose vectors are the target's; the plain segment kernel (tp=0) has none and is
          * built and run on the host's target here. */
