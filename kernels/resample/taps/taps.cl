@@ -455,7 +455,6 @@ static inline void columns_s(__global const elem_t *src, __global const uint *ta
 }
 #endif
 
-
 static void rows_columns(__global const elem_t *src, __global elem_t *dst,
                          __global const uint *tab, const taps_args *a, idx_t x, idx_t rows)
 {

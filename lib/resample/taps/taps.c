@@ -190,6 +190,8 @@ static dmlcl_status build(dmlcl_operator *op, taps_impl *im, int grad, int linea
     dmlcl__taps_dim dims[8];
     uint64_t floor_words = 0;
     dmlcl_status st;
+    /* The float kernels read baked weights (taps.h); the table's key says so. */
+    const int bake = src->type != DMLCL_TENSOR_DATA_TYPE_FLOAT64;
     dmlcl__taps_plan_init(&im->s.plan, src, res);
     for (uint32_t d = 0; d < res->rank; d++) {
         dmlcl__taps_dim p = {res->whole[d], src->whole[d], scales[d], in_offsets[d],
@@ -198,21 +200,17 @@ static dmlcl_status build(dmlcl_operator *op, taps_impl *im, int grad, int linea
         uint64_t *key = im->tkey + im->tkey_words;
         dim_key(grad, linear, rule, antialiased, &p, key);
         im->tkey_words += DIM_KEY;
-        if (!same_map(dims, d, &p) &&
-            (st = add_dim(op, t, grad, linear, rule, antialiased, &p, d, key, &floor_words)))
-            return st;
+        if (!same_map(dims, d, &p)) {
+            if ((st = add_dim(op, t, grad, linear, rule, antialiased, &p, d, key,
+                              &floor_words)))
+                return st;
+            /* Baked once, as its own rows are added (same_map's dimensions share them),
+             * after add_dim gave the memo its rows unbaked, for every data type. */
+            if (bake && p.row_word != UINT64_MAX)
+                dmlcl__taps_bake(t, &p);
+        }
         dims[d] = p;
         dmlcl__taps_plan_dim(&im->s.plan, src, res, d, &p);
-    }
-    /* The float kernels' weights (taps.h), once per rows: same_map's dimensions share
-     * them. The memo keeps the rows unbaked, for every data type. */
-    const int bake = src->type != DMLCL_TENSOR_DATA_TYPE_FLOAT64;
-    for (uint32_t d = 0; bake && d < res->rank; d++) {
-        int shared = 0;
-        for (uint32_t e = 0; e < d; e++)
-            shared |= dims[e].row_word == dims[d].row_word;
-        if (dims[d].row_word != UINT64_MAX && !shared)
-            dmlcl__taps_bake(t, &dims[d]);
     }
     im->tkey[im->tkey_words++] = (uint64_t)bake;
     return DMLCL_SUCCESS;
