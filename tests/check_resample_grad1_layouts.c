@@ -255,7 +255,9 @@ static void fill_random(uint64_t *rng, dmlcl_tensor_data_type t, unsigned char *
  * the same terms in the same order as its column-by-column loop (tp=0): the same bits, in
  * every data type, for images (odd widths: the rows' last vectors and the edges go column
  * by column), channels-last runs of 8 and 4 channels, segments of 512 and of 32 columns,
- * linear and nearest. The plan names the pattern. (Few cases: two compiles each, and
+ * linear and nearest; and with the pattern's non-temporal stores (nt=1: rows of 133
+ * floats, some starting a 64-byte line, most not). The plan names the pattern. (Few
+ * cases: two compiles each, and
  * tests/targets_test.sh builds them for two more targets; each type comes once.) */
 START_TEST(tap_pattern_bit_for_bit)
 {
@@ -274,6 +276,7 @@ START_TEST(tap_pattern_bit_for_bit)
         {2, I8, "seg=512,tp=1", "seg=512,tp=0", 0},  {3, F32, "seg=32,tp=1", "seg=32,tp=0", 0},
         {0, I16, "seg=32,tp=1", "seg=32,tp=0", 0},   {2, U16, "seg=512,tp=1", "seg=512,tp=0", 0},
         {0, F32, "seg=512,tp=1", "seg=512,tp=0", 1}, {1, F16, "seg=32,tp=1", "seg=32,tp=0", 1},
+        {0, F32, "seg=512,tp=1,nt=1", "seg=512,tp=0", 0},
     };
     uint64_t rng = 0x7a9;
     for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
@@ -306,6 +309,8 @@ START_TEST(tap_pattern_bit_for_bit)
             const char *plan = dmlcl_operator_plan(op);
             ck_assert_msg(strstr(plan, "variant=taps-seg") && (strstr(plan, "-DTP=") == NULL) == v,
                           "case %zu, %s: %s", n, v ? cases[n].off : cases[n].on, plan);
+            const int nt = !v && strstr(cases[n].on, "nt=1");
+            ck_assert_msg((strstr(plan, "-DSEGNT=1") != NULL) == nt, "case %zu: %s", n, plan);
             dmlcl_operator_release(op);
             if (!tu_compile_only())
                 tu_run_host(&od, g, v ? b : a);

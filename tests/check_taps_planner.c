@@ -95,6 +95,41 @@ START_TEST(cpu_pattern_off_by_override)
 }
 END_TEST
 
+/* CPUs: results of 16 MiB or more in FLOAT32 go out as non-temporal stores (SEGNT), in
+ * the pattern's program only; not below that size, not with 16-byte registers (SSE), not
+ * with nt=0; nt=1 asks for them at any size. */
+START_TEST(cpu_non_temporal_stores_beyond_the_caches)
+{
+    static const uint64_t big[4] = {1, 4, 1024, 1024}; /* 16 MiB of results */
+    static const dmlcl__limits sse = {4096, 2, 1, 16, 0};
+    dmlcl__taps_plan p;
+    dmlcl__taps_table t;
+    plan_grad(&p, &t, 4, big, NULL, NULL, up2, &cpu, "", 0);
+    ck_assert_int_eq(p.seg_nt, 1);
+    ck_assert_ptr_nonnull(strstr(p.options_tp, " -DSEGNT=1"));
+    ck_assert_ptr_null(strstr(p.options, "SEGNT"));
+    dmlcl__taps_table_free(&t);
+    static const uint64_t below[4] = {1, 4, 1024, 1023};
+    plan_grad(&p, &t, 4, below, NULL, NULL, up2, &cpu, "", 0);
+    ck_assert_int_eq(p.seg_nt, 0);
+    ck_assert_ptr_null(strstr(p.options_tp, "SEGNT"));
+    dmlcl__taps_table_free(&t);
+    plan_grad(&p, &t, 4, big, NULL, NULL, up2, &sse, "", 0);
+    ck_assert_int_eq(p.seg_nt, 0);
+    dmlcl__taps_table_free(&t);
+    plan_grad(&p, &t, 4, big, NULL, NULL, up2, &cpu, "nt=0", 0);
+    ck_assert_ptr_null(strstr(p.options_tp, "SEGNT"));
+    dmlcl__taps_table_free(&t);
+    plan_grad(&p, &t, 4, nchw, NULL, NULL, up2, &cpu, "nt=1", 0);
+    ck_assert_ptr_nonnull(strstr(p.options_tp, " -DSEGNT=1"));
+    dmlcl__taps_table_free(&t);
+    plan_grad(&p, &t, 4, nchw, NULL, NULL, up2, &cpu, "nt=1,tp=0", 0); /* no pattern */
+    ck_assert_int_eq(p.seg_nt, 0);
+    ck_assert_str_eq(p.options_tp, p.options);
+    dmlcl__taps_table_free(&t);
+}
+END_TEST
+
 /* GPUs: the rows kernel, two columns an item (x and x + the range's width: a row's outer
  * taps serve both), a group spanning the 32 items of the 64 columns (a power of two, 256
  * items in all), its outer loop unrolled to the plan's dimensions by build options;
@@ -273,6 +308,7 @@ int main(void)
     TCase *tc = tcase_create("launch");
     tcase_add_test(tc, cpu_segments_and_their_pattern);
     tcase_add_test(tc, cpu_pattern_off_by_override);
+    tcase_add_test(tc, cpu_non_temporal_stores_beyond_the_caches);
     tcase_add_test(tc, gpu_rows_kernel);
     tcase_add_test(tc, gpu_runs_of_taps_where_they_fit);
     tcase_add_test(tc, gpu_groups_per_compute_unit);

@@ -13,8 +13,8 @@
  * whose inner rows have at most KB taps), NT3 (three tabled dimensions: the column
  * kernels' second outer one), SEGT (columns per item of the segment kernel), CV (FLOAT32
  * channels-last: channels per item of the rows kernel, one vector load per tap), TP (the
- * segment kernel's pattern: TPW lane offsets, see there). Shapes and tables are
- * arguments. */
+ * segment kernel's pattern: TPW lane offsets, see there), SEGNT (its non-temporal
+ * stores). Shapes and tables are arguments. */
 
 /* The arguments (taps_args), one header with the host (taps.c). */
 #include "resample/taps/args.h"
@@ -766,13 +766,26 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
         });
         if (contig) { /* consecutive outputs: a loop of plain stores, not a scatter */
             __global elem_t *d = dst + o.oo + ox[0];
-            for (int x = 0; x < n; x++)
+            int x = 0;
+#if SEGNT && DTYPE == 1 && defined(TP)
+            /* SEGNT (the planner's, FLOAT32 results beyond the caches): from a row that
+             * starts a 64-byte line, its vectors as non-temporal stores, which write a
+             * line without reading it first (the rest: plain stores). Through TP's
+             * pointer types, not vload16: no builtin returns more than a register. */
+            if (((ulong)d & 63) == 0)
+                for (; x + TP_V <= n; x += TP_V)
+                    __builtin_nontemporal_store(TP_PRIV(acc + x), (__global tp_acc *)(d + x));
+#endif
+            for (; x < n; x++)
                 STORE(d, x, acc[x]);
         } else {
             for (int x = 0; x < n; x++)
                 STORE(dst, o.oo + ox[x], acc[x]);
         }
     }
+#if SEGNT
+    write_mem_fence(CLK_GLOBAL_MEM_FENCE); /* as memcpy's streaming stores end */
+#endif
 }
 #endif
 #endif

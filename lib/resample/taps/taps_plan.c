@@ -335,6 +335,26 @@ static void tp_options(const int *tp, unsigned w, char *out)
     *s = 0;
 }
 
+/* The segment kernel's non-temporal stores (SEGNT): FLOAT32 results beyond the caches
+ * (16 MiB, as RESAMPLE1's CR_NT) with registers of 32 bytes or more ($DMLCL_RESAMPLE_PLAN's
+ * nt=0|1 decides), where the kernel writes whole 64-byte lines of a row: writing a line
+ * then costs no read of it first. In the pattern's program only, so that the generic one
+ * serves every size. The 2-core host (AVX2, `--mb 128`, alternating with plain stores,
+ * ratio to copy): five rounds of 5 runs, GRAD1 of linear 2x 0.42-0.48 -> 0.49-0.54,
+ * channels-last 0.55-0.60 -> 0.62-0.67; four of 9 runs, 0.43-0.47 -> 0.46-0.52 and
+ * 0.54-0.60 -> 0.55-0.66 (a noisy host: three more rounds of 5 runs showed linear 2x the
+ * same either way). */
+static int pick_seg_nt(const dmlcl__taps_plan *p, const dmlcl__tensor *res,
+                       const dmlcl__limits *lim, const dmlcl__r1_tune *tune)
+{
+    if (!p->segt || p->tp[0] < 0 || res->type != DMLCL_TENSOR_DATA_TYPE_FLOAT32)
+        return 0;
+    if (tune->nt >= 0)
+        return tune->nt;
+    const int wide = !lim->simd_bytes || lim->simd_bytes >= 32;
+    return wide && p->args.count * res->elem_size >= (16u << 20);
+}
+
 void dmlcl__taps_plan_launch(dmlcl__taps_plan *p, const dmlcl__taps_table *t,
                              const dmlcl__tensor *src, const dmlcl__tensor *res,
                              const dmlcl__limits *lim, const dmlcl__r1_tune *tune,
@@ -350,6 +370,9 @@ void dmlcl__taps_plan_launch(dmlcl__taps_plan *p, const dmlcl__taps_table *t,
         rows_options(&p->args, t, p->xc, kb, src, rows, sizeof rows);
     if (kb && p->segt && p->tp[0] >= 0)
         tp_options(p->tp, p->tpw, tp);
+    p->seg_nt = kb && pick_seg_nt(p, res, lim, tune);
+    if (p->seg_nt)
+        strcat(tp, " -DSEGNT=1");
     snprintf(p->options, sizeof p->options,
              "-DDTYPE=%d -DELEM_BYTES=%u -DIDX64=%d -DNT2=%d -DNT3=%d -DKB=%u -DSEGT=%u -DCV=%u%s",
              (int)src->type, src->elem_size, p->idx64, p->args.nt == 2,

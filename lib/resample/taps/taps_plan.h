@@ -21,6 +21,7 @@ typedef struct dmlcl__taps_plan {
     unsigned xc;                  /* ... and its columns per item (1: one) */
     int tp[16];                   /* the segment kernel's pattern (tp[0] < 0: none) */
     unsigned tpw;                 /* its lanes: two registers (dmlcl__simd_lanes) */
+    int seg_nt;                   /* its non-temporal stores (SEGNT, with the pattern) */
     int idx64;                    /* 64-bit index arithmetic */
     const char *kernel;           /* resample_taps, resample_taps_rows or _seg */
     char options[640];            /* the generic program's build options */
