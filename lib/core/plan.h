@@ -29,6 +29,19 @@ static inline uint32_t dmlcl__simd_lanes(const dmlcl__limits *lim, uint32_t elem
     return n > 16 ? 16 : n < 2 ? 2 : n;
 }
 
+/* Results of at least this many bytes are beyond a CPU's caches: its kernels' stores may
+ * go out non-temporal. */
+#define DMLCL_NT_MIN_BYTES ((uint64_t)16 << 20)
+
+/* Whether a CPU kernel's computed (not copied) results of `bytes` pay for non-temporal
+ * stores: beyond the caches, and with vector registers of 32 bytes or more (with SSE's
+ * 16, POCL, linear 1.5x fell from 9.0-11.5 to 7.3-7.7 GB/s with them). */
+static inline int dmlcl__nt_stores_pay(const dmlcl__limits *lim, uint64_t bytes)
+{
+    const int wide = !lim->simd_bytes || lim->simd_bytes >= 32;
+    return wide && bytes >= DMLCL_NT_MIN_BYTES;
+}
+
 /* ---- fast division (fastdiv.c) ---------------------------------------------------------
  * q = n / d for every n < 2^bits as t = mul_hi(n, mul); q = (t + ((n - t) >> sh1)) >> sh2
  * (Granlund & Montgomery): kernels get mul and sh1 | sh2 << 8 instead of dividing. */

@@ -823,10 +823,11 @@ static void launch_cpu_rows(dmlcl__resample1_plan *p, const dmlcl__limits *lim,
     /* LINEAR stores non-temporal only from FLOAT32 and FLOAT64 (the kernel's CR_NT), and
      * only with registers of 32 bytes or more: with SSE's 16 (POCL_KERNELLIB_NAME=sse2,
      * --mb 128, 3 alternating rounds) linear 1.5x fell from 9.0-11.5 to 7.3-7.7 GB/s with
-     * them, linear 0.5x the same either way. */
-    const int wide = !lim->simd_bytes || lim->simd_bytes >= 32;
-    const int nt_type = !p->linear || (elem_size >= 4 && wide);
-    p->cpu_nt = t && t->nt >= 0 ? t->nt : nt_type && p->count * elem_size >= (16u << 20);
+     * them, linear 0.5x the same either way. Nearest: any register width. */
+    const uint64_t out_bytes = p->count * elem_size;
+    const int nt_pay = p->linear ? elem_size >= 4 && dmlcl__nt_stores_pay(lim, out_bytes)
+                                 : out_bytes >= DMLCL_NT_MIN_BYTES;
+    p->cpu_nt = t && t->nt >= 0 ? t->nt : nt_pay;
     p->cpu_span = p->inner_res ? (p->inner_nin - 1) * p->inner_in + 1 : 0;
     /* Lanes of the accumulators (LINEAR: float, double for FLOAT64) or of the elements:
      * two registers (the kernel's CR_W says why). */

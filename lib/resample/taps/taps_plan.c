@@ -335,9 +335,9 @@ static void tp_options(const int *tp, unsigned w, char *out)
     *s = 0;
 }
 
-/* The segment kernel's non-temporal stores (SEGNT): FLOAT32 results beyond the caches
- * (16 MiB, as RESAMPLE1's CR_NT) with registers of 32 bytes or more ($DMLCL_RESAMPLE_PLAN's
- * nt=0|1 decides), where the kernel writes whole 64-byte lines of a row: writing a line
+/* The segment kernel's non-temporal stores (SEGNT): FLOAT32 results where they pay
+ * (dmlcl__nt_stores_pay, as for RESAMPLE1's CR_NT; $DMLCL_RESAMPLE_PLAN's nt=0|1
+ * decides), where the kernel writes whole 64-byte lines of a row: writing a line
  * then costs no read of it first. In the pattern's program only, so that the generic one
  * serves every size. The 2-core host (AVX2, `--mb 128`, alternating with plain stores,
  * ratio to copy): five rounds of 5 runs, GRAD1 of linear 2x 0.42-0.48 -> 0.49-0.54,
@@ -349,10 +349,8 @@ static int pick_seg_nt(const dmlcl__taps_plan *p, const dmlcl__tensor *res,
 {
     if (!p->segt || p->tp[0] < 0 || res->type != DMLCL_TENSOR_DATA_TYPE_FLOAT32)
         return 0;
-    if (tune->nt >= 0)
-        return tune->nt;
-    const int wide = !lim->simd_bytes || lim->simd_bytes >= 32;
-    return wide && p->args.count * res->elem_size >= (16u << 20);
+    return tune->nt >= 0 ? tune->nt
+                         : dmlcl__nt_stores_pay(lim, p->args.count * res->elem_size);
 }
 
 void dmlcl__taps_plan_launch(dmlcl__taps_plan *p, const dmlcl__taps_table *t,
@@ -370,7 +368,7 @@ void dmlcl__taps_plan_launch(dmlcl__taps_plan *p, const dmlcl__taps_table *t,
         rows_options(&p->args, t, p->xc, kb, src, rows, sizeof rows);
     if (kb && p->segt && p->tp[0] >= 0)
         tp_options(p->tp, p->tpw, tp);
-    p->seg_nt = kb && pick_seg_nt(p, res, lim, tune);
+    p->seg_nt = pick_seg_nt(p, res, lim, tune); /* with a pattern: kb > 0 */
     if (p->seg_nt)
         strcat(tp, " -DSEGNT=1");
     snprintf(p->options, sizeof p->options,
