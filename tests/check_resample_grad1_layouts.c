@@ -255,8 +255,11 @@ static void fill_random(uint64_t *rng, dmlcl_tensor_data_type t, unsigned char *
  * the same terms in the same order as its column-by-column loop (tp=0): the same bits, in
  * every data type, for images (odd widths: the rows' last vectors and the edges go column
  * by column), channels-last runs of 8 and 4 channels, segments of 512 and of 32 columns,
- * linear and nearest; and with the pattern's non-temporal stores (nt=1: rows of 133
- * floats, some starting a 64-byte line, most not). The plan names the pattern. (Few
+ * linear and nearest; volumes with rows of 32, whose first and last vectors each hold an
+ * edge column that the vector redoes alone (the first from its last lane's pattern), with
+ * the outer taps kept per row (4 x 4) or not (8 x 8); and with the pattern's non-temporal stores (nt=1:
+ * rows of 133 floats, some starting a 64-byte line, most not). The plan names the
+ * pattern. (Few
  * cases: two compiles each, and
  * tests/targets_test.sh builds them for two more targets; each type comes once.) */
 START_TEST(tap_pattern_bit_for_bit)
@@ -266,6 +269,8 @@ START_TEST(tap_pattern_bit_for_bit)
         {{1, 38, 74, 8}, {1, 19, 37, 8}, {1, 2, 2, 1}, LINEAR},
         {{2, 18, 82, 4}, {2, 9, 41, 4}, {1, 2, 2, 1}, LINEAR},
         {{1, 2, 30, 200}, {1, 2, 15, 100}, {1, 1, 2, 2}, NEAREST},
+        {{1, 10, 12, 64}, {1, 5, 6, 32}, {1, 2, 2, 2}, LINEAR},
+        {{1, 20, 24, 64}, {1, 5, 6, 32}, {1, 4, 4, 2}, LINEAR},
     };
     /* inf: every fifth gradient element +Inf: a tap of weight 0 adds nothing, not the NaN
      * of 0 x Inf, in the pattern's vectors as in the plain loop (a vector summed without
@@ -277,6 +282,7 @@ START_TEST(tap_pattern_bit_for_bit)
         {0, I16, "seg=32,tp=1", "seg=32,tp=0", 0},   {2, U16, "seg=512,tp=1", "seg=512,tp=0", 0},
         {0, F32, "seg=512,tp=1", "seg=512,tp=0", 1}, {1, F16, "seg=32,tp=1", "seg=32,tp=0", 1},
         {0, F32, "seg=512,tp=1,nt=1", "seg=512,tp=0", 0},
+        {4, F32, "seg=512,tp=1", "seg=512,tp=0", 0}, {5, F16, "seg=32,tp=1", "seg=32,tp=0", 0},
     };
     uint64_t rng = 0x7a9;
     for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {

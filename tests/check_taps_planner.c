@@ -82,6 +82,24 @@ START_TEST(cpu_segments_and_their_pattern)
 }
 END_TEST
 
+/* Rows of two vectors (volumes of 32^3 results): the first vector's first column is
+ * clamped (its lanes 0, 1, 3, 5, ..), the second follows 0, 2, 4, ..: a tie, which the
+ * later vector's pattern wins (the kernel redoes the first vector's edge column alone). */
+START_TEST(cpu_pattern_of_short_rows_not_from_the_edge)
+{
+    static const uint64_t vol[5] = {1, 2, 32, 32, 32};
+    static const float up2x3[5] = {1, 1, 2, 2, 2};
+    dmlcl__taps_plan p;
+    dmlcl__taps_table t;
+    plan_grad(&p, &t, 5, vol, NULL, NULL, up2x3, &cpu, "", 0);
+    ck_assert_uint_eq(p.args.nx, 32);
+    ck_assert_uint_eq(p.tpw, 16);
+    for (int l = 0; l < 16; l++)
+        ck_assert_int_eq(p.tp[l], 2 * l);
+    dmlcl__taps_table_free(&t);
+}
+END_TEST
+
 /* tp=0: no pattern, so the pattern's program is the generic one. */
 START_TEST(cpu_pattern_off_by_override)
 {
@@ -307,6 +325,7 @@ int main(void)
     Suite *s = suite_create("taps_planner");
     TCase *tc = tcase_create("launch");
     tcase_add_test(tc, cpu_segments_and_their_pattern);
+    tcase_add_test(tc, cpu_pattern_of_short_rows_not_from_the_edge);
     tcase_add_test(tc, cpu_pattern_off_by_override);
     tcase_add_test(tc, cpu_non_temporal_stores_beyond_the_caches);
     tcase_add_test(tc, gpu_rows_kernel);

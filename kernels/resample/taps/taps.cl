@@ -572,8 +572,9 @@ __kernel void resample_taps_rows(__global const elem_t *src, ulong src_off,
  * offsets follow TP for every tap j (ob[j][x0 + l] = ob[j][x0] + TP[l], each TP[l] <
  * 2 TPW: downsampling by 2 and the backward pass of upsampling by 2 give 0, 2, 4, ..) read
  * each tap's TPW sources as two vector loads and one constant shuffle, where the
- * 2 TPW-element window lies within the source (a.sspan); the kernel checks every vector and
- * takes the others column by column. The lanes pick the elements the scalar loop reads
+ * 2 TPW-element window lies within the source (a.sspan); the kernel checks every vector,
+ * redoes a vector's few straying lanes alone (tp_fit) and takes the others column by
+ * column. The lanes pick the elements the scalar loop reads
  * (or, where the tap's weight is 0, another element of the window: the select drops it,
  * as it drops the scalar loop's) and compute the same terms in the same order: the same
  * bits. */
@@ -621,6 +622,16 @@ typedef tp_acc tp_u16 __attribute__((aligned(4)));
 #endif
 #define TP_PRIV(p) (*(tp_u16 *)(p))
 #endif
+/* Column x's terms for the outer tap (wa, s) added to u, as the scalar loop adds them. */
+#define SEG_LANE(u, x)                                                                         \
+    do {                                                                                       \
+        _Pragma("unroll") for (int j = 0; j < KB; j++)                                         \
+        {                                                                                      \
+            const acc_t wt = wa * wb[j][x];                                                    \
+            const acc_t v = (acc_t)LOAD(s, ob[j][x]);                                          \
+            u = wt != 0 ? u + wt * v : u;                                                      \
+        }                                                                                      \
+    } while (0)
 /* The segment kernel's outer taps of row o in order: the statements run with the tap's
  * weight wa and its source row s (at offset off). */
 #define SEG_OUTER_TAPS(...)                                                                    \
@@ -635,6 +646,62 @@ typedef tp_acc tp_u16 __attribute__((aligned(4)));
         }                                                                                      \
     }
 #ifdef TP
+/* The pattern read from reference lane ref of the vector at x0: each tap's window starts
+ * at base[j] (the lane's source less its TP entry), and bad gets the lanes whose sources
+ * are not the window's (a weight-0 tap may read any element: the select drops it). */
+static inline uint tp_fit_ref(const acc_t (*wb)[SEGT], const idx_t (*ob)[SEGT], int x0,
+                              int ref, long *base)
+{
+    const tp_mask mask = (tp_mask)(TP);
+    uint bad = 0;
+#pragma unroll
+    for (int j = 0; j < KB; j++) {
+        base[j] = (long)ob[j][x0 + ref] - (long)mask[ref];
+        for (int l = 0; l < TP_V; l++)
+            if ((long)ob[j][x0 + l] - base[j] != (long)mask[l] && wb[j][x0 + l] != 0)
+                bad |= 1u << l;
+    }
+    return bad;
+}
+
+/* Vector x0's windows: 0 where it takes its lanes one by one (TP_GATHER), else 1 + the end
+ * of its windows past the row's offset, lo their lowest start (negative where a window
+ * starts before the row: the caller checks both against the source). The reference lane
+ * is the first, else the last where fewer lanes stray from it: a row's first vector, its
+ * first column's taps clamped, follows the pattern from its last lane but for that
+ * column (channels-last: its C lanes), which the kernel then redoes alone (bad: at most
+ * half the lanes, each a lane of a gather's cost). Volumes' rows of 64 had a quarter of
+ * their vectors gathered (2-core AMD EPYC, GRAD1 of trilinear 2x 0.19-0.20 -> 0.26-0.36
+ * of copy; of linear 2x a tenth of the time went there). */
+enum { TP_MAXBAD = TP_V / 2 };
+static inline long tp_fit(const acc_t (*wb)[SEGT], const idx_t (*ob)[SEGT], int x0,
+                          long *base, long *lo, uint *bad)
+{
+    *bad = tp_fit_ref(wb, ob, x0, 0, base);
+    if (popcount(*bad) > TP_MAXBAD) {
+        long last[KB];
+        const uint bl = tp_fit_ref(wb, ob, x0, TP_V - 1, last);
+        if (popcount(bl) < popcount(*bad)) {
+            *bad = bl;
+#pragma unroll
+            for (int j = 0; j < KB; j++)
+                base[j] = last[j];
+        }
+    }
+    if (popcount(*bad) > TP_MAXBAD) {
+        *bad = 0;
+        return 0;
+    }
+    long end = base[0] + 2 * TP_V;
+    *lo = base[0];
+#pragma unroll
+    for (int j = 1; j < KB; j++) {
+        end = max(end, base[j] + 2 * TP_V);
+        *lo = min(*lo, base[j]);
+    }
+    return 1 + end;
+}
+
 /* The segment kernel's vector at column x: tap j's TP_V sources are VAL(j) (p: the tap's
  * first source). */
 #define TP_VECTOR(VAL)                                                                         \
@@ -642,7 +709,7 @@ typedef tp_acc tp_u16 __attribute__((aligned(4)));
         _Pragma("unroll") for (int j = 0; j < KB; j++)                                         \
         {                                                                                      \
             const tp_acc wt = wa * TP_PRIV(&wb[j][x]);                                         \
-            __global const elem_t *p = s + ob[j][x];                                           \
+            __global const elem_t *p = s + base[vi][j];                                        \
             const tp_acc val = VAL(j);                                                         \
             t = wt != (tp_acc)0 ? t + wt * val : t; /* select() is a call */                  \
         }                                                                                      \
@@ -652,7 +719,7 @@ typedef tp_acc tp_u16 __attribute__((aligned(4)));
  * vector follows the pattern and its window lies in the source, else lane by lane. */
 #define TP_TAP                                                                                 \
     do {                                                                                       \
-        if (fit[vi] && off + fit[vi] - 1 <= sspan)                                             \
+        if (fit[vi] && (long)off + lo[vi] >= 0 && (long)off + fit[vi] - 1 <= sspan)            \
             TP_VECTOR(TP_PICK);                                                                \
         else                                                                                   \
             TP_VECTOR(TP_GATHER);                                                              \
@@ -693,26 +760,14 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
     for (int x = 0; x < n; x++)
         contig &= ox[x] == ox[0] + x;
 #ifdef TP
-    /* Per vector: whether it follows the pattern (0: no), else 1 + the end of its
-     * windows past the row's offset. */
-    const tp_mask mask = (tp_mask)(TP);
-    idx_t fit[SEGT / TP_V];
+    /* Per vector: its windows (tp_fit), whether it follows the pattern (fit 0: no), and
+     * the lanes to redo one by one (bad). */
+    long fit[SEGT / TP_V], lo[SEGT / TP_V], base[SEGT / TP_V][KB];
+    uint bad[SEGT / TP_V];
     const int nv = n / TP_V;
-    for (int v = 0; v < nv; v++) {
-        const int x0 = v * TP_V;
-        int ok = 1;
-        idx_t end = 0;
-#pragma unroll
-        for (int j = 0; j < KB; j++) {
-            for (int l = 0; l < TP_V; l++) { /* weight 0: any element, it is dropped */
-                const idx_t d = ob[j][x0 + l] - ob[j][x0];
-                ok &= d == (idx_t)mask[l] || wb[j][x0 + l] == 0;
-            }
-            end = max(end, ob[j][x0] + 2 * TP_V);
-        }
-        fit[v] = ok ? 1 + end : 0;
-    }
-    const idx_t sspan = (idx_t)a.sspan;
+    for (int v = 0; v < nv; v++)
+        fit[v] = tp_fit(wb, ob, v * TP_V, base[v], &lo[v], &bad[v]);
+    const long sspan = (long)a.sspan;
 #endif
     /* A block of consecutive rows per item: neighbouring rows share source rows (the
      * taps of the outer dimensions), read once from memory while they are in the caches
@@ -749,21 +804,26 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
                 SEG_OUTER_TAPS(TP_TAP;);
             }
             TP_PRIV(acc + x) = t;
+            for (uint b = bad[vi]; b; b &= b - 1) { /* the scalar loop's sum, its order */
+                const int xl = x + (int)ctz(b);
+                acc_t u = 0;
+                if (pre) {
+                    for (int k = 0; k < no; k++) {
+                        const acc_t wa = ow[k];
+                        __global const elem_t *s = src + oof[k];
+                        SEG_LANE(u, xl);
+                    }
+                } else {
+                    SEG_OUTER_TAPS(SEG_LANE(u, xl););
+                }
+                acc[xl] = u;
+            }
         }
         x0 = nv * TP_V;
 #endif
         for (int x = x0; x < n; x++)
             acc[x] = 0;
-        SEG_OUTER_TAPS(for (int x = x0; x < n; x++) {
-            acc_t t = acc[x];
-            _Pragma("unroll") for (int j = 0; j < KB; j++)
-            {
-                const acc_t wt = wa * wb[j][x];
-                const acc_t v = (acc_t)LOAD(s, ob[j][x]);
-                t = wt != 0 ? t + wt * v : t;
-            }
-            acc[x] = t;
-        });
+        SEG_OUTER_TAPS(for (int x = x0; x < n; x++) { SEG_LANE(acc[x], x); });
         if (contig) { /* consecutive outputs: a loop of plain stores, not a scatter */
             __global elem_t *d = dst + o.oo + ox[0];
             int x = 0;

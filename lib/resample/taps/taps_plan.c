@@ -168,8 +168,10 @@ static int vector_offsets(const taps_args *a, const dmlcl__taps_table *t, uint64
 
 /* The segment kernel's pattern (TP): the lane offsets (ob[x0 + l] - ob[x0], each below
  * 2 tpw) that most of up to 16 whole vectors of tpw columns share, where that is at least
- * half of them; else p->tp[0] = -1. The kernel checks every vector against it (and every
- * tap), so this only picks. */
+ * half of them; else p->tp[0] = -1. Of patterns as common, a later vector's: a row's
+ * first vector has its first column clamped (rows of two vectors, GRAD1 of linear 2x,
+ * took 0, 1, 3, 5, .. and then gathered every other vector). The kernel checks every
+ * vector against it (and every tap), so this only picks. */
 static void pick_tp(dmlcl__taps_plan *p, const dmlcl__taps_table *t)
 {
     const taps_args *a = &p->args;
@@ -192,9 +194,9 @@ static void pick_tp(dmlcl__taps_plan *p, const dmlcl__taps_table *t)
                 l++;
             same += l == w;
         }
-        if (same > best)
+        if (same >= best) /* a tie: the later vector's, further from the row's start */
             best = same, memcpy(cand, off, sizeof cand);
-        if (best * 2 >= seen)
+        if (best * 2 > seen)
             break; /* a majority already */
     }
     if (best * 2 < seen)
