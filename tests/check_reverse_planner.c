@@ -189,9 +189,17 @@ START_TEST(variant_from_device_and_layout)
     p = plan(2, rows, tr, 1, &gpu); /* column-major input: the line is strided */
     ck_assert_int_eq(p.variant, DMLCL_RS_TILE);
     ck_assert_int_eq(p.axis_last, 1);
-    p = plan(2, rows, tr, 1, &cpu);
-    ck_assert_int_eq(p.variant, DMLCL_RS_LINES);
+    p = plan(2, rows, tr, 1, &cpu); /* CPUs: blocks of 16 rows by 512 line elements */
+    ck_assert_int_eq(p.variant, DMLCL_RS_BLOCKS);
+    ck_assert_uint_eq(p.seg_len, 512);
+    ck_assert_uint_eq(p.segs, 2);
+    ck_assert_uint_eq(p.ptiles, 7); /* 100 rows: 6 blocks of 16 and one of 4 */
+    ck_assert_uint_eq(p.units, 14);
+    ck_assert_uint_eq(p.local, 1);
+    ck_assert_uint_eq(p.global * p.per_item >= p.units, 1);
     const uint64_t few[2] = {7, 1024}, tr_few[2] = {1, 7}; /* fewer rows than a tile wants */
+    p = plan(2, few, tr_few, 1, &cpu); /* and than a block: lines */
+    ck_assert_int_eq(p.variant, DMLCL_RS_LINES);
     p = plan(2, few, tr_few, 1, &gpu);
     ck_assert_int_eq(p.variant, DMLCL_RS_GENERIC);
     ck_assert_ptr_nonnull(strstr(p.options, "-DAXIS_LAST=0")); /* GENERIC: one program */

@@ -239,6 +239,8 @@ static const struct {
     {"variant=chunks", 12, 2},
     {"variant=tile", 60, 3},
     {"variant=tile,wg=32,waves=1", 12, 3}, /* one row of items: each loops over the tile */
+    {"variant=blocks", 40, 3},
+    {"variant=blocks,seg=5", 20, 3}, /* lines in segments, across the blocks' vectors */
 };
 
 /* `_i` picks the forced plan; the same seed gives every variant the same cases. */

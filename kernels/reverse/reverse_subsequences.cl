@@ -1,7 +1,7 @@
 /* REVERSE_SUBSEQUENCES: out[i] = in[i'] with i'[axis] mirrored inside the first
  * L = min(lengths[i with axis 0], sizes[axis]) elements of each line.
  * Extra options: LEN_BYTES 4/8 (UINT32/UINT64 lengths), RANK (collapsed rank class),
- * VARIANT (0 generic, 1 lines, 2 chunks, 3 tile: see lib/reverse/plan.h), AXIS_LAST (the
+ * VARIANT (0 generic, 1 lines, 2 chunks, 3 tile, 4 blocks: see lib/reverse/plan.h), AXIS_LAST (the
  * axis is the innermost collapsed dimension, the "line").
  * The shape travels as a struct argument so that shapes never cause recompiles. */
 
@@ -44,6 +44,22 @@ static inline void line_offsets(const rs_args *a, idx_t line, idx_t *io, idx_t *
     *oo = o_off;
     *ai = axis_i;
 }
+
+#if VARIANT == 3 || VARIANT == 4
+/* TILE's and BLOCKS' work unit u: tiles of `rows_per` rows by `seg_len` line elements, the
+ * line's innermost. Its first line element (*q0) and row (*p0, of the rows dimension
+ * RANK - 2), and that row's offsets (line_offsets). */
+static inline void tile_unit(const rs_args *a, idx_t u, idx_t seg_len, idx_t rows_per,
+                             idx_t *q0, idx_t *p0, idx_t *io, idx_t *lo, idx_t *oo)
+{
+    const idx_t t = fdiv(u, a->seg_mul, a->seg_shr);
+    *q0 = (u - t * (idx_t)a->segs) * seg_len;
+    const idx_t rest = fdiv(t, a->ptile_mul, a->ptile_shr);
+    *p0 = (t - rest * (idx_t)a->ptiles) * rows_per;
+    idx_t ai;
+    line_offsets(a, rest * (idx_t)a->size[RANK - 2] + *p0, io, lo, oo, &ai);
+}
+#endif
 
 #if VARIANT == 0
 /* ---- GENERIC: one output element per step, any layout --------------------------------- */
@@ -368,7 +384,7 @@ __kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_
     in += in_off;
     lens += len_off;
     out += out_off;
-    const idx_t units = (idx_t)a.units, segs = (idx_t)a.segs, ptiles = (idx_t)a.ptiles;
+    const idx_t units = (idx_t)a.units;
     const idx_t n = (idx_t)a.size[RANK - 1], rows = (idx_t)a.size[RANK - 2];
     const idx_t iq = (idx_t)a.in_str[RANK - 1], oq = (idx_t)a.out_str[RANK - 1];
     const idx_t ip = (idx_t)a.in_str[RANK - 2], lp = (idx_t)a.len_str[RANK - 2];
@@ -376,10 +392,8 @@ __kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_
     const uint x = (uint)get_local_id(0) % TP, y0 = (uint)get_local_id(0) / TP;
     const uint ny = (uint)get_local_size(0) / TP;
     for (idx_t u = (idx_t)get_group_id(0); u < units; u += (idx_t)get_num_groups(0)) {
-        const idx_t t = fdiv(u, a.seg_mul, a.seg_shr), q0 = (u - t * segs) * TQ;
-        const idx_t rest = fdiv(t, a.ptile_mul, a.ptile_shr), p0 = (t - rest * ptiles) * TP;
-        idx_t io, lo, oo, ai;
-        line_offsets(&a, rest * rows + p0, &io, &lo, &oo, &ai);
+        idx_t q0, p0, io, lo, oo;
+        tile_unit(&a, u, TQ, TP, &q0, &p0, &io, &lo, &oo);
         const uint nr = (uint)min((idx_t)TP, rows - p0), nq = (uint)min((idx_t)TQ, n - q0);
         if (x < nr) {
             if (y0 == 0)
@@ -406,6 +420,75 @@ __kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+#elif VARIANT == 4
+/* ---- BLOCKS (CPUs): TILE's layout, the line strided in the input, the rows contiguous ---
+ * A work-item takes a contiguous run of blocks of BR rows by a segment of the line (the
+ * segments innermost). Per line element the block's BR input elements are consecutive
+ * (one vector load where the block has BR rows and they are contiguous) and go to the BR
+ * output rows, each written along its line: each input cache line is read once, where
+ * LINES, one row at a time, read one element of each (2-core AMD EPYC, transposed rows of
+ * 1024 floats: see lib/reverse/plan.c). */
+#define BR 16 /* DMLCL_RS_BLOCK_ROWS */
+#if ELEM_BYTES == 1
+typedef uchar16 brow_t;
+#elif ELEM_BYTES == 2
+typedef ushort16 brow_t;
+#elif ELEM_BYTES == 4
+typedef uint16 brow_t;
+#else
+typedef ulong16 brow_t;
+#endif
+/* Element alignment: one unaligned vector move (see LINES' uvec_t). */
+typedef brow_t __attribute__((aligned(ELEM_BYTES))) ubrow_t;
+
+/* Rows [0, nr) of the block at input offset io (row step ip), line elements [q0, q1), to
+ * output offset oo (row step op); l: the rows' clamped lengths. */
+static inline void block_rows(__global const bits_t *restrict in, __global bits_t *restrict out,
+                              idx_t io, idx_t oo, idx_t ip, idx_t op, idx_t iq, idx_t oq,
+                              const idx_t *l, idx_t nr, idx_t q0, idx_t q1)
+{
+    if (nr == BR && ip == 1) {
+        for (idx_t c = q0; c < q1; c++) {
+            union {
+                brow_t v;
+                bits_t e[BR];
+            } b;
+            b.v = *(__global const ubrow_t *)(in + io + c * iq);
+#pragma unroll
+            for (int r = 0; r < BR; r++)
+                out[oo + r * op + (c < l[r] ? l[r] - 1 - c : c) * oq] = b.e[r];
+        }
+        return;
+    }
+    for (idx_t c = q0; c < q1; c++)
+        for (idx_t r = 0; r < nr; r++)
+            out[oo + r * op + (c < l[r] ? l[r] - 1 - c : c) * oq] = in[io + r * ip + c * iq];
+}
+
+__kernel void reverse_subsequences(__global const bits_t *restrict in, ulong in_off,
+                                   __global const len_t *restrict lens, ulong len_off,
+                                   __global bits_t *restrict out, ulong out_off, rs_args a)
+{
+    in += in_off;
+    lens += len_off;
+    out += out_off;
+    const idx_t sl = (idx_t)a.seg_len, n = (idx_t)a.size[RANK - 1];
+    const idx_t u0 = (idx_t)get_global_id(0) * (idx_t)a.per_item;
+    const idx_t u1 = min(u0 + (idx_t)a.per_item, (idx_t)a.units);
+    for (idx_t u = u0; u < u1; u++) {
+        idx_t q0, p0, io, lo, oo;
+        tile_unit(&a, u, sl, BR, &q0, &p0, &io, &lo, &oo);
+        const idx_t nr = min((idx_t)BR, (idx_t)a.size[RANK - 2] - p0);
+        const idx_t lp = (idx_t)a.len_str[RANK - 2];
+        idx_t l[BR];
+        for (idx_t r = 0; r < BR; r++)
+            l[r] = r < nr ? clamp_len(lens[lo + r * lp], n) : 0;
+        block_rows(in, out, io, oo, (idx_t)a.in_str[RANK - 2], (idx_t)a.out_str[RANK - 2],
+                   (idx_t)a.in_str[RANK - 1], (idx_t)a.out_str[RANK - 1], l, nr, q0,
+                   min(q0 + sl, n));
     }
 }
 #endif

@@ -18,8 +18,8 @@
     S(seg_mul)                                                                              \
     S(seg_shr)                                                                              \
     S(seg_len)         /* elements per segment */                                           \
-    S(per_item)        /* LINES: units per work-item */                                     \
-    S(ptiles)          /* TILE: tiles across the rows, and fast division by it */           \
+    S(per_item)        /* LINES, BLOCKS: units per work-item */                             \
+    S(ptiles)          /* TILE, BLOCKS: tiles across the rows, and fast division by it */   \
     S(ptile_mul)                                                                            \
     S(ptile_shr)                                                                            \
     S(in_span)         /* input elements from the binding's start */                        \

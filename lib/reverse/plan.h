@@ -23,19 +23,28 @@
  *            the input. A work-group moves tiles of DMLCL_RS_TILE_ROWS rows by as many line
  *            elements through local memory: it reads along the rows and writes along the
  *            line, both coalesced (the mirror permutes a row's elements among themselves,
- *            so a tile of input columns lands in one run of output columns per row). */
+ *            so a tile of input columns lands in one run of output columns per row).
+ *   BLOCKS:  CPUs, TILE's layout. Each work-item a contiguous run of blocks of
+ *            DMLCL_RS_BLOCK_ROWS rows by a segment of the line: per line element, the
+ *            rows' elements (consecutive in the input: one vector) go to their output
+ *            rows, each of which the block writes along its line. */
 typedef enum {
     DMLCL_RS_GENERIC = 0,
     DMLCL_RS_LINES = 1,
     DMLCL_RS_CHUNKS = 2,
-    DMLCL_RS_TILE = 3
+    DMLCL_RS_TILE = 3,
+    DMLCL_RS_BLOCKS = 4
 } dmlcl__rs_variant;
-extern const char *const dmlcl__rs_variant_names[4];
+extern const char *const dmlcl__rs_variant_names[5];
 
 /* TILE's tile edge (rows and line elements; the kernel's TP and TQ), and the fewest rows
  * for which the planner picks it (fewer leave most of a tile's work-items idle). */
 #define DMLCL_RS_TILE_ROWS 32
 #define DMLCL_RS_TILE_MIN_ROWS 8
+/* BLOCKS' rows per block (the kernel's BR: 64 bytes of FLOAT32, a cache line per line
+ * element read) and line elements per segment. */
+#define DMLCL_RS_BLOCK_ROWS 16
+#define DMLCL_RS_BLOCK_SEG 512
 
 
 typedef struct dmlcl__rs_plan {
@@ -45,9 +54,9 @@ typedef struct dmlcl__rs_plan {
     uint64_t units;                  /* work units: elements, line segments or chunks */
     uint64_t segs, seg_len;          /* segments per line, elements per segment (TILE:
                                       * tiles per line, line elements per tile) */
-    uint64_t ptiles;                 /* TILE: tiles across the rows */
+    uint64_t ptiles;                 /* TILE, BLOCKS: tiles (blocks) across the rows */
     dmlcl__fastdiv ptile_div;        /* by ptiles */
-    uint64_t per_item;               /* LINES: units per work-item */
+    uint64_t per_item;               /* LINES, BLOCKS: units per work-item */
     uint64_t in_span;                /* input elements from the binding's start */
     dmlcl__fastdiv div[DMLCL_RS_MAXRANK]; /* by sizes[d] */
     dmlcl__fastdiv seg_div;          /* by segs */

@@ -11,6 +11,7 @@ typedef struct dmlcl__rs_tune {
     uint32_t waves;  /* GPU work-groups per compute unit before items loop (grid stride) */
     uint32_t slab;   /* slabs (core/slab.h): the bound on a launch's spans in elements,
                       * 2^31 unless given; 0: no slabs (64-bit indices past 2^32) */
+    uint32_t seg;    /* BLOCKS: line elements per block (DMLCL_RS_BLOCK_SEG unless given) */
 } dmlcl__rs_tune;
 
 /* Parses a string of the variable's syntax into *t: 0, or -1. NULL or "" = none. */
