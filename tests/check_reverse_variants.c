@@ -304,6 +304,9 @@ START_TEST(bad_override_is_reported)
     ck_assert_int_eq(setenv("DMLCL_RS_PLAN", "variant=turbo", 1), 0);
     tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
                     "DMLCL_RS_PLAN must be key=value pairs");
+    ck_assert_int_eq(setenv("DMLCL_RS_PLAN", "variant=blocks,seg=0", 1), 0); /* 1 at least */
+    tu_assert_fails(dmlcl_operator_create(tu_context(), &od, &op), DMLCL_INVALID_ARGUMENT,
+                    "seg=1..1073741824) separated by commas, got \"variant=blocks,seg=0\"");
     unsetenv("DMLCL_RS_PLAN");
     ck_assert_ptr_null(op);
 }

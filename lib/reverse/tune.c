@@ -14,7 +14,7 @@ static const dmlcl__override_key keys[] = {
 };
 
 static const dmlcl__override_var rs_plan = {
-    "DMLCL_RS_PLAN", "variant=generic|lines|chunks|tile|blocks, wg=N, waves=N, slab=0..2147483648, seg=N", keys};
+    "DMLCL_RS_PLAN", "variant=generic|lines|chunks|tile|blocks, wg=N, waves=N, slab=0..2147483648, seg=1..1073741824", keys};
 
 int dmlcl__rs_tune_parse(const char *s, dmlcl__rs_tune *t)
 {
