@@ -257,11 +257,10 @@ static void fill_random(uint64_t *rng, dmlcl_tensor_data_type t, unsigned char *
  * by column), channels-last runs of 8 and 4 channels, segments of 512 and of 32 columns,
  * linear and nearest; volumes with rows of 32, whose first and last vectors each hold an
  * edge column that the vector redoes alone (the first from its last lane's pattern), with
- * the outer taps kept per row (4 x 4) or not (8 x 8); and with the pattern's non-temporal stores (nt=1:
- * rows of 133 floats, some starting a 64-byte line, most not). The plan names the
- * pattern. (Few
- * cases: two compiles each, and
- * tests/targets_test.sh builds them for two more targets; each type comes once.) */
+ * the outer taps kept per row (4 x 4) or not (8 x 8); and with the pattern's non-temporal
+ * stores (nt=1: rows of 133 floats, some starting a 64-byte line, most not). The plan
+ * names the pattern. (Few cases: two compiles each, and tests/targets_test.sh builds them
+ * for two more targets; each type comes once.) */
 START_TEST(tap_pattern_bit_for_bit)
 {
     static const struct { uint32_t gs[4], os[4]; float sc[4]; int mode; } shapes[] = {

@@ -1,8 +1,8 @@
 /* REVERSE_SUBSEQUENCES: out[i] = in[i'] with i'[axis] mirrored inside the first
  * L = min(lengths[i with axis 0], sizes[axis]) elements of each line.
  * Extra options: LEN_BYTES 4/8 (UINT32/UINT64 lengths), RANK (collapsed rank class),
- * VARIANT (0 generic, 1 lines, 2 chunks, 3 tile, 4 blocks: see lib/reverse/plan.h), AXIS_LAST (the
- * axis is the innermost collapsed dimension, the "line").
+ * VARIANT (0 generic, 1 lines, 2 chunks, 3 tile, 4 blocks: see lib/reverse/plan.h),
+ * AXIS_LAST (the axis is the innermost collapsed dimension, the "line").
  * The shape travels as a struct argument so that shapes never cause recompiles. */
 
 #if LEN_BYTES == 8

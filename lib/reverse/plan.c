@@ -60,6 +60,25 @@ const char *const dmlcl__rs_variant_names[5] = {"generic", "lines", "chunks", "t
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+/* CPUs: `target` work-items (a few per core), each a contiguous run of the units. */
+static void spread_over_cpu(dmlcl__rs_plan *p, uint64_t target)
+{
+    p->per_item = ceil_div(p->units, target);
+    p->global = (size_t)ceil_div(p->units, p->per_item);
+    p->local = 1; /* POCL runs a group's items in one thread: 1 keeps blocks contiguous */
+}
+
+/* TILE's and BLOCKS' units: tiles of `rows_per` rows (the dimension next to the line) by
+ * `seg_len` line elements, the line's innermost (the kernels' tile_unit). */
+static void tile_units(dmlcl__rs_plan *p, uint64_t seg_len, uint64_t rows_per)
+{
+    const uint64_t last = p->rank - 1;
+    p->seg_len = seg_len;
+    p->segs = ceil_div(p->sizes[last], seg_len);
+    p->ptiles = ceil_div(p->sizes[last - 1], rows_per);
+    p->units = p->count / p->sizes[last] / p->sizes[last - 1] * p->ptiles * p->segs;
+}
+
 /* LINES (CPUs): a few work-items per core, each a contiguous block of line segments, so
  * every thread streams through memory; long lines are split when there are few of them. */
 static void plan_lines(dmlcl__rs_plan *p, uint64_t lines, uint64_t b, const dmlcl__limits *lim)
@@ -73,9 +92,7 @@ static void plan_lines(dmlcl__rs_plan *p, uint64_t lines, uint64_t b, const dmlc
         p->segs = ceil_div(b, p->seg_len);
     }
     p->units = lines * p->segs;
-    p->per_item = ceil_div(p->units, target);
-    p->global = (size_t)ceil_div(p->units, p->per_item);
-    p->local = 1; /* POCL runs a group's items in one thread: 1 keeps blocks contiguous */
+    spread_over_cpu(p, target);
 }
 
 /* GPU NDRange: `wg`-wide groups, at most `waves` groups per compute unit (grid stride). */
@@ -131,11 +148,8 @@ static void move_before_line(dmlcl__rs_plan *p, uint32_t d)
  * 512 0.35 / 0.35 (a barrier waits for more warps, and fewer tiles are in flight). */
 static void plan_tile(dmlcl__rs_plan *p, const dmlcl__limits *lim, const dmlcl__rs_tune *t)
 {
-    const uint64_t tp = DMLCL_RS_TILE_ROWS, last = p->rank - 1;
-    p->seg_len = tp;
-    p->segs = ceil_div(p->sizes[last], tp);
-    p->ptiles = ceil_div(p->sizes[last - 1], tp);
-    p->units = p->count / p->sizes[last] / p->sizes[last - 1] * p->ptiles * p->segs;
+    const uint64_t tp = DMLCL_RS_TILE_ROWS;
+    tile_units(p, tp, tp);
     size_t wg = t && t->wg ? t->wg : 128;
     if (wg > lim->max_work_group_size)
         wg = lim->max_work_group_size;
@@ -150,16 +164,10 @@ static void plan_tile(dmlcl__rs_plan *p, const dmlcl__limits *lim, const dmlcl__
  * the line's segments innermost, each work-item a contiguous run of them (as LINES). */
 static void plan_blocks(dmlcl__rs_plan *p, const dmlcl__limits *lim, const dmlcl__rs_tune *t)
 {
-    const uint64_t last = p->rank - 1, b = p->sizes[last];
+    const uint64_t b = p->sizes[p->rank - 1];
     const uint64_t seg = t && t->seg ? t->seg : DMLCL_RS_BLOCK_SEG;
-    p->seg_len = b < seg ? b : seg;
-    p->segs = ceil_div(b, p->seg_len);
-    p->ptiles = ceil_div(p->sizes[last - 1], DMLCL_RS_BLOCK_ROWS);
-    p->units = p->count / b / p->sizes[last - 1] * p->ptiles * p->segs;
-    uint64_t target = (uint64_t)lim->compute_units * 8;
-    p->per_item = ceil_div(p->units, target);
-    p->global = (size_t)ceil_div(p->units, p->per_item);
-    p->local = 1;
+    tile_units(p, b < seg ? b : seg, DMLCL_RS_BLOCK_ROWS);
+    spread_over_cpu(p, (uint64_t)lim->compute_units * 8);
 }
 
 static dmlcl__rs_variant pick_variant(const dmlcl__rs_plan *p, const dmlcl__limits *lim,

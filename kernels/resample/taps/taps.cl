@@ -645,6 +645,20 @@ typedef tp_acc tp_u16 __attribute__((aligned(4)));
             __VA_ARGS__                                                                        \
         }                                                                                      \
     }
+/* SEG_OUTER_TAPS from the row's kept taps (ow, oof: no of them) where it kept them (pre). */
+#define ROW_OUTER_TAPS(...)                                                                    \
+    do {                                                                                       \
+        if (pre) {                                                                             \
+            for (int k = 0; k < no; k++) {                                                     \
+                const acc_t wa = ow[k];                                                        \
+                const idx_t off = oof[k];                                                      \
+                __global const elem_t *s = src + off;                                          \
+                __VA_ARGS__                                                                    \
+            }                                                                                  \
+        } else {                                                                               \
+            SEG_OUTER_TAPS(__VA_ARGS__);                                                       \
+        }                                                                                      \
+    } while (0)
 #ifdef TP
 /* The pattern read from reference lane ref of the vector at x0: each tap's window starts
  * at base[j] (the lane's source less its TP entry), and bad gets the lanes whose sources
@@ -793,29 +807,12 @@ __kernel void resample_taps_seg(__global const elem_t *restrict src, ulong src_o
             const int x = vi * TP_V;
             tp_acc t = 0;
             acc_t lanes[TP_V]; /* TP_GATHER's */
-            if (pre) {
-                for (int k = 0; k < no; k++) {
-                    const acc_t wa = ow[k];
-                    const idx_t off = oof[k];
-                    __global const elem_t *s = src + off;
-                    TP_TAP;
-                }
-            } else {
-                SEG_OUTER_TAPS(TP_TAP;);
-            }
+            ROW_OUTER_TAPS(TP_TAP;);
             TP_PRIV(acc + x) = t;
             for (uint b = bad[vi]; b; b &= b - 1) { /* the scalar loop's sum, its order */
                 const int xl = x + (int)ctz(b);
                 acc_t u = 0;
-                if (pre) {
-                    for (int k = 0; k < no; k++) {
-                        const acc_t wa = ow[k];
-                        __global const elem_t *s = src + oof[k];
-                        SEG_LANE(u, xl);
-                    }
-                } else {
-                    SEG_OUTER_TAPS(SEG_LANE(u, xl););
-                }
+                ROW_OUTER_TAPS(SEG_LANE(u, xl););
                 acc[xl] = u;
             }
         }
